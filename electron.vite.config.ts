@@ -1,0 +1,39 @@
+import { resolve } from 'node:path'
+import vue from '@vitejs/plugin-vue'
+import { defineConfig } from 'electron-vite'
+
+const shared = { '@shared': resolve(import.meta.dirname, 'src/shared') }
+
+export default defineConfig({
+  main: {
+    resolve: { alias: shared },
+    build: {
+      rollupOptions: {
+        input: {
+          // The Electron glue.
+          index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
+          // The web host: the same core and renderer, the bridge over HTTP on loopback.
+          web: resolve(import.meta.dirname, 'src/main/web/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    resolve: { alias: shared },
+    build: {
+      rollupOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
+        // A sandboxed preload must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    resolve: { alias: shared },
+    plugins: [vue()],
+    build: {
+      rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
+    },
+  },
+})

@@ -1,0 +1,109 @@
+import { builtinModules } from 'node:module'
+import { dirname, relative, resolve, sep } from 'node:path'
+
+/**
+ * chainscope/layers: the folder names the layer (ARCHITECTURE.md), and an import that crosses
+ * layers the wrong way fails lint with a message that says why (after VS Code's code-layering).
+ */
+const ROOT = resolve(import.meta.dirname, '..')
+const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))
+const UI_PACKAGES = ['vue', 'pinia', 'vue-router', '@vue/', '@tanstack/vue-virtual', 'chart.js']
+
+const LAYERS = [
+  { name: 'shared', dir: 'src/shared' },
+  { name: 'renderer', dir: 'src/renderer' },
+  { name: 'preload', dir: 'src/preload' },
+  { name: 'main', dir: 'src/main' },
+  { name: 'sandbox', dir: 'sandbox' },
+]
+
+function layerOf(absPath) {
+  const rel = relative(ROOT, absPath).split(sep).join('/')
+  return LAYERS.find((l) => rel === l.dir || rel.startsWith(`${l.dir}/`))?.name ?? null
+}
+
+const isUiPackage = (spec) => UI_PACKAGES.some((p) => spec === p || spec.startsWith(p.endsWith('/') ? p : `${p}/`))
+const isNode = (spec) => NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]) || spec.startsWith('node:')
+const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
+
+/** Returns the reason an import is not allowed, or null. */
+function check(fromLayer, spec, target) {
+  const toLayer = target ? layerOf(target) : null
+  switch (fromLayer) {
+    case 'shared':
+      if (isElectron(spec)) return 'src/shared is pure TypeScript shared by every layer; it must not import electron (main, preload and the renderer each run elsewhere).'
+      if (isNode(spec)) return `src/shared also runs in the renderer, where Node built-ins like "${spec}" do not exist.`
+      if (isUiPackage(spec)) return `src/shared also runs in main and the sandbox, which have no UI: "${spec}" belongs in src/renderer.`
+      if (toLayer && toLayer !== 'shared') return `src/shared may import only src/shared, not src/${toLayer === 'sandbox' ? '../sandbox' : toLayer}.`
+      return null
+    case 'renderer':
+      if (toLayer === 'main') return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
+      if (toLayer === 'preload') return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/bridge.'
+      if (toLayer === 'sandbox') return 'src/renderer must not import the sandbox: it is a separate service reached through main.'
+      if (isElectron(spec)) return 'src/renderer runs sandboxed without Node or Electron APIs; reach main through the bridge instead of importing electron.'
+      if (isNode(spec)) return `src/renderer runs in a browser page: Node built-in "${spec}" is not available there; ask main through the bridge.`
+      if (spec === 'keytar') return 'src/renderer must never touch the keychain: the API key stays in main.'
+      return null
+    case 'main':
+      if (toLayer === 'renderer') return 'src/main must not import src/renderer: the UI runs in another process; push events through the bridge.'
+      if (toLayer === 'sandbox') return 'src/main must not import the sandbox\'s code: it starts the sandbox as a child process and talks to it over HTTP like the real service.'
+      if (isUiPackage(spec)) return `src/main has no UI: "${spec}" belongs in src/renderer.`
+      return null
+    case 'preload':
+      if (toLayer && toLayer !== 'shared' && toLayer !== 'preload') return `src/preload may import only src/shared and electron, not src/${toLayer}: it must stay a thin, auditable bridge.`
+      if (!toLayer && !isElectron(spec) && !spec.startsWith('.')) return `src/preload may import only src/shared and electron, not "${spec}": it runs sandboxed and must stay a thin, auditable bridge.`
+      return null
+    case 'sandbox': {
+      if (target) {
+        const rel = relative(ROOT, target).split(sep).join('/')
+        if (rel.startsWith('src/') && !rel.startsWith('src/shared/') && rel !== 'src/shared') {
+          return 'sandbox/ may import from src/ only src/shared: it stands in for the real service and must not know the app.'
+        }
+      }
+      if (isElectron(spec) || isUiPackage(spec)) return `sandbox/ is a plain Node service; "${spec}" does not belong there.`
+      return null
+    }
+    default:
+      return null
+  }
+}
+
+function resolveTarget(file, spec) {
+  if (spec.startsWith('.')) return resolve(dirname(file), spec)
+  if (spec.startsWith('@shared/') || spec === '@shared') return resolve(ROOT, 'src/shared', spec.slice('@shared'.length).replace(/^\//, ''))
+  if (spec.startsWith('/')) return spec
+  return null
+}
+
+const rule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Enforce the layer rules of ARCHITECTURE.md' },
+    schema: [],
+    messages: { layer: 'Layer rule (chainscope/layers): {{reason}}' },
+  },
+  create(context) {
+    const file = context.filename
+    const fromLayer = layerOf(file)
+    if (!fromLayer) return {}
+    const visit = (node, source) => {
+      if (!source || typeof source.value !== 'string') return
+      const spec = source.value
+      const reason = check(fromLayer, spec, resolveTarget(file, spec))
+      if (reason) context.report({ node, messageId: 'layer', data: { reason } })
+    }
+    return {
+      ImportDeclaration: (node) => visit(node, node.source),
+      ExportNamedDeclaration: (node) => visit(node, node.source),
+      ExportAllDeclaration: (node) => visit(node, node.source),
+      ImportExpression: (node) => visit(node, node.source.type === 'Literal' ? node.source : null),
+      CallExpression: (node) => {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
+          visit(node, node.arguments[0])
+        }
+      },
+    }
+  },
+}
+
+export default { rules: { layers: rule } }

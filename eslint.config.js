@@ -1,0 +1,50 @@
+import pluginVue from 'eslint-plugin-vue'
+import tseslint from 'typescript-eslint'
+import layers from './eslint-rules/layers.js'
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'sandbox/.state/**', '**/*.d.ts'] },
+  ...tseslint.configs.recommended,
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
+  },
+  {
+    plugins: { chainscope: layers },
+    rules: {
+      'chainscope/layers': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'vue/multi-word-component-names': 'off',
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+    },
+  },
+  {
+    // Amounts are bigint; Number() on a value that may be an amount loses precision silently.
+    files: ['src/**/*.ts', 'src/**/*.vue'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='parseFloat']",
+          message: 'Amounts are bigint: parseFloat loses precision. Use the formatting helpers in src/shared/domain/amount.ts.',
+        },
+      ],
+    },
+  },
+  {
+    // STYLE.md 9: specs use fake time; a real-clock sleep is slow and flaky.
+    files: ['src/**/*.test.ts', 'src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']",
+          message: 'Unit tests use vi.useFakeTimers() and advanceTimersByTimeAsync, not real-clock sleeps (STYLE.md 9).',
+        },
+      ],
+    },
+  },
+)

@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { createCore } from '../core/app-core'
+import { defaultDataDir } from '../core/data-dir'
+import { createLogger, Redactor } from '../core/logger'
+import { startWebHost } from './web-host'
+
+/**
+ * `node out/main/web.js [--port N] [--host 127.0.0.1] [--data-dir DIR]`: the web host, for
+ * machines without the Electron runtime. Prints one line `Chainscope web host: <url>`.
+ */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: process.env.CHAINSCOPE_PORT ?? '7419' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: process.env.CHAINSCOPE_DATA_DIR ?? defaultDataDir() },
+      'static-dir': { type: 'string' },
+    },
+    strict: true,
+  })
+  const here = dirname(fileURLToPath(import.meta.url))
+  const staticDir = values['static-dir'] ?? join(here, '..', 'renderer')
+  if (!existsSync(join(staticDir, 'index.html'))) {
+    throw new Error(`No built renderer in ${staticDir}: run "npm run build" first.`)
+  }
+  const port = Number(values.port)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, not ${values.port}`)
+  const dataDir = values['data-dir']
+  const redactor = new Redactor()
+  const log = createLogger(redactor, join(dataDir, 'logs', 'main.log'))
+  const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }
+  const core = await createCore({ host: 'web', version: pkg.version, platform: process.platform, dataDir, log, redactor })
+  const host = await startWebHost({ bridge: core.bridge, staticDir, host: values.host, port })
+  process.stdout.write(`Chainscope web host: ${host.url}\n`)
+  log.info(`web host listening on ${host.origin}`)
+  let stopping = false
+  const stop = async (): Promise<void> => {
+    if (stopping) return
+    stopping = true
+    await host.close()
+    await core.dispose()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop())
+  process.on('SIGTERM', () => void stop())
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Chainscope web host could not start: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,215 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createReadStream, statSync, type Stats } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { extname, join, normalize, resolve, sep } from 'node:path'
+import type { BridgeHost } from '../core/bridge-host'
+import { CONTENT_SECURITY_POLICY } from '../../shared/security'
+
+export interface WebHostOptions {
+  bridge: BridgeHost
+  /** The built renderer (`out/renderer`). */
+  staticDir: string
+  /** Loopback only: 127.0.0.1 (default), ::1 or localhost. Anything else is refused. */
+  host?: string
+  /** 0 (default) picks a free port. */
+  port?: number
+  /** Fixed secret for tests; a fresh random one per run by default. */
+  secret?: string
+  /** Largest bridge request body accepted, in bytes. Default 6 MiB (a 5 MB import plus JSON). */
+  maxBodyBytes?: number
+}
+
+export interface WebHost {
+  /** The address to open: carries the per-run secret once, exchanged for an HttpOnly cookie. */
+  url: string
+  origin: string
+  port: number
+  close(): Promise<void>
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
+const COOKIE = 'chainscope_session'
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+}
+
+/**
+ * Serves the built renderer and the bridge over HTTP on loopback (ARCHITECTURE.md "web/").
+ * Every request must carry the per-run secret (as the cookie set from the opening URL), name
+ * this host in `Host` (no DNS rebinding) and, when it has an `Origin`, come from this origin.
+ */
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const bindHost = options.host ?? '127.0.0.1'
+  if (!LOOPBACK.has(bindHost)) {
+    throw new Error(`The web host binds to loopback only (127.0.0.1, ::1 or localhost), not ${JSON.stringify(bindHost)}.`)
+  }
+  const secret = options.secret ?? randomBytes(32).toString('base64url')
+  const secretBuf = Buffer.from(secret)
+  const staticRoot = resolve(options.staticDir)
+  const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024
+  const streams = new Set<ServerResponse>()
+  let port = 0
+
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+  const hasSecret = (req: IncomingMessage): boolean => {
+    const cookie = req.headers.cookie ?? ''
+    for (const part of cookie.split(';')) {
+      const [k, ...v] = part.trim().split('=')
+      if (k === COOKIE) {
+        const given = Buffer.from(v.join('='))
+        if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) return true
+      }
+    }
+    return false
+  }
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, { error: 'internal', message: 'The web host failed on this request.' })
+      else res.destroy()
+    })
+  })
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const host = req.headers.host ?? ''
+    if (!allowedHosts().has(host)) return send(res, 403, { error: 'host', message: 'Unexpected Host header; open the address the web host printed.' })
+    const origin = req.headers.origin
+    if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) {
+      return send(res, 403, { error: 'origin', message: 'Requests from other origins are refused.' })
+    }
+    const url = new URL(req.url ?? '/', `http://${host}`)
+
+    const offered = url.searchParams.get('token')
+    if (offered !== null && req.method === 'GET' && url.pathname === '/') {
+      const given = Buffer.from(offered)
+      if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) {
+        res.writeHead(303, {
+          'set-cookie': `${COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+          location: '/',
+          'cache-control': 'no-store',
+        })
+        return void res.end()
+      }
+    }
+    if (!hasSecret(req)) {
+      return send(res, 401, { error: 'secret', message: 'This Chainscope web host needs its per-run secret: open the full address it printed at start.' })
+    }
+
+    if (url.pathname === '/bridge/invoke') return invoke(req, res)
+    if (url.pathname === '/bridge/events') return events(req, res)
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method', message: 'Only GET here.' })
+    return serveStatic(url.pathname, res)
+  }
+
+  async function invoke(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return send(res, 405, { error: 'method', message: 'The bridge takes POST.' })
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      return send(res, 415, { error: 'content-type', message: 'The bridge takes application/json.' })
+    }
+    let body: unknown
+    try {
+      body = JSON.parse(await readBody(req, maxBody))
+    } catch (error) {
+      return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON: ${(error as Error).message}`, field: 'body' } })
+    }
+    const call = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; input?: unknown }
+    send(res, 200, await options.bridge.dispatch(call.name, call.input))
+  }
+
+  function events(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
+    res.write(': connected\n\n')
+    streams.add(res)
+    const unsubscribe = options.bridge.subscribe((event, payload) => {
+      res.write(`data: ${JSON.stringify({ event, payload })}\n\n`)
+    })
+    req.on('close', () => {
+      unsubscribe()
+      streams.delete(res)
+    })
+  }
+
+  function serveStatic(pathname: string, res: ServerResponse): void {
+    let rel: string
+    try {
+      rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '')
+    } catch {
+      return send(res, 400, { error: 'path', message: 'Malformed path.' })
+    }
+    let file = join(staticRoot, rel === '' ? 'index.html' : rel)
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) return send(res, 404, { error: 'not-found', message: 'Not found.' })
+    let stat = statSafe(file)
+    // A client-side route: answer the app shell.
+    if (!stat?.isFile() && extname(rel) === '') {
+      file = join(staticRoot, 'index.html')
+      stat = statSafe(file)
+    }
+    if (!stat?.isFile()) return send(res, 404, { error: 'not-found', message: 'Not found.' })
+    res.writeHead(200, {
+      'content-type': MIME[extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'content-security-policy': CONTENT_SECURITY_POLICY.web,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': extname(file) === '.html' ? 'no-store' : 'max-age=3600',
+    })
+    createReadStream(file).pipe(res)
+  }
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, bindHost, () => resolveListen())
+  })
+  port = (server.address() as AddressInfo).port
+  const origin = `http://${bindHost === '::1' ? '[::1]' : bindHost}:${port}`
+  return {
+    url: `${origin}/?token=${secret}`,
+    origin,
+    port,
+    close: async () => {
+      for (const s of streams) s.end()
+      await new Promise<void>((r) => server.close(() => r()))
+      server.closeAllConnections()
+    },
+  }
+}
+
+function statSafe(file: string): Stats | undefined {
+  try {
+    return statSync(file)
+  } catch {
+    return undefined
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > max) {
+        reject(new Error(`body larger than ${max} bytes`))
+        req.destroy()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}

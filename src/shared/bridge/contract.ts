@@ -1,0 +1,207 @@
+import type { z } from 'zod'
+import type { BridgeResult } from './errors'
+import type { Profile, NetworkConfig } from '../domain/profile'
+import type { bridgeCalls, prioritySchema } from './call-schemas'
+import type { BalanceItem, Transaction } from '../domain/service-schemas'
+
+/**
+ * The one bridge contract (STYLE.md 2). Every call the renderer may make is listed in
+ * `bridgeCalls` with the schema main validates its input against; `BridgeCallOutputs` gives
+ * each call's result type; `BridgeEvents` lists what main pushes. Both transports (Electron
+ * IPC through the preload, HTTP in the web host) implement `ChainscopeBridge`.
+ */
+
+export type Priority = z.infer<typeof prioritySchema>
+export type BridgeCallName = keyof typeof bridgeCalls
+/** What the renderer passes (defaults may be omitted). */
+export type BridgeCallInput<K extends BridgeCallName> = z.input<(typeof bridgeCalls)[K]>
+/** What main's handler receives after validation. */
+export type BridgeCallParsed<K extends BridgeCallName> = z.output<(typeof bridgeCalls)[K]>
+
+export interface AppInfo {
+  name: string
+  version: string
+  host: 'electron' | 'web'
+  platform: string
+}
+
+export interface ProfileView extends Profile {
+  active: boolean
+}
+
+export interface KeyStatus {
+  profileId: string
+  set: boolean
+  /** The last four characters only; the key itself never leaves main. */
+  last4: string | null
+  storage: 'keychain' | 'session' | 'none'
+  keychainAvailable: boolean
+  /** Why the keychain cannot be used, in plain words, when it cannot. */
+  keychainProblem: string | null
+}
+
+/** Where a data answer came from: freshly fetched, a fresh cache, or a saved snapshot. */
+export type DataSource = 'network' | 'cache' | 'snapshot'
+
+export interface Provenance {
+  source: DataSource
+  fetchedAt: string
+  /** Set when shown from a snapshot because the network or quota is unavailable. */
+  staleReason: 'offline' | 'quota' | 'rate-limited' | null
+}
+
+export interface BalancesView extends Provenance {
+  network: string
+  address: string
+  items: BalanceItem[]
+}
+
+export interface TransactionsPage extends Provenance {
+  network: string
+  address: string
+  cursor: string | null
+  items: Transaction[]
+  nextCursor: string | null
+}
+
+export interface RpcCallResult {
+  result: unknown
+}
+
+export type RpcBatchItem = { ok: true; result: unknown } | { ok: false; code: number; message: string; data?: unknown }
+
+export interface LimiterState {
+  profileId: string
+  tokens: number
+  burst: number
+  ratePerSecond: number
+  queued: { user: number; prefetch: number; background: number }
+  inFlight: number
+  usedToday: number
+  quotaPerDay: number
+  leftToday: number
+  /** ISO time at which the daily count resets. */
+  resetsAt: string
+  /** Background work stops when less than this many requests are left. */
+  reserve: number
+  throttled: boolean
+}
+
+export interface HeightView {
+  network: string
+  height: string | null
+  /** True while the height is extrapolated from the learned block time. */
+  estimated: boolean
+  /** No observation for a long time (hidden window, offline, budget exhausted). */
+  stale: boolean
+  gasPriceWei: string | null
+  observedAt: string | null
+  blockTimeMs: number | null
+}
+
+export interface Settings {
+  allowRemoteIcons: boolean
+}
+
+export interface WatchEntry {
+  id: string
+  /** Stored lowercase; the renderer shows it checksummed. */
+  address: string
+  network: string
+  label: string
+  note: string
+  tags: string[]
+  addedAt: string
+}
+
+export interface Watchlist {
+  id: string
+  name: string
+  entries: WatchEntry[]
+}
+
+export interface ExportFile {
+  filename: string
+  mime: 'application/json' | 'text/csv'
+  text: string
+}
+
+export interface BridgeCallOutputs {
+  'app.info': AppInfo
+  'app.setVisible': null
+  'profiles.list': ProfileView[]
+  'profiles.save': ProfileView
+  'profiles.remove': null
+  'profiles.activate': ProfileView
+  'profiles.setLimits': ProfileView
+  'key.status': KeyStatus
+  'key.set': KeyStatus
+  'key.clear': KeyStatus
+  'key.test': { latencyMs: number; height: string }
+  'data.balances': BalancesView
+  'data.transactions': TransactionsPage
+  'rpc.call': RpcCallResult
+  'rpc.batch': RpcBatchItem[]
+  'work.cancel': { cancelled: number }
+  'limiter.state': LimiterState
+  'height.get': HeightView[]
+  'settings.get': Settings
+  'settings.set': Settings
+  'watchlists.list': Watchlist[]
+  'watchlists.create': Watchlist
+  'watchlists.rename': Watchlist
+  'watchlists.delete': null
+  'watchlists.addEntry': Watchlist
+  'watchlists.updateEntry': Watchlist
+  'watchlists.removeEntry': Watchlist
+  'watchlists.moveEntry': Watchlist[]
+  'watchlists.import': { lists: number; entries: number }
+  'watchlists.export': ExportFile
+}
+
+export interface BridgeEvents {
+  height: HeightView
+  limiter: LimiterState
+  connectivity: { online: boolean; reason: string | null }
+  'profiles.changed': ProfileView[]
+  'watchlists.changed': Watchlist[]
+  /** The built-in sandbox's life, while the sandbox profile is active. */
+  sandbox: { state: 'starting' | 'ready' | 'stopped' | 'failed'; message: string | null }
+  /** Main asks the renderer to open an address (command line, app:// link, menu). */
+  'open.address': { address: string; network: string | null }
+  /** Main asks the renderer to show a screen (application menu). */
+  'open.view': { view: 'watchlists' | 'settings' | 'rpc' | 'search' }
+}
+export type BridgeEventName = keyof BridgeEvents
+
+export const bridgeEventNames = [
+  'height',
+  'limiter',
+  'connectivity',
+  'profiles.changed',
+  'watchlists.changed',
+  'sandbox',
+  'open.address',
+  'open.view',
+] as const satisfies readonly BridgeEventName[]
+
+export function isBridgeEventName(name: unknown): name is BridgeEventName {
+  return typeof name === 'string' && (bridgeEventNames as readonly string[]).includes(name)
+}
+
+/** The interface both transports implement and the renderer uses. */
+export interface ChainscopeBridge {
+  invoke<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeResult<BridgeCallOutputs[K]>>
+  on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void): () => void
+}
+
+/** IPC channel names, in one place (STYLE.md 2). */
+export const IPC_CHANNELS = {
+  invoke: 'chainscope:invoke',
+  event: 'chainscope:event',
+} as const
+
+/** The name under which the preload exposes the bridge on `window`. */
+export const BRIDGE_GLOBAL = 'chainscope' as const
+
+export type { NetworkConfig }

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+
+/** Network names are data, never constants: each profile names its two networks. */
+export const networkName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a network name is 1-32 lowercase letters, digits or dashes')
+
+const httpUrl = z
+  .string()
+  .url('expected a URL')
+  .refine((u) => /^https?:\/\//.test(u), 'the URL must start with http:// or https://')
+  .refine((u) => !/[?#]/.test(u), 'the URL must not carry a query or fragment (the key is added by the app)')
+
+export const networkConfigSchema = z.object({
+  name: networkName,
+  label: z.string().trim().min(1).max(40),
+})
+export type NetworkConfig = z.infer<typeof networkConfigSchema>
+
+export const limitsSchema = z.object({
+  ratePerSecond: z.number().positive().max(10_000),
+  burst: z.number().int().positive().max(10_000),
+  quotaPerDay: z.number().int().positive().max(100_000_000),
+})
+export type Limits = z.infer<typeof limitsSchema>
+
+/** Spec section 8. Assumed per key, across networks and endpoints, until configured otherwise. */
+export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 }
+
+export const profileInputSchema = z.object({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
+  name: z.string().trim().min(1, 'a profile needs a name').max(60),
+  baseUrl: httpUrl,
+  rpcUrl: httpUrl,
+  networks: z.tuple([networkConfigSchema, networkConfigSchema]).refine((n) => n[0].name !== n[1].name, {
+    message: 'the two networks need different names',
+  }),
+  limits: limitsSchema.optional(),
+})
+export type ProfileInput = z.infer<typeof profileInputSchema>
+
+export interface Profile {
+  id: string
+  name: string
+  kind: 'sandbox' | 'service'
+  /** Empty for the sandbox profile until its sandbox has started. */
+  baseUrl: string
+  rpcUrl: string
+  networks: NetworkConfig[]
+  limits: Limits
+}
+
+export const SANDBOX_PROFILE_ID = 'sandbox'
