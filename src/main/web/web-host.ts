@@ -118,6 +118,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     try {
       body = JSON.parse(await readBody(req, maxBody))
     } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return send(res, 413, { ok: false, error: { kind: 'invalid-input', message: `The bridge request is larger than ${maxBody} bytes.`, field: 'body' } })
+      }
       return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON: ${(error as Error).message}`, field: 'body' } })
     }
     const call = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; input?: unknown }
@@ -196,20 +199,20 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge'
+}
+
+/** Reads a body up to `max` bytes; past that it drains the rest unstored and answers 413. */
 function readBody(req: IncomingMessage, max: number): Promise<string> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > max) {
-        reject(new Error(`body larger than ${max} bytes`))
-        req.destroy()
-        return
-      }
-      chunks.push(chunk)
+      if (size <= max) chunks.push(chunk)
     })
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => (size > max ? reject(new BodyTooLarge()) : resolveBody(Buffer.concat(chunks).toString('utf8'))))
     req.on('error', reject)
   })
 }
