@@ -27,7 +27,7 @@ const isNode = (spec) => NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
 
 /** Returns the reason an import is not allowed, or null. */
-function check(fromLayer, spec, target) {
+function check(fromLayer, spec, target, isTest) {
   const toLayer = target ? layerOf(target) : null
   switch (fromLayer) {
     case 'shared':
@@ -51,6 +51,8 @@ function check(fromLayer, spec, target) {
       return null
     case 'preload':
       if (toLayer && toLayer !== 'shared' && toLayer !== 'preload') return `src/preload may import only src/shared and electron, not src/${toLayer}: it must stay a thin, auditable bridge.`
+      // A spec beside the preload runs under Vitest in Node and never ships in the preload.
+      if (isTest && (spec === 'vitest' || spec.startsWith('vitest/'))) return null
       if (!toLayer && !isElectron(spec) && !spec.startsWith('.')) return `src/preload may import only src/shared and electron, not "${spec}": it runs sandboxed and must stay a thin, auditable bridge.`
       return null
     case 'sandbox': {
@@ -89,7 +91,7 @@ const rule = {
     const visit = (node, source) => {
       if (!source || typeof source.value !== 'string') return
       const spec = source.value
-      const reason = check(fromLayer, spec, resolveTarget(file, spec))
+      const reason = check(fromLayer, spec, resolveTarget(file, spec), /\.(test|spec)\.ts$/.test(file))
       if (reason) context.report({ node, messageId: 'layer', data: { reason } })
     }
     return {

@@ -32,6 +32,7 @@ describe('chainscope/layers', () => {
     expect(await layerMessages('src/main/core/bad.ts', "import x from '../../renderer/src/main'\nexport default x\n")).toHaveLength(1)
     expect(await layerMessages('src/preload/bad.ts', "import { createCore } from '../main/core/app-core'\nexport const x = createCore\n")).toHaveLength(1)
     expect(await layerMessages('src/preload/bad.ts', "import { z } from 'zod'\nexport const x = z\n")).toHaveLength(1)
+    expect(await layerMessages('src/preload/bad.ts', "import { vi } from 'vitest'\nexport const x = vi\n")).toHaveLength(1)
     expect(await layerMessages('sandbox/bad.ts', "import { createCore } from '../src/main/core/app-core'\nexport const x = createCore\n")).toHaveLength(1)
   })
 
@@ -39,6 +40,7 @@ describe('chainscope/layers', () => {
     expect(await layerMessages('src/renderer/src/ok.ts', "import type { AppInfo } from '@shared/bridge/contract'\nexport type X = AppInfo\n")).toEqual([])
     expect(await layerMessages('src/main/core/ok.ts', "import { readFileSync } from 'node:fs'\nimport { ok } from '../../shared/bridge/errors'\nexport const x = [readFileSync, ok]\n")).toEqual([])
     expect(await layerMessages('src/preload/ok.ts', "import { contextBridge } from 'electron'\nimport { IPC_CHANNELS } from '../shared/bridge/contract'\nexport const x = [contextBridge, IPC_CHANNELS]\n")).toEqual([])
+    expect(await layerMessages('src/preload/index.test.ts', "import { vi } from 'vitest'\nexport const x = vi\n")).toEqual([])
     expect(await layerMessages('sandbox/ok.ts', "import { transactionSchema } from '../src/shared/domain/service-schemas'\nexport const x = transactionSchema\n")).toEqual([])
   })
 })

@@ -1,0 +1,63 @@
+import { BrowserWindow, screen } from 'electron'
+import type { Logger } from '../core/logger'
+import { APP_ENTRY_URL } from './app-origin'
+import type { WindowStateStore } from './window-state'
+
+export interface MainWindowOptions {
+  /** The built, sandboxed preload (`out/preload/index.cjs`). */
+  preloadPath: string
+  windowState: WindowStateStore
+  log: Logger
+}
+
+export const MIN_WIDTH = 900
+export const MIN_HEIGHT = 600
+
+/**
+ * The app's window: remembered bounds, shown once painted, the renderer from `app://`.
+ * Every security-relevant web preference is spelled out, even where it is Electron's default,
+ * so a future default change or a copied starter template cannot weaken it silently.
+ */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
+  const state = options.windowState.load(screen.getAllDisplays().map((d) => d.workArea))
+  const window = new BrowserWindow({
+    ...(state.bounds ?? { width: 1280, height: 800 }),
+    minWidth: MIN_WIDTH,
+    minHeight: MIN_HEIGHT,
+    show: false,
+    title: 'Chainscope',
+    backgroundColor: '#111418',
+    webPreferences: {
+      // The preload exposes exactly the bridge contract (invoke/on) through contextBridge and nothing else; it runs sandboxed.
+      preload: options.preloadPath, // eng-disable PRELOAD_JS_CHECK
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      // Spellcheck would fetch dictionaries from a Google CDN: no network from the renderer's side.
+      spellcheck: false,
+      // Middle-click (auxclick) opens links without the click handlers the app relies on.
+      disableBlinkFeatures: 'Auxclick',
+    },
+  })
+  if (state.maximized) window.maximize()
+  options.windowState.track(window)
+  window.once('ready-to-show', () => window.show())
+  window.loadURL(APP_ENTRY_URL).catch((error: unknown) => options.log.error(`could not load the app page: ${error instanceof Error ? error.message : String(error)}`))
+  return window
+}
+
+/** Brings the window forward for a second launch or a link: restored, shown, focused. */
+export function revealWindow(window: BrowserWindow): void {
+  if (window.isDestroyed()) return
+  if (window.isMinimized()) window.restore()
+  if (!window.isVisible()) window.show()
+  window.focus()
+}
