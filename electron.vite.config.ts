@@ -14,6 +14,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src/main/electron/index.ts'),
           // The web host: the same core and renderer, the bridge over HTTP on loopback.
           web: resolve(import.meta.dirname, 'src/main/web/cli.ts'),
+          // The embedded sandbox, run by the hosts as a child process (node out/main/sandbox.js).
+          sandbox: resolve(import.meta.dirname, 'sandbox/cli.ts'),
         },
       },
     },

@@ -1,0 +1,121 @@
+import { spawnSync } from 'node:child_process'
+import { LiveChain } from './chain/live'
+import { demoAddresses, prepareNetwork, type Network } from './chain/network'
+import type { SandboxOptions } from './config'
+import { CHAIN_IDS, COIN_RATES } from './config'
+import type { MarketInfo } from './api/format'
+import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
+import { resolveAnvilBinary } from './paths'
+import { TOKENS } from './seed/tokens'
+
+/** The ready line's content (sandbox-api.md). */
+export interface SandboxInfo {
+  base_url: string
+  rpc_url: string
+  networks: string[]
+  api_key: string
+  demo_addresses: Record<string, Record<string, string>>
+}
+
+export interface RunningSandbox {
+  info: SandboxInfo
+  networks: Network[]
+  lives: LiveChain[]
+  server: SandboxServer
+  stop(): Promise<void>
+}
+
+export interface Reporter {
+  progress(p: { stage: string; network?: string; done?: number; total?: number }): void
+  log(message: string): void
+}
+
+function anvilVersion(bin: string): string {
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000 })
+  if (r.status !== 0) throw new Error(`${bin} --version failed: ${r.stderr || r.error?.message}`)
+  return r.stdout.trim().split('\n').slice(0, 2).join(' ')
+}
+
+/** Per-token demo market data keyed by the seeded contract address. */
+function marketOf(network: Network, baseUrl: string): Map<string, MarketInfo> {
+  const map = new Map<string, MarketInfo>()
+  for (const def of TOKENS) {
+    const address = network.manifest.contracts[def.key].toLowerCase()
+    map.set(address, {
+      exchangeRate: def.market?.exchangeRate ?? null,
+      volume24h: def.market?.volume24h ?? null,
+      iconUrl: def.icon ? `${baseUrl}/static/icons/${def.symbol.toLowerCase()}.svg` : null,
+    })
+  }
+  return map
+}
+
+export async function startSandbox(options: SandboxOptions, report: Reporter): Promise<RunningSandbox> {
+  const started = Date.now()
+  const bin = resolveAnvilBinary()
+  const version = anvilVersion(bin)
+  const served = new Map<string, ServedNetwork>()
+  const server = await startServer({
+    port: options.port,
+    apiKeys: [options.apiKey],
+    limits: { rate: options.rate, burst: options.burst, quota: options.quota },
+    admin: options.admin,
+    networks: served,
+    log: report.log,
+  })
+  const settled = await Promise.allSettled(
+    options.networks.map((name, position) =>
+      prepareNetwork({
+        spec: { name, chainId: CHAIN_IDS[position]!, coinRate: COIN_RATES[position] ?? null },
+        anvilBin: bin,
+        anvilVersion: version,
+        stateDir: options.stateDir,
+        whaleTxs: options.seedTxs,
+        onProgress: (p) => report.progress({ ...p, network: name }),
+      }),
+    ),
+  )
+  const networks = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []))
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected')
+  if (failed) {
+    await Promise.all(networks.map((n) => n.anvil.stop()))
+    await server.close()
+    throw failed.reason
+  }
+  const lives: LiveChain[] = []
+  for (const network of networks) {
+    served.set(network.spec.name, { ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate }, rpc: network.anvil.rpc })
+    const live = new LiveChain(network, { blockTimeS: options.blockTimeS, log: report.log })
+    live.start()
+    lives.push(live)
+    report.log(
+      `${network.spec.name}: chain ${network.spec.chainId} (anvil ${network.anvil.url}), ${network.store.txs.length} transactions to block ${network.store.head}, ` +
+        (network.seeded ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s` : 'loaded from cache'),
+    )
+    void network.anvil.exited.then((code) => {
+      if (!stopping) report.log(`${network.spec.name}: anvil exited unexpectedly (code ${code})`)
+    })
+  }
+  report.log(`ready in ${((Date.now() - started) / 1000).toFixed(2)} s`)
+  let stopping = false
+  const stop = async (): Promise<void> => {
+    if (stopping) return
+    stopping = true
+    await Promise.all(lives.map((l) => l.stop()))
+    await server.close()
+    await Promise.all(networks.map((n) => n.anvil.stop()))
+  }
+  return {
+    info: {
+      base_url: server.url,
+      rpc_url: `${server.url}/rpc`,
+      networks: [...options.networks],
+      api_key: options.apiKey,
+      demo_addresses: Object.fromEntries(networks.map((n) => [n.spec.name, demoAddresses(n.manifest)])),
+    },
+    networks,
+    lives,
+    server,
+    stop,
+  }
+}

@@ -1,0 +1,84 @@
+import { encodeFunctionData, parseAbi, toHex, type Address } from 'viem'
+import type { Network } from './network'
+
+export interface LiveOptions {
+  /** Mean seconds between blocks; 0 stops block production. Default 2. */
+  blockTimeS: number
+  /** Each interval is blockTime × (1 ± jitter), default 0.5. */
+  jitter?: number
+  log(message: string): void
+}
+
+const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
+const GWEI = 1_000_000_000n
+
+/**
+ * Keeps a network alive: mines a block at jittered intervals with 0-4 background transfers
+ * (coin and ERC-20, among the counterparty and background accounts only, so the demo
+ * addresses' histories stay exactly as seeded), at wall-clock timestamps, with a drifting
+ * base fee, and has the indexer follow each block.
+ */
+export class LiveChain {
+  private timer: NodeJS.Timeout | null = null
+  private stopped = false
+  private baseFeeGwei = 15
+  private busy: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly network: Network,
+    private readonly options: LiveOptions,
+  ) {}
+
+  start(): void {
+    if (this.options.blockTimeS > 0) this.schedule()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    await this.busy
+  }
+
+  private schedule(): void {
+    if (this.stopped) return
+    const jitter = this.options.jitter ?? 0.5
+    const delay = this.options.blockTimeS * 1000 * (1 - jitter + Math.random() * 2 * jitter)
+    this.timer = setTimeout(() => {
+      this.busy = this.produce()
+        .catch((error: unknown) => this.options.log(`${this.network.spec.name}: block production failed: ${String(error)}`))
+        .finally(() => this.schedule())
+    }, delay)
+  }
+
+  /** Mines one block now (also used by tests to move the chain on demand). */
+  async produce(): Promise<void> {
+    const { anvil, manifest, store, indexer } = this.network
+    const rpc = anvil.rpc
+    const accounts: Address[] = [...manifest.roles.counterparties, ...manifest.roles.background]
+    const count = Math.floor(Math.random() * 5)
+    for (let i = 0; i < count; i++) {
+      const from = pick(accounts)
+      const to = pick(accounts.filter((a) => a !== from))
+      const fees = { maxFeePerGas: toHex(200n * GWEI), maxPriorityFeePerGas: toHex(GWEI) }
+      const isCounterparty = manifest.roles.counterparties.includes(from)
+      if (isCounterparty && Math.random() < 0.4) {
+        const token = pick([manifest.contracts.sdl, manifest.contracts.sgov, manifest.contracts.bar])
+        const decimals = BigInt(store.tokens.get(token.toLowerCase())?.decimals ?? '0')
+        const data = encodeFunctionData({ abi: TRANSFER_ABI, functionName: 'transfer', args: [to, BigInt(1 + Math.floor(Math.random() * 50)) * 10n ** decimals] })
+        await rpc.call('eth_sendTransaction', [{ from, to: token, data, gas: toHex(90_000), ...fees }])
+      } else {
+        const value = BigInt(1 + Math.floor(Math.random() * 900)) * 10n ** 15n
+        await rpc.call('eth_sendTransaction', [{ from, to, value: toHex(value), gas: toHex(21_000), ...fees }])
+      }
+    }
+    this.baseFeeGwei = Math.min(90, Math.max(3, this.baseFeeGwei * (0.88 + Math.random() * 0.24)))
+    await rpc.call('anvil_setNextBlockBaseFeePerGas', [toHex(BigInt(Math.round(this.baseFeeGwei * 1e9)))])
+    const timestamp = Math.max(Math.floor(Date.now() / 1000), store.headTimestamp + 1)
+    await rpc.call('evm_mine', [{ timestamp }])
+    await indexer.catchUp()
+  }
+}
+
+function pick<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)]!
+}

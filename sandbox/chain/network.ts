@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
+import type { Address } from 'viem'
+import { ARTIFACTS } from '../contracts/artifacts'
+import { Indexer } from '../index/indexer'
+import { ChainStore, SNAPSHOT_VERSION, type StoreSnapshot } from '../index/store'
+import { buildSeedPlan, type SeedPlan } from '../seed/plan'
+import { deriveAccounts, GENESIS_TIMESTAMP, rolesFrom, SEED_ACCOUNTS, SEED_BALANCE, SEED_MNEMONIC, type Roles } from '../seed/roles'
+import { executePlan } from '../seed/seeder'
+import { cacheEntry, cacheKey, isComplete, pruneOtherEntries, withEntryLock, writeEntry } from '../state-cache'
+import { startAnvil, type AnvilChain } from './anvil'
+
+export interface NetworkSpec {
+  /** Lowercase path segment, e.g. "alpha". Only the position and chain id shape the chain. */
+  name: string
+  chainId: number
+  /** Static demo rate of the native coin, or null: the sandbox has no market. */
+  coinRate: string | null
+}
+
+export interface SeedManifest {
+  chainId: number
+  roles: Roles
+  contracts: SeedPlan['contracts']
+  /** Transactions the busy address appears in, as indexed. */
+  whaleTxs: number
+  totalTxs: number
+  head: number
+  headHash: string
+  seedMs: number
+}
+
+export interface Network {
+  spec: NetworkSpec
+  anvil: AnvilChain
+  store: ChainStore
+  indexer: Indexer
+  manifest: SeedManifest
+  /** True when this start seeded the chain (no cache entry existed). */
+  seeded: boolean
+}
+
+export interface PrepareOptions {
+  spec: NetworkSpec
+  anvilBin: string
+  anvilVersion: string
+  stateDir: string
+  whaleTxs: number
+  onProgress(progress: { stage: string; done?: number; total?: number }): void
+}
+
+/**
+ * Starts one network: from the cache when an entry for this exact plan exists (anvil
+ * --load-state plus the index snapshot: no replay, no re-indexing), otherwise by seeding a
+ * fresh anvil, indexing it and saving the entry; that anvil then simply keeps running.
+ */
+export async function prepareNetwork(options: PrepareOptions): Promise<Network> {
+  const { spec } = options
+  const roles = rolesFrom(deriveAccounts(SEED_MNEMONIC, SEED_ACCOUNTS))
+  const plan = buildSeedPlan({ chainId: spec.chainId, roles, whaleTxs: options.whaleTxs, genesisTimestamp: GENESIS_TIMESTAMP })
+  const key = cacheKey({
+    plan: plan.blocks,
+    artifacts: ARTIFACTS,
+    anvil: options.anvilVersion,
+    snapshot: SNAPSHOT_VERSION,
+    mnemonic: SEED_MNEMONIC,
+    accounts: SEED_ACCOUNTS,
+    balance: SEED_BALANCE,
+  })
+  mkdirSync(options.stateDir, { recursive: true })
+  const entry = cacheEntry(options.stateDir, spec.chainId, key)
+  const anvilOptions = {
+    bin: options.anvilBin,
+    chainId: spec.chainId,
+    mnemonic: SEED_MNEMONIC,
+    accounts: SEED_ACCOUNTS,
+    balance: SEED_BALANCE,
+    genesisTimestamp: GENESIS_TIMESTAMP,
+  }
+  const seeded = await withEntryLock(
+    entry,
+    () => isComplete(entry),
+    async (): Promise<Network> => {
+      const started = Date.now()
+      const anvil = await startAnvil(anvilOptions)
+      try {
+        const accounts = await anvil.rpc.call<string[]>('eth_accounts')
+        if (accounts[1]?.toLowerCase() !== roles.whale.toLowerCase()) throw new Error('anvil derived other accounts from the seed mnemonic')
+        options.onProgress({ stage: 'seeding', done: 0, total: plan.totalTxs })
+        await executePlan(anvil.rpc, plan, (p) => options.onProgress({ stage: 'seeding', ...p }))
+        const store = new ChainStore(GENESIS_TIMESTAMP)
+        const indexer = new Indexer(anvil.rpc, store)
+        options.onProgress({ stage: 'indexing', done: 0, total: plan.blocks.length })
+        await indexer.catchUp()
+        const whaleTxs = store.txCountOf(roles.whale)
+        if (whaleTxs < options.whaleTxs) throw new Error(`the busy address has ${whaleTxs} transactions, the plan promised ${options.whaleTxs}`)
+        const manifest: SeedManifest = {
+          chainId: spec.chainId,
+          roles,
+          contracts: plan.contracts,
+          whaleTxs,
+          totalTxs: store.txs.length,
+          head: store.head,
+          headHash: store.headHash,
+          seedMs: Date.now() - started,
+        }
+        options.onProgress({ stage: 'saving' })
+        const dump = await anvil.rpc.call<string>('anvil_dumpState')
+        writeEntry(entry, {
+          anvilState: gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString('utf8'),
+          index: JSON.stringify(store.toSnapshot()),
+          manifest: JSON.stringify(manifest, null, 1),
+        })
+        pruneOtherEntries(options.stateDir, spec.chainId, key)
+        return { spec, anvil, store, indexer, manifest, seeded: true }
+      } catch (error) {
+        await anvil.stop()
+        throw error
+      }
+    },
+    () => options.onProgress({ stage: 'waiting for another sandbox to finish seeding' }),
+  )
+  if (seeded) return seeded
+  return loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)
+}
+
+async function loadNetwork(
+  options: PrepareOptions,
+  anvilState: string,
+  indexFile: string,
+  manifestFile: string,
+  anvilOptions: Parameters<typeof startAnvil>[0],
+): Promise<Network> {
+  options.onProgress({ stage: 'loading' })
+  const anvilPromise = startAnvil({ ...anvilOptions, loadState: anvilState })
+  const store = ChainStore.fromSnapshot(JSON.parse(readFileSync(indexFile, 'utf8')) as StoreSnapshot)
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as SeedManifest
+  const anvil = await anvilPromise
+  const head = await anvil.rpc.call<{ hash: string }>('eth_getBlockByNumber', [`0x${manifest.head.toString(16)}`, false])
+  if (head?.hash !== manifest.headHash) {
+    await anvil.stop()
+    throw new Error(`the cached chain ${anvilState} does not match its index (head ${manifest.head}); delete the state dir and start again`)
+  }
+  return { spec: options.spec, anvil, store, indexer: new Indexer(anvil.rpc, store), manifest, seeded: false }
+}
+
+export function demoAddresses(manifest: SeedManifest): Record<string, Address> {
+  const { roles, contracts } = manifest
+  return {
+    whale: roles.whale,
+    holder: roles.holder,
+    contract: contracts.router,
+    empty: roles.empty,
+    deployer: roles.deployer,
+    counterparty: roles.counterparties[0]!,
+    token_erc20: contracts.sgov,
+    token_erc20_6: contracts.sdl,
+    token_erc20_0: contracts.bar,
+    token_erc721: contracts.punk,
+    token_erc1155: contracts.item,
+    vault: contracts.vault,
+    registry: contracts.registry,
+  }
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { networkName } from '../src/shared/domain/profile'
+import { packageRoot } from './paths'
+
+/** Everything the CLI accepts, with the defaults documented in sandbox/README.md. */
+export interface SandboxOptions {
+  /** 0 (default) picks a free port. */
+  port: number
+  /** Requests per second per key, default 50 (spec 8). */
+  rate: number
+  /** Burst per key, default 5 (spec 8). */
+  burst: number
+  /** Requests per key per UTC day, default 1000 (spec 8). */
+  quota: number
+  /** Default: a fresh random key each run ("sbx_" + 32 hex), printed in the ready line. */
+  apiKey: string
+  /** Exactly two lowercase names, default alpha,beta (chain ids 7001 and 7002 by position). */
+  networks: [string, string]
+  /** Mean seconds between live blocks, default 2; 0 stops block production. */
+  blockTimeS: number
+  /** Enables /__sandbox/stats and /__sandbox/faults, default off. */
+  admin: boolean
+  /** Seeded-chain cache, default $SANDBOX_STATE_DIR or else <package root>/sandbox/.state. */
+  stateDir: string
+  /** Transactions of the busy address in the seed, default 2600 (52 pages). */
+  seedTxs: number
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError'
+  readonly kind = 'usage'
+}
+
+export const CHAIN_IDS = [7001, 7002] as const
+/** Demo coin rate per network position: the first network's coin has one, the second none. */
+export const COIN_RATES = ['2451.83', null] as const
+
+function number(name: string, raw: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+  if (raw === undefined) return fallback
+  const n = Number(raw)
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be ${rule}, not "${raw}"`)
+  return n
+}
+
+const int = (n: number): boolean => Number.isInteger(n)
+
+export function parseOptions(argv: string[]): SandboxOptions {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    values = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        rate: { type: 'string' },
+        burst: { type: 'string' },
+        quota: { type: 'string' },
+        'api-key': { type: 'string' },
+        networks: { type: 'string' },
+        'block-time': { type: 'string' },
+        admin: { type: 'boolean' },
+        'state-dir': { type: 'string' },
+        'seed-txs': { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error))
+  }
+  const str = (k: string): string | undefined => values[k] as string | undefined
+  const names = (str('networks') ?? 'alpha,beta').split(',').map((s) => s.trim())
+  if (names.length !== 2) throw new UsageError(`--networks takes exactly two names (the service has two networks), not "${str('networks')}"`)
+  for (const name of names) {
+    const check = networkName.safeParse(name)
+    if (!check.success) throw new UsageError(`--networks: "${name}": ${check.error.issues[0]?.message}`)
+  }
+  if (names[0] === names[1]) throw new UsageError('--networks needs two different names')
+  const apiKey = str('api-key') ?? `sbx_${randomBytes(16).toString('hex')}`
+  if (!/^[A-Za-z0-9._~-]{1,128}$/.test(apiKey)) {
+    throw new UsageError('--api-key must be 1-128 characters of A-Z a-z 0-9 . _ ~ - (it travels as a URL path segment)')
+  }
+  return {
+    port: number('port', str('port'), 0, (n) => int(n) && n >= 0 && n <= 65535, 'an integer 0-65535'),
+    rate: number('rate', str('rate'), 50, (n) => n > 0 && n <= 100_000, 'a number above 0'),
+    burst: number('burst', str('burst'), 5, (n) => int(n) && n >= 1 && n <= 100_000, 'an integer ≥ 1'),
+    quota: number('quota', str('quota'), 1000, (n) => int(n) && n >= 1, 'an integer ≥ 1'),
+    apiKey,
+    networks: [names[0]!, names[1]!],
+    blockTimeS: number('block-time', str('block-time'), 2, (n) => n >= 0 && n <= 3600, 'seconds between 0 and 3600'),
+    admin: values.admin === true,
+    stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
+    seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
+  }
+}
