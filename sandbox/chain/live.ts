@@ -4,7 +4,7 @@ import type { Network } from './network'
 export interface LiveOptions {
   /** Mean seconds between blocks; 0 stops block production. Default 2. */
   blockTimeS: number
-  /** Each interval is blockTime × (1 ± jitter), default 0.5. */
+  /** Each block lands within ± jitter × blockTime / 2 of its slot, default 0.5. */
   jitter?: number
   log(message: string): void
 }
@@ -13,13 +13,15 @@ const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 amount) re
 const GWEI = 1_000_000_000n
 
 /**
- * Keeps a network alive: mines a block at jittered intervals with 0-4 background transfers
+ * Keeps a network alive: mines a block per slot with 0-4 background transfers
  * (coin and ERC-20, among the counterparty and background accounts only, so the demo
  * addresses' histories stay exactly as seeded), at wall-clock timestamps, with a drifting
  * base fee, and has the indexer follow each block.
  */
 export class LiveChain {
   private timer: NodeJS.Timeout | null = null
+  private startedAt = 0
+  private slot = 0
   private stopped = false
   private baseFeeGwei = 15
   private busy: Promise<void> = Promise.resolve()
@@ -30,6 +32,7 @@ export class LiveChain {
   ) {}
 
   start(): void {
+    this.startedAt = Date.now()
     if (this.options.blockTimeS > 0) this.schedule()
   }
 
@@ -39,10 +42,21 @@ export class LiveChain {
     await this.busy
   }
 
+  /**
+   * Slot-based, like proof-of-stake networks (Ethereum's 12 s slots): block k is due at
+   * start + k × blockTime and the jitter is where it lands within its slot, so it does not
+   * accumulate. Independent intervals (a random walk) would drift by about sqrt(t / 24) blocks
+   * after t seconds at 2 s ± 50 %, which no real chain does and no client could extrapolate.
+   */
   private schedule(): void {
     if (this.stopped) return
     const jitter = this.options.jitter ?? 0.5
-    const delay = this.options.blockTimeS * 1000 * (1 - jitter + Math.random() * 2 * jitter)
+    const slotMs = this.options.blockTimeS * 1000
+    const now = Date.now()
+    // After a slow block (a loaded machine), skip the slots already past, as a chain misses them.
+    this.slot = Math.max(this.slot + 1, Math.floor((now - this.startedAt) / slotMs))
+    const due = this.startedAt + this.slot * slotMs + (Math.random() * 2 - 1) * jitter * (slotMs / 2)
+    const delay = Math.max(0, due - now)
     this.timer = setTimeout(() => {
       this.busy = this.produce()
         .catch((error: unknown) => this.options.log(`${this.network.spec.name}: block production failed: ${String(error)}`))

@@ -1,5 +1,12 @@
-import { BridgeHost, type BridgeHandlers } from './bridge-host'
+import type { AppInfo } from '../../shared/bridge/contract'
+import { bridgeHandlers } from './bridge-handlers'
+import { BridgeHost } from './bridge-host'
+import { CoreServices, type CoreServicesOptions } from './core-services'
+import type { KeychainBackend } from './keys/key-store'
 import type { Logger, Redactor } from './logger'
+import type { RuntimeTuning } from './profiles/profile-runtime'
+import type { SandboxLauncher } from './sandbox-launcher'
+import { systemClock, type Clock } from './util/clock'
 
 export interface CoreOptions {
   host: 'electron' | 'web'
@@ -10,29 +17,60 @@ export interface CoreOptions {
   log: Logger
   /** Every secret main learns (API keys) is registered here and removed from logs and errors. */
   redactor: Redactor
+  /**
+   * Starts the built-in sandbox (a child process in the web host and tests, utilityProcess
+   * in Electron). Without one, the sandbox profile answers that it is unavailable.
+   */
+  sandboxLauncher?: SandboxLauncher
+  /** The keychain backend. Default: keytar, loaded on first use. */
+  keychain?: () => Promise<KeychainBackend>
+  /** Keychain service name. Default 'Chainscope' (tests use their own). */
+  keychainService?: string
+  /** Default: the system clock. */
+  clock?: Clock
+  /** Default: the global fetch. */
+  fetch?: typeof fetch
+  /** Timeouts, retries, freshness, limiter headroom. Defaults in each module. */
+  tuning?: RuntimeTuning
+  /** Height polling budget and pacing. Defaults in height-watcher.ts. */
+  height?: CoreServicesOptions['height']
+  /** Offline snapshot bounds. Default 256 MiB, 200 pages per address. */
+  snapshots?: CoreServicesOptions['snapshots']
 }
 
 export interface Core {
   bridge: BridgeHost
-  /** Whether any app window is visible; live polling runs only while one is. */
+  /** Whether any app window is visible; live polling runs only while one is. Starts hidden. */
   setVisible(visible: boolean): void
+  /** Stops polling and the sandbox, writes the exact quota counts, flushes snapshots. */
   dispose(): Promise<void>
 }
 
 /** The composition root of main's host-agnostic services, shared by Electron and the web host. */
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const handlers: Partial<BridgeHandlers> = {
-    'app.info': () => ({ name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }),
-    'app.setVisible': ({ visible }) => {
-      core.setVisible(visible)
-      return null
-    },
-  }
-  const bridge = new BridgeHost(handlers, { log: (m) => options.log.error(m) })
+  const clock = options.clock ?? systemClock
+  const bridge = new BridgeHost({}, { log: (m) => options.log.error(m), redactor: options.redactor })
+  const services = new CoreServices({
+    dataDir: options.dataDir,
+    log: options.log,
+    redactor: options.redactor,
+    clock,
+    emit: (event, payload) => bridge.emit(event, payload),
+    sandboxLauncher: options.sandboxLauncher,
+    keychain: options.keychain,
+    keychainService: options.keychainService,
+    fetch: options.fetch,
+    tuning: options.tuning ?? {},
+    height: options.height,
+    snapshots: options.snapshots,
+  })
+  const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
+  let disposed: Promise<void> | null = null
   const core: Core = {
     bridge,
-    setVisible: () => {},
-    dispose: async () => {},
+    setVisible: (visible) => services.setVisible(visible),
+    dispose: () => (disposed ??= services.dispose()),
   }
+  bridge.register(bridgeHandlers(services, info, clock, core.setVisible))
   return core
 }

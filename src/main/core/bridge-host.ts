@@ -18,6 +18,12 @@ type Listener = (event: BridgeEventName, payload: unknown) => void
 export interface BridgeHostOptions {
   /** Where unexpected errors are reported; must never receive the API key (callers redact). */
   log?: (message: string) => void
+  /**
+   * The last line of defence for the key: every answer and event leaving main is checked,
+   * and any registered secret in it is replaced. (Nothing in core puts it there; a service
+   * that echoes the key back in a body would.)
+   */
+  redactor?: { contains(text: string): boolean; redact(text: string): string }
 }
 
 /**
@@ -28,15 +34,40 @@ export class BridgeHost {
   readonly #handlers: Partial<BridgeHandlers>
   readonly #listeners = new Set<Listener>()
   readonly #log: (message: string) => void
+  readonly #redactor: BridgeHostOptions['redactor']
 
   constructor(handlers: Partial<BridgeHandlers>, options: BridgeHostOptions = {}) {
     this.#handlers = handlers
     this.#log = options.log ?? (() => {})
+    this.#redactor = options.redactor
+  }
+
+  /** Adds or replaces handlers (the core registers them after construction). */
+  register(handlers: Partial<BridgeHandlers>): void {
+    Object.assign(this.#handlers, handlers)
+  }
+
+  #scrub<T>(value: T): T {
+    const r = this.#redactor
+    if (!r || value === undefined) return value
+    let text: string | undefined
+    try {
+      text = JSON.stringify(value)
+    } catch {
+      return value // not JSON (the transports could not send it either); nothing to scan
+    }
+    if (text === undefined || !r.contains(text)) return value
+    this.#log('a bridge answer held a secret; it was redacted before leaving main')
+    return JSON.parse(r.redact(text)) as T
   }
 
   async dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
+    return this.#scrub(await this.#dispatch(name, input))
+  }
+
+  async #dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
     if (!isBridgeCallName(name)) {
-      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${JSON.stringify(String(name)).slice(0, 80)}.`, field: 'name' })
+      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(name.slice(0, 60)) : `(a ${typeof name})`}.`, field: 'name' })
     }
     const parsed = bridgeCalls[name].safeParse(input ?? {})
     if (!parsed.success) {
@@ -56,9 +87,10 @@ export class BridgeHost {
   }
 
   emit<E extends BridgeEventName>(event: E, payload: BridgeEvents[E]): void {
+    const safe = this.#scrub(payload)
     for (const listener of this.#listeners) {
       try {
-        listener(event, payload)
+        listener(event, safe)
       } catch (error) {
         this.#log(`event listener for ${event} failed: ${String(error)}`)
       }

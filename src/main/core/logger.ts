@@ -19,6 +19,14 @@ export class Redactor {
     this.#secrets.delete(secret)
   }
 
+  /** Whether `text` holds any registered secret (raw or URL-encoded). */
+  contains(text: string): boolean {
+    for (const secret of this.#secrets) {
+      if (text.includes(secret) || text.includes(encodeURIComponent(secret))) return true
+    }
+    return false
+  }
+
   redact(text: string): string {
     let out = text
     for (const secret of this.#secrets) {

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { createCore } from '../core/app-core'
 import { defaultDataDir } from '../core/data-dir'
 import { createLogger, Redactor } from '../core/logger'
+import { childProcessSandboxLauncher } from '../core/sandbox-process'
 import { startWebHost } from './web-host'
 
 /**
@@ -32,7 +33,15 @@ async function main(): Promise<void> {
   const redactor = new Redactor()
   const log = createLogger(redactor, join(dataDir, 'logs', 'main.log'))
   const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }
-  const core = await createCore({ host: 'web', version: pkg.version, platform: process.platform, dataDir, log, redactor })
+  // The built-in sandbox: the bundled sandbox CLI next to this file, run by this same Node.
+  // CHAINSCOPE_SANDBOX_ARGS adds flags (e.g. "--block-time 2"), split on spaces.
+  const sandboxScript = join(here, 'sandbox.js')
+  const extra = (process.env.CHAINSCOPE_SANDBOX_ARGS ?? '').split(' ').filter(Boolean)
+  const sandboxLauncher = existsSync(sandboxScript)
+    ? childProcessSandboxLauncher({ args: [sandboxScript, '--port', '0', ...extra], cwd: join(here, '..', '..'), log })
+    : undefined
+  if (!sandboxLauncher) log.warn(`no sandbox at ${sandboxScript}; the sandbox profile is unavailable`)
+  const core = await createCore({ host: 'web', version: pkg.version, platform: process.platform, dataDir, log, redactor, sandboxLauncher })
   const host = await startWebHost({ bridge: core.bridge, staticDir, host: values.host, port })
   process.stdout.write(`Chainscope web host: ${host.url}\n`)
   log.info(`web host listening on ${host.origin}`)

@@ -25,6 +25,8 @@ const watchEntryInput = z.object({
 export const bridgeCalls = {
   'app.info': empty,
   'app.setVisible': z.object({ visible: z.boolean() }).strict(),
+  'app.notices': empty,
+  'sandbox.status': empty,
 
   'profiles.list': empty,
   'profiles.save': profileInputSchema,

@@ -120,6 +120,23 @@ export interface Watchlist {
   entries: WatchEntry[]
 }
 
+/** Something the user should be told that is not the answer to a call (e.g. a file restored from backup). */
+export interface Notice {
+  id: string
+  level: 'info' | 'warning' | 'error'
+  message: string
+  at: string
+}
+
+/** The built-in sandbox's life; `progress` while it prepares (first-time seeding). */
+export interface SandboxStatus {
+  state: 'starting' | 'ready' | 'stopped' | 'failed'
+  message: string | null
+  progress?: { stage: string; network?: string; done?: number; total?: number } | null
+  /** Once ready: the sandbox's sample wallets per network and role (whale, holder, empty, …). Public data. */
+  demoAddresses?: Record<string, Record<string, string>> | null
+}
+
 export interface ExportFile {
   filename: string
   mime: 'application/json' | 'text/csv'
@@ -129,6 +146,9 @@ export interface ExportFile {
 export interface BridgeCallOutputs {
   'app.info': AppInfo
   'app.setVisible': null
+  /** Notices raised before the renderer listened (the 'notice' event carries later ones). */
+  'app.notices': Notice[]
+  'sandbox.status': SandboxStatus
   'profiles.list': ProfileView[]
   'profiles.save': ProfileView
   'profiles.remove': null
@@ -166,7 +186,8 @@ export interface BridgeEvents {
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
-  sandbox: { state: 'starting' | 'ready' | 'stopped' | 'failed'; message: string | null }
+  sandbox: SandboxStatus
+  notice: Notice
   /** Main asks the renderer to open an address (command line, app:// link, menu). */
   'open.address': { address: string; network: string | null }
   /** Main asks the renderer to show a screen (application menu). */
@@ -181,6 +202,7 @@ export const bridgeEventNames = [
   'profiles.changed',
   'watchlists.changed',
   'sandbox',
+  'notice',
   'open.address',
   'open.view',
 ] as const satisfies readonly BridgeEventName[]

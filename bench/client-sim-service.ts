@@ -1,0 +1,238 @@
+import type { Clock } from '../src/main/core/util/clock'
+import type { SandboxInfo } from '../src/main/core/sandbox-launcher'
+import type { Transaction } from '../src/shared/domain/service-schemas'
+
+/** Simulated time: timers run in order when the bench advances the clock; no real waiting. */
+export class SimClock implements Clock {
+  #now: number
+  #seq = 0
+  readonly #timers = new Map<number, { at: number; fn: () => void }>()
+
+  constructor(startMs: number) {
+    this.#now = startMs
+  }
+
+  now(): number {
+    return this.#now
+  }
+
+  setTimeout(fn: () => void, ms: number): number {
+    const id = ++this.#seq
+    this.#timers.set(id, { at: this.#now + Math.max(0, ms), fn })
+    return id
+  }
+
+  clearTimeout(id: unknown): void {
+    this.#timers.delete(id as number)
+  }
+
+  /** Runs every timer due by `t` in time order, letting promise chains settle in between. */
+  async runUntil(t: number): Promise<void> {
+    for (;;) {
+      await settle()
+      let nextId = -1
+      let nextAt = Infinity
+      for (const [id, timer] of this.#timers) {
+        if (timer.at <= t && (timer.at < nextAt || (timer.at === nextAt && id < nextId))) {
+          nextId = id
+          nextAt = timer.at
+        }
+      }
+      if (nextId < 0) break
+      const timer = this.#timers.get(nextId)!
+      this.#timers.delete(nextId)
+      this.#now = Math.max(this.#now, timer.at)
+      timer.fn()
+    }
+    this.#now = Math.max(this.#now, t)
+  }
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise((r) => setImmediate(r))
+}
+
+/** Deterministic uniform [0, 1). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * A live chain in simulated time. 'slot': block k lands in its 2 s slot ± 0.5 s (jitter that
+ * does not accumulate), exactly as sandbox/chain/live.ts schedules them and as slot-based
+ * chains do. 'walk': each block 2 s × (1 ± 50%) after the previous (a random walk), kept to
+ * show what the extrapolation would face on a drifting chain.
+ */
+export class SimChain {
+  readonly #times: number[] = []
+  readonly #start: number
+  readonly #startHeight: number
+  readonly #random: () => number
+  readonly #model: 'walk' | 'slot'
+  static readonly BLOCK_MS = 2000
+
+  constructor(startMs: number, startHeight: number, seed: number, model: 'walk' | 'slot') {
+    this.#start = startMs
+    this.#startHeight = startHeight
+    this.#random = mulberry32(seed)
+    this.#model = model
+    // The head at the start was produced a random part of a block earlier.
+    this.#times.push(startMs - this.#random() * SimChain.BLOCK_MS)
+  }
+
+  #extend(untilMs: number): void {
+    while (this.#times.at(-1)! <= untilMs) {
+      const k = this.#times.length
+      const prev = this.#times.at(-1)!
+      const next =
+        this.#model === 'walk'
+          ? prev + SimChain.BLOCK_MS * (0.5 + this.#random())
+          : Math.max(prev + 1, this.#times[0]! + k * SimChain.BLOCK_MS + (this.#random() - 0.5) * SimChain.BLOCK_MS * 0.5)
+      this.#times.push(next)
+    }
+  }
+
+  heightAt(ms: number): number {
+    this.#extend(ms)
+    let lo = 0
+    let hi = this.#times.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (this.#times[mid]! <= ms) lo = mid
+      else hi = mid - 1
+    }
+    return this.#startHeight + lo
+  }
+
+  /** When block `h` was produced (history before the start: regular blocks). */
+  producedAt(h: number): number {
+    const k = h - this.#startHeight
+    if (k < 0) return this.#times[0]! + k * SimChain.BLOCK_MS
+    this.#extend(this.#start + (k + 2) * SimChain.BLOCK_MS * 2)
+    return this.#times[k]!
+  }
+}
+
+export interface Recorded {
+  key: string
+  networks: string[]
+  heads: Record<string, number>
+  addresses: { network: string; address: string }[]
+  balances: Map<string, unknown>
+  transactions: Map<string, { items: Transaction[]; more: boolean }>
+}
+
+/** The watchlist's real data, read once from the sandbox (paced well under its limits). */
+export async function recordWatchlist(info: SandboxInfo, log: (m: string) => void): Promise<Recorded> {
+  const [a, b] = info.networks as [string, string]
+  const pick = (network: string, role: string): { network: string; address: string } => ({ network, address: info.demo_addresses[network]![role]! })
+  const addresses = [pick(a, 'whale'), pick(a, 'holder'), pick(a, 'contract'), pick(b, 'whale'), pick(b, 'holder')]
+  const rec: Recorded = { key: info.api_key, networks: [a, b], heads: {}, addresses, balances: new Map(), transactions: new Map() }
+  const get = async (url: string): Promise<Record<string, unknown>> => {
+    await new Promise((r) => setTimeout(r, 40))
+    const response = await fetch(url)
+    if (!response.ok) throw new Error(`recording: HTTP ${response.status}`)
+    return (await response.json()) as Record<string, unknown>
+  }
+  for (const { network, address } of addresses) {
+    const key = `${network}|${address.toLowerCase()}`
+    rec.balances.set(key, await get(`${info.base_url}/api/v1/${network}/balance?address=${address}&api_key=${info.api_key}`))
+    const items: Transaction[] = []
+    let params: Record<string, unknown> | null = {}
+    for (let page = 0; page < 3 && params; page++) {
+      const q = new URLSearchParams({ address })
+      for (const [k, v] of Object.entries(params)) if (k !== 'api_key' && k !== 'apikey') q.set(k, String(v))
+      q.set('api_key', info.api_key)
+      const body = await get(`${info.base_url}/api/v1/${network}/transactions?${q}`)
+      items.push(...(body.items as Transaction[]))
+      params = body.next_page_params as Record<string, unknown> | null
+    }
+    rec.transactions.set(key, { items, more: params !== null })
+    for (const tx of items) rec.heads[network] = Math.max(rec.heads[network] ?? 0, tx.block + tx.confirmations)
+  }
+  for (const n of rec.networks) rec.heads[n] ??= 1000
+  log(`analyst-hour: recorded ${addresses.length} addresses (${[...rec.transactions.values()].map((t) => t.items.length).join('/')} transactions)`)
+  return rec
+}
+
+const NEW_TX_EVERY = 10 * 60_000
+
+/** The service in simulated time: the recorded data, live confirmations, a 20 ms answer time. */
+export class SimService {
+  requests = 0
+  readonly byKind: Record<string, number> = {}
+  readonly #start: number
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly chains: Map<string, SimChain>,
+    private readonly recorded: Recorded,
+  ) {
+    this.#start = clock.now()
+  }
+
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input))
+    this.requests += 1
+    const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : url.pathname.split('/').at(-1)!
+    this.byKind[kind] = (this.byKind[kind] ?? 0) + 1
+    const body = this.#answer(url, typeof init?.body === 'string' ? init.body : '')
+    return new Promise((resolve) => this.clock.setTimeout(() => resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })), 20))
+  }
+
+  #answer(url: URL, body: string): unknown {
+    const parts = url.pathname.split('/').filter(Boolean)
+    if (parts[0] === 'rpc') {
+      const chain = this.chains.get(parts[1]!)!
+      const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[]
+      const one = (c: { id: number; method: string; params: unknown[] }): unknown => {
+        const head = chain.heightAt(this.clock.now())
+        const hex = (n: number): string => `0x${n.toString(16)}`
+        if (c.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: c.id, result: hex(head) }
+        if (c.method === 'eth_gasPrice') return { jsonrpc: '2.0', id: c.id, result: '0x77359400' }
+        if (c.method === 'eth_getBlockByNumber') {
+          const n = c.params[0] === 'latest' ? head : Math.min(head, Number(BigInt(String(c.params[0]))))
+          return { jsonrpc: '2.0', id: c.id, result: { number: hex(n), timestamp: hex(Math.floor(chain.producedAt(n) / 1000)), transactions: [] } }
+        }
+        return { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: 'method not found' } }
+      }
+      return Array.isArray(calls) ? calls.map(one) : one(calls)
+    }
+    const network = parts[2]!
+    const address = (url.searchParams.get('address') ?? '').toLowerCase()
+    const key = `${network}|${address}`
+    if (parts[3] === 'balance' || parts[3] === 'balances') return this.recorded.balances.get(key) ?? { items: [], next_page_params: null }
+    const chain = this.chains.get(network)!
+    const head = chain.heightAt(this.clock.now())
+    const list = [...this.#newTransactions(key, chain), ...(this.recorded.transactions.get(key)?.items ?? [])]
+    const after = url.searchParams.get('hash')
+    const from = after ? list.findIndex((t) => t.hash === after) + 1 : 0
+    const items = list.slice(from, from + 50).map((t) => ({ ...t, confirmations: Math.max(0, head - t.block) }))
+    const more = from + 50 < list.length || (this.recorded.transactions.get(key)?.more ?? false)
+    const last = items.at(-1)
+    const next = more && last ? { api_key: '', apikey: '', block_number: last.block, fee: last.fee.value, hash: last.hash, index: last.position, inserted_at: last.timestamp, items_count: 50, value: last.value } : null
+    return { items, next_page_params: next }
+  }
+
+  /** The busy address (the first of the watchlist) gets a new transaction every 10 minutes. */
+  #newTransactions(key: string, chain: SimChain): Transaction[] {
+    const busy = this.recorded.addresses[0]!
+    if (key !== `${busy.network}|${busy.address.toLowerCase()}`) return []
+    const template = this.recorded.transactions.get(key)?.items[0]
+    if (!template) return []
+    const count = Math.floor((this.clock.now() - this.#start) / NEW_TX_EVERY)
+    const out: Transaction[] = []
+    for (let j = count; j >= 1; j--) {
+      const block = chain.heightAt(this.#start + j * NEW_TX_EVERY)
+      out.push({ ...template, block, hash: `0x${'e'.repeat(56)}${j.toString(16).padStart(8, '0')}`, nonce: template.nonce + j })
+    }
+    return out
+  }
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '../../shared/bridge/contract'
+import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/domain/profile'
+import { AppError } from './app-error'
+import { SnapshotStore } from './data/snapshot-store'
+import { HeightWatcher, type HeightWatcherOptions } from './height/height-watcher'
+import { KeyStore, type KeychainBackend } from './keys/key-store'
+import { QuotaFile } from './limiter/quota-store'
+import type { Logger, Redactor } from './logger'
+import { ProfileRuntime, type RuntimeTuning } from './profiles/profile-runtime'
+import { SettingsStore } from './profiles/settings-store'
+import { SandboxManager } from './sandbox-manager'
+import type { SandboxLauncher } from './sandbox-launcher'
+import type { Clock } from './util/clock'
+import { WatchlistStore } from './watchlists/watchlist-store'
+
+export interface CoreServicesOptions {
+  dataDir: string
+  log: Logger
+  redactor: Redactor
+  clock: Clock
+  emit: <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]) => void
+  sandboxLauncher?: SandboxLauncher
+  keychain?: () => Promise<KeychainBackend>
+  keychainService?: string
+  fetch?: typeof fetch
+  tuning: RuntimeTuning
+  height?: Partial<Pick<HeightWatcherOptions, 'budgetFraction' | 'budgetHours' | 'minIntervalMs' | 'maxIntervalMs' | 'tickMs'>>
+  snapshots?: { maxBytes?: number; maxPagesPerAddress?: number }
+}
+
+/**
+ * The state behind the bridge: stores, per-profile runtimes, the active profile's height
+ * watcher, connectivity and notices. Handlers (bridge-handlers.ts) only translate calls.
+ */
+export class CoreServices {
+  readonly settings: SettingsStore
+  readonly keys: KeyStore
+  readonly sandbox: SandboxManager
+  readonly snapshots: SnapshotStore
+  readonly watchlists: WatchlistStore
+  readonly quota: QuotaFile
+  readonly #o: CoreServicesOptions
+  readonly #runtimes = new Map<string, ProfileRuntime>()
+  readonly #notices: Notice[] = []
+  #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
+  #visible = false
+  #online: boolean | null = null
+
+  constructor(options: CoreServicesOptions) {
+    this.#o = options
+    const { dataDir, log } = options
+    this.settings = new SettingsStore(dataDir)
+    this.keys = new KeyStore({ backend: options.keychain, service: options.keychainService, redactor: options.redactor, log })
+    this.snapshots = new SnapshotStore({ root: join(dataDir, 'snapshots'), log, ...options.snapshots })
+    this.quota = new QuotaFile(join(dataDir, 'quota.json'))
+    this.watchlists = new WatchlistStore({ dataDir, now: () => options.clock.now(), onChange: (lists) => options.emit('watchlists.changed', lists) })
+    this.sandbox = new SandboxManager({
+      launcher: options.sandboxLauncher,
+      log,
+      onStatus: (status) => options.emit('sandbox', status),
+      onReady: (info) => {
+        this.keys.setManaged(SANDBOX_PROFILE_ID, info.api_key)
+        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks)
+        this.#profilesChanged()
+      },
+      onGone: () => {
+        this.keys.forgetManaged(SANDBOX_PROFILE_ID)
+        this.settings.setSandboxRuntime({ baseUrl: '', rpcUrl: '' }, null)
+        this.#profilesChanged()
+      },
+    })
+    for (const notice of [this.settings.notice, this.watchlists.notice]) if (notice) this.notify('warning', notice)
+    this.#syncWatcher()
+  }
+
+  get notices(): Notice[] {
+    return [...this.#notices]
+  }
+
+  notify(level: Notice['level'], message: string): void {
+    const notice: Notice = { id: randomUUID(), level, message, at: new Date(this.#o.clock.now()).toISOString() }
+    this.#notices.push(notice)
+    if (this.#notices.length > 20) this.#notices.shift()
+    this.#o.log[level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'info'](`notice: ${message}`)
+    this.#o.emit('notice', notice)
+  }
+
+  runtime(profileId: string): ProfileRuntime {
+    let runtime = this.#runtimes.get(profileId)
+    if (!runtime) {
+      this.settings.get(profileId)
+      runtime = new ProfileRuntime(profileId, {
+        settings: this.settings,
+        keys: this.keys,
+        sandbox: this.sandbox,
+        snapshots: this.snapshots,
+        ledger: this.quota,
+        clock: this.#o.clock,
+        fetch: this.#o.fetch,
+        redactor: this.#o.redactor,
+        log: this.#o.log,
+        tuning: this.#o.tuning,
+        onLimiter: (state) => this.#o.emit('limiter', state),
+        onReachability: (reachable, reason) => this.#reachability(reachable, reason),
+        onHead: (id, network, head, at) => {
+          if (this.#watcher?.profileId === id) this.#watcher.watcher.observe(network, head, at)
+        },
+        headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      })
+      this.#runtimes.set(profileId, runtime)
+    }
+    return runtime
+  }
+
+  /** The active profile's runtime; a typed error when none is chosen. */
+  active(): ProfileRuntime {
+    const id = this.settings.activeProfileId
+    if (!id) throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', { field: 'profile' })
+    return this.runtime(id)
+  }
+
+  /** The active profile, ready (sandbox started), with `network` checked against it. */
+  async activeFor(network: string): Promise<{ runtime: ProfileRuntime; profile: Profile }> {
+    const runtime = this.active()
+    const profile = await runtime.ready()
+    if (!profile.networks.some((n) => n.name === network)) {
+      const names = profile.networks.map((n) => n.name).join(' and ') || 'none yet'
+      throw new AppError('invalid-input', `"${network}" is not a network of the profile "${profile.name}" (it has ${names}).`, { field: 'network' })
+    }
+    this.#syncWatcher()
+    return { runtime, profile }
+  }
+
+  profileViews(): ProfileView[] {
+    const active = this.settings.activeProfileId
+    return this.settings.list().map((p) => ({ ...p, active: p.id === active }))
+  }
+
+  limiterState(): LimiterState {
+    return this.runtime(this.settings.activeProfileId ?? SANDBOX_PROFILE_ID).limiter.state()
+  }
+
+  heightViews(): BridgeEvents['height'][] {
+    return this.#watcher?.watcher.views() ?? []
+  }
+
+  observeHead(profileId: string, network: string, head: number): void {
+    if (this.#watcher?.profileId === profileId) this.#watcher.watcher.observe(network, head, this.#o.clock.now())
+  }
+
+  setVisible(visible: boolean): void {
+    this.#visible = visible
+    this.#watcher?.watcher.setVisible(visible)
+    // A visible window on the sandbox profile wants its heights: start it if needed.
+    if (visible && this.settings.activeProfileId === SANDBOX_PROFILE_ID) void this.sandbox.ensure().catch(() => {})
+  }
+
+  /** After any change of profiles: tell the renderer, and follow the active one's networks. */
+  profilesChanged(): void {
+    this.#profilesChanged()
+  }
+
+  forgetRuntime(profileId: string): void {
+    this.#runtimes.get(profileId)?.dispose()
+    this.#runtimes.delete(profileId)
+    this.#syncWatcher()
+  }
+
+  cancelScope(scope: string): number {
+    let n = 0
+    for (const runtime of this.#runtimes.values()) n += runtime.data.cancelScope(scope)
+    return n
+  }
+
+  async dispose(): Promise<void> {
+    this.#watcher?.watcher.dispose()
+    this.#watcher = null
+    for (const runtime of this.#runtimes.values()) runtime.dispose()
+    await this.sandbox.dispose()
+    await this.snapshots.flush()
+  }
+
+  #profilesChanged(): void {
+    this.#syncWatcher()
+    this.#o.emit('profiles.changed', this.profileViews())
+  }
+
+  #reachability(reachable: boolean, reason: string | null): void {
+    if (this.#online === reachable) return
+    this.#online = reachable
+    this.#o.emit('connectivity', { online: reachable, reason })
+  }
+
+  /** One height watcher, for the active profile and its current networks. */
+  #syncWatcher(): void {
+    const id = this.settings.activeProfileId
+    const profile = id ? this.settings.find(id) : undefined
+    const networks = profile?.networks.map((n) => n.name) ?? []
+    const signature = networks.join(',')
+    if (this.#watcher && this.#watcher.profileId === id && this.#watcher.networks === signature) return
+    this.#watcher?.watcher.dispose()
+    this.#watcher = null
+    if (!id || !profile) return
+    const runtime = this.runtime(id)
+    const watcher = new HeightWatcher({
+      networks,
+      source: runtime.headSource(),
+      quotaPerDay: () => this.settings.find(id)?.limits.quotaPerDay ?? 0,
+      clock: this.#o.clock,
+      onHeight: (view) => this.#o.emit('height', view),
+      log: this.#o.log,
+      ...this.#o.height,
+    })
+    this.#watcher = { profileId: id, networks: signature, watcher }
+    watcher.setVisible(this.#visible)
+  }
+}

@@ -1,0 +1,204 @@
+import type { BalancesView, DataSource, Priority, Provenance, TransactionsPage } from '../../../shared/bridge/contract'
+import { checksumAddress } from '../../../shared/domain/address'
+import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
+import { AppError } from '../app-error'
+import type { Logger } from '../logger'
+import { decodeCursor, encodeCursor } from '../service/cursor'
+import { InflightWork } from '../service/dedupe'
+import type { ServiceClient } from '../service/service-client'
+import { systemClock, type Clock } from '../util/clock'
+import { MemoryCache } from './memory-cache'
+import type { BalancesSnapshot, PageSnapshot, SnapshotStore } from './snapshot-store'
+
+/** How long an answer is served without asking again (`refresh` always asks). */
+export interface Freshness {
+  /** Default 2 min: balances move with every transfer. */
+  balancesMs: number
+  /** Default 2 min: the newest page grows with new transactions. */
+  firstPageMs: number
+  /**
+   * Default 24 h: a page behind a cursor lists older, settled transactions; only their
+   * `confirmations` age, and those are recomputed from the live height when served.
+   */
+  laterPageMs: number
+}
+
+export const DEFAULT_FRESHNESS: Freshness = { balancesMs: 120_000, firstPageMs: 120_000, laterPageMs: 24 * 3600_000 }
+
+export interface DataServiceOptions {
+  profileId: string
+  client: ServiceClient
+  snapshots: SnapshotStore
+  clock?: Clock
+  freshness?: Partial<Freshness>
+  /** A head seen for free in a transactions answer (block + confirmations). */
+  onHead?: (network: string, head: number, atMs: number) => void
+  /** The best known head of a network, to age cached confirmations. */
+  headOf?: (network: string) => number | null
+  log?: Logger
+}
+
+export interface DataRequest {
+  network: string
+  /** Lowercase, already validated. */
+  address: string
+  priority: Priority
+  scope?: string
+  refresh: boolean
+}
+
+type Stale = Provenance['staleReason']
+
+/** Errors after which a saved snapshot is shown instead, and how the view is marked. */
+function staleReasonFor(error: unknown): Stale | undefined {
+  if (!(error instanceof AppError)) return undefined
+  switch (error.kind) {
+    case 'offline':
+    case 'timeout':
+    case 'server':
+      return 'offline'
+    case 'quota-exhausted':
+      return 'quota'
+    case 'rate-limited':
+      return 'rate-limited'
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Data answers for one profile: fresh cache → in-flight de-dupe → service client (limiter) →
+ * cache and snapshot; on a network failure or an exhausted quota, the last snapshot, marked.
+ */
+export class DataService {
+  readonly #o: DataServiceOptions
+  readonly #clock: Clock
+  readonly #fresh: Freshness
+  readonly #inflight = new InflightWork()
+  readonly #balances = new MemoryCache<BalanceItem[]>(1000)
+  readonly #pages = new MemoryCache<{ items: Transaction[]; nextCursor: string | null }>(2000)
+
+  constructor(options: DataServiceOptions) {
+    this.#o = options
+    this.#clock = options.clock ?? systemClock
+    this.#fresh = { ...DEFAULT_FRESHNESS }
+    for (const [k, v] of Object.entries(options.freshness ?? {})) if (typeof v === 'number') this.#fresh[k as keyof Freshness] = v
+  }
+
+  cancelScope(scope: string): number {
+    return this.#inflight.cancelScope(scope)
+  }
+
+  dispose(): void {
+    this.#inflight.cancelAll('The profile was closed.')
+  }
+
+  /** Forget cached answers (the profile's addresses changed). Snapshots stay as history. */
+  clearCache(): void {
+    this.#balances.clear()
+    this.#pages.clear()
+  }
+
+  async balances(req: DataRequest): Promise<BalancesView> {
+    const { network, address } = req
+    const key = `b|${network}|${address}`
+    const view = (items: BalanceItem[], fetchedAt: number, source: DataSource, staleReason: Stale): BalancesView => ({
+      network,
+      address: checksumAddress(address),
+      items,
+      ...provenance(source, fetchedAt, staleReason),
+    })
+    if (!req.refresh) {
+      const hit = await this.#freshBalances(key, network, address)
+      if (hit) return view(hit.items, hit.fetchedAt, 'cache', null)
+    }
+    return this.#inflight.run(key, req, async (ctx) => {
+      try {
+        const answer = await this.#o.client.balances(network, address, { priority: ctx.priority, signal: ctx.signal })
+        const fetchedAt = this.#clock.now()
+        this.#balances.set(key, answer.items, fetchedAt)
+        void this.#o.snapshots.writeBalances(this.#o.profileId, network, address, { fetchedAt, items: answer.items })
+        return view(answer.items, fetchedAt, 'network', null)
+      } catch (error) {
+        const reason = staleReasonFor(error)
+        if (reason === undefined) throw error
+        const saved = this.#balances.get(key) ?? (await this.#o.snapshots.readBalances(this.#o.profileId, network, address))
+        if (!saved) throw error
+        const items = 'value' in saved ? saved.value : saved.items
+        return view(items, saved.fetchedAt, 'snapshot', reason)
+      }
+    })
+  }
+
+  async transactions(req: DataRequest & { cursor: string | null }): Promise<TransactionsPage> {
+    const { network, address, cursor } = req
+    const params = cursor === null ? null : decodeCursor(cursor)
+    const key = `t|${network}|${address}|${cursor ?? ''}`
+    const maxAge = cursor === null ? this.#fresh.firstPageMs : this.#fresh.laterPageMs
+    const view = (page: { items: Transaction[]; nextCursor: string | null }, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => ({
+      network,
+      address: checksumAddress(address),
+      cursor,
+      items: source === 'network' ? page.items : this.#aged(network, page.items),
+      nextCursor: page.nextCursor,
+      ...provenance(source, fetchedAt, staleReason),
+    })
+    if (!req.refresh) {
+      const hit = this.#pages.get(key)
+      if (hit && this.#clock.now() - hit.fetchedAt < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)
+      if (!hit) {
+        const saved = await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
+        if (saved && this.#clock.now() - saved.fetchedAt < maxAge) {
+          this.#pages.set(key, saved, saved.fetchedAt)
+          return view(saved, saved.fetchedAt, 'cache', null)
+        }
+      }
+    }
+    return this.#inflight.run(key, req, async (ctx) => {
+      try {
+        const answer = await this.#o.client.transactions(network, address, params, { priority: ctx.priority, signal: ctx.signal })
+        const fetchedAt = this.#clock.now()
+        const page = { items: answer.items, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params) : null }
+        this.#pages.set(key, page, fetchedAt)
+        void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
+        this.#reportHead(network, answer.items, fetchedAt)
+        return view(page, fetchedAt, 'network', null)
+      } catch (error) {
+        const reason = staleReasonFor(error)
+        if (reason === undefined) throw error
+        const mem = this.#pages.get(key)
+        const saved: PageSnapshot | null = mem ? { fetchedAt: mem.fetchedAt, ...mem.value } : await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
+        if (!saved) throw error
+        return view(saved, saved.fetchedAt, 'snapshot', reason)
+      }
+    })
+  }
+
+  async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
+    const now = this.#clock.now()
+    const hit = this.#balances.get(key)
+    if (hit) return now - hit.fetchedAt < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, items: hit.value } : null
+    const saved = await this.#o.snapshots.readBalances(this.#o.profileId, network, address)
+    if (!saved) return null
+    this.#balances.set(key, saved.items, saved.fetchedAt)
+    return now - saved.fetchedAt < this.#fresh.balancesMs ? saved : null
+  }
+
+  /** Spec 2.3: confirmations = blocks added since the transaction's block, so the head is block + confirmations. */
+  #reportHead(network: string, items: Transaction[], atMs: number): void {
+    let head = -1
+    for (const tx of items) head = Math.max(head, tx.block + tx.confirmations)
+    if (head >= 0) this.#o.onHead?.(network, head, atMs)
+  }
+
+  /** Cached confirmations grow with the chain; recompute them from the best known head. */
+  #aged(network: string, items: Transaction[]): Transaction[] {
+    const head = this.#o.headOf?.(network)
+    if (head === null || head === undefined) return items
+    return items.map((tx) => (head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
+  }
+}
+
+function provenance(source: DataSource, fetchedAt: number, staleReason: Stale): Provenance {
+  return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason }
+}

@@ -1,0 +1,34 @@
+/** A small LRU of answers with the time each was fetched; freshness is decided by the reader. */
+export class MemoryCache<V> {
+  readonly #entries = new Map<string, { value: V; fetchedAt: number }>()
+  readonly #max: number
+
+  constructor(maxEntries = 2000) {
+    this.#max = maxEntries
+  }
+
+  get(key: string): { value: V; fetchedAt: number } | undefined {
+    const hit = this.#entries.get(key)
+    if (!hit) return undefined
+    this.#entries.delete(key)
+    this.#entries.set(key, hit)
+    return hit
+  }
+
+  set(key: string, value: V, fetchedAt: number): void {
+    this.#entries.delete(key)
+    this.#entries.set(key, { value, fetchedAt })
+    while (this.#entries.size > this.#max) {
+      const oldest = this.#entries.keys().next().value as string
+      this.#entries.delete(oldest)
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear()
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+}

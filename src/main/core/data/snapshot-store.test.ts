@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { balanceItem, transaction } from '../testing/service-fixtures'
+import { SnapshotStore } from './snapshot-store'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'snapshots-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const A = '0x00000000000000000000000000000000000000aa'
+const page = (n: number) => ({ fetchedAt: n, items: [transaction(n, 100 - n, 1)], nextCursor: `c${n + 1}` })
+
+describe('SnapshotStore', () => {
+  it('keeps balances and pages per profile, network and address, with fetchedAt', async () => {
+    const store = new SnapshotStore({ root: dir })
+    await store.writeBalances('p', 'alpha', A, { fetchedAt: 123, items: [balanceItem('7')] })
+    await store.writePage('p', 'alpha', A, null, page(1))
+    await store.writePage('p', 'alpha', A, 'c2', page(2))
+    const fresh = new SnapshotStore({ root: dir })
+    expect(await fresh.readBalances('p', 'alpha', A.toUpperCase().replace('0X', '0x'))).toEqual({ fetchedAt: 123, items: [balanceItem('7')] })
+    expect(await fresh.readPage('p', 'alpha', A, null)).toEqual(page(1))
+    expect(await fresh.readPage('p', 'alpha', A, 'c2')).toEqual(page(2))
+    expect(await fresh.readPage('p', 'beta', A, null)).toBeNull()
+    expect(await fresh.readPage('q', 'alpha', A, null)).toBeNull()
+  })
+
+  it('keeps at most maxPagesPerAddress pages, dropping the oldest written', async () => {
+    const store = new SnapshotStore({ root: dir, maxPagesPerAddress: 3 })
+    await store.writeBalances('p', 'alpha', A, { fetchedAt: 1, items: [] })
+    for (let i = 0; i < 5; i++) await store.writePage('p', 'alpha', A, i === 0 ? null : `c${i}`, page(i))
+    const kept = await Promise.all([null, 'c1', 'c2', 'c3', 'c4'].map((c) => store.readPage('p', 'alpha', A, c)))
+    expect(kept.map((p) => p?.fetchedAt ?? null)).toEqual([null, null, 2, 3, 4])
+    expect(await store.readBalances('p', 'alpha', A)).not.toBeNull()
+  })
+
+  it('stays within maxBytes in all, dropping the oldest files first', async () => {
+    const store = new SnapshotStore({ root: dir, maxBytes: 20_000 })
+    for (let i = 0; i < 30; i++) await store.writePage('p', 'alpha', `0x${i.toString(16).padStart(40, '0')}`, null, page(i))
+    expect(store.totalBytes).toBeLessThanOrEqual(20_000)
+    expect(await store.readPage('p', 'alpha', `0x${'0'.repeat(40)}`, null)).toBeNull()
+    expect(await store.readPage('p', 'alpha', `0x${(29).toString(16).padStart(40, '0')}`, null)).toEqual(page(29))
+  })
+
+  it('treats a damaged snapshot as missing and removes it', async () => {
+    const store = new SnapshotStore({ root: dir })
+    await store.writePage('p', 'alpha', A, null, page(1))
+    const file = join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null))
+    writeFileSync(file, '{"version":1,"fetchedAt":1,"items":[{"nope":true}],"nextCursor":null}')
+    const fresh = new SnapshotStore({ root: dir })
+    expect(await fresh.readPage('p', 'alpha', A, null)).toBeNull()
+    await fresh.flush()
+    expect(existsSync(file)).toBe(false)
+  })
+
+  it('forgets a removed profile', async () => {
+    const store = new SnapshotStore({ root: dir })
+    await store.writePage('p', 'alpha', A, null, page(1))
+    await store.writePage('keep', 'alpha', A, null, page(1))
+    await store.removeProfile('p')
+    expect(readdirSync(dir)).toEqual(['keep'])
+    expect(await store.readPage('p', 'alpha', A, null)).toBeNull()
+  })
+})

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto'
+import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
+import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction } from '../../../shared/domain/service-schemas'
+import type { Logger } from '../logger'
+import { writeFileAtomic } from '../util/atomic-file'
+
+export interface BalancesSnapshot {
+  fetchedAt: number
+  items: BalanceItem[]
+}
+
+export interface PageSnapshot {
+  fetchedAt: number
+  items: Transaction[]
+  nextCursor: string | null
+}
+
+export interface SnapshotStoreOptions {
+  /** `<dataDir>/snapshots`. */
+  root: string
+  /** Total size kept on disk; the least recently written files go first. Default 256 MiB. */
+  maxBytes?: number
+  /** Transaction pages kept per address; the oldest written go first. Default 200 (10,000 transactions). */
+  maxPagesPerAddress?: number
+  log?: Logger
+}
+
+const balancesFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(balanceItemSchema) })
+const pageFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(transactionSchema), nextCursor: z.string().nullable() })
+
+/**
+ * The offline snapshots: per profile, network and address, the last balances and every
+ * loaded transaction page, each with `fetchedAt`. They are shown (marked) when the service
+ * cannot be reached or the quota is gone, and they make old pages free after a restart.
+ * A snapshot is a cache: a damaged file is ignored and removed, never an error.
+ * Writes go in the background, one at a time, atomically (temp + rename, no fsync: losing
+ * the newest snapshot in a power cut costs only a re-fetch).
+ */
+export class SnapshotStore {
+  readonly #root: string
+  readonly #maxBytes: number
+  readonly #maxPages: number
+  readonly #log: Logger | undefined
+  #chain: Promise<void> = Promise.resolve()
+  #index: Map<string, { size: number; mtimeMs: number }> | null = null
+  #total = 0
+  #lastOrder = 0
+
+  constructor(options: SnapshotStoreOptions) {
+    this.#root = options.root
+    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024
+    this.#maxPages = options.maxPagesPerAddress ?? 200
+    this.#log = options.log
+  }
+
+  #dir(profileId: string, network: string, address: string): string {
+    return join(this.#root, profileId, network, address.toLowerCase())
+  }
+
+  static pageName(cursor: string | null): string {
+    return cursor === null ? 'tx-first.json' : `tx-${createHash('sha256').update(cursor).digest('hex').slice(0, 24)}.json`
+  }
+
+  async readBalances(profileId: string, network: string, address: string): Promise<BalancesSnapshot | null> {
+    const data = await this.#read(join(this.#dir(profileId, network, address), 'balances.json'), balancesFile)
+    return data ? { fetchedAt: data.fetchedAt, items: data.items } : null
+  }
+
+  async readPage(profileId: string, network: string, address: string, cursor: string | null): Promise<PageSnapshot | null> {
+    const data = await this.#read(join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor)), pageFile)
+    return data ? { fetchedAt: data.fetchedAt, items: data.items, nextCursor: data.nextCursor } : null
+  }
+
+  writeBalances(profileId: string, network: string, address: string, snapshot: BalancesSnapshot): Promise<void> {
+    const file = join(this.#dir(profileId, network, address), 'balances.json')
+    return this.#enqueue(file, JSON.stringify({ version: 1, ...snapshot }))
+  }
+
+  writePage(profileId: string, network: string, address: string, cursor: string | null, snapshot: PageSnapshot): Promise<void> {
+    const file = join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor))
+    return this.#enqueue(file, JSON.stringify({ version: 1, ...snapshot }))
+  }
+
+  removeProfile(profileId: string): Promise<void> {
+    return this.#serial(async () => {
+      const dir = join(this.#root, profileId)
+      await rm(dir, { recursive: true, force: true })
+      if (this.#index) for (const [path, e] of [...this.#index]) if (path.startsWith(dir)) this.#drop(path, e.size)
+    })
+  }
+
+  /** Resolves when every write queued so far is on disk. */
+  flush(): Promise<void> {
+    return this.#chain
+  }
+
+  get totalBytes(): number {
+    return this.#total
+  }
+
+  async #read<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | null> {
+    // The index knows every snapshot on disk: a miss costs no file system call.
+    if (!(await this.#loadIndex()).has(file)) return null
+    let text: string
+    try {
+      text = await readFile(file, 'utf8')
+    } catch {
+      return null
+    }
+    try {
+      const parsed = schema.safeParse(JSON.parse(text))
+      if (parsed.success) return parsed.data
+    } catch {
+      // fall through: damaged
+    }
+    this.#log?.warn(`snapshot ${file.slice(this.#root.length)} is damaged; removed`)
+    await this.#serial(async () => {
+      await rm(file, { force: true })
+      const e = this.#index?.get(file)
+      if (e) this.#drop(file, e.size)
+    })
+    return null
+  }
+
+  #serial(task: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(task).catch((error: unknown) => {
+      this.#log?.warn(`snapshot store: ${error instanceof Error ? error.message : String(error)}`)
+    })
+    this.#chain = next
+    return next
+  }
+
+  #enqueue(file: string, text: string): Promise<void> {
+    return this.#serial(async () => {
+      const index = await this.#loadIndex()
+      await writeFileAtomic(file, text, { fsync: false })
+      const previous = index.get(file)
+      if (previous) this.#drop(file, previous.size)
+      const size = Buffer.byteLength(text)
+      // Strictly increasing, so eviction order is the write order even within one millisecond.
+      this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001)
+      index.set(file, { size, mtimeMs: this.#lastOrder })
+      this.#total += size
+      await this.#trimAddress(file)
+      await this.#trimTotal()
+    })
+  }
+
+  #drop(path: string, size: number): void {
+    this.#index?.delete(path)
+    this.#total -= size
+  }
+
+  async #trimAddress(file: string): Promise<void> {
+    const dir = dirname(file)
+    const pages = [...(this.#index ?? new Map<string, { size: number; mtimeMs: number }>())].filter(
+      ([p]) => dirname(p) === dir && basename(p).startsWith('tx-'),
+    )
+    if (pages.length <= this.#maxPages) return
+    pages.sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
+    for (const [path, e] of pages.slice(0, pages.length - this.#maxPages)) {
+      await rm(path, { force: true })
+      this.#drop(path, e.size)
+    }
+  }
+
+  async #trimTotal(): Promise<void> {
+    if (this.#total <= this.#maxBytes || !this.#index) return
+    const oldest = [...this.#index].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
+    for (const [path, e] of oldest) {
+      if (this.#total <= this.#maxBytes * 0.9) break
+      await rm(path, { force: true })
+      this.#drop(path, e.size)
+    }
+  }
+
+  #indexing: Promise<Map<string, { size: number; mtimeMs: number }>> | null = null
+
+  /** One walk of the snapshot folder per run, shared by everyone who needs it first. */
+  #loadIndex(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+    if (this.#index) return Promise.resolve(this.#index)
+    this.#indexing ??= this.#walk()
+    return this.#indexing
+  }
+
+  async #walk(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+    const index = new Map<string, { size: number; mtimeMs: number }>()
+    const walk = async (dir: string): Promise<void> => {
+      let entries
+      try {
+        entries = await readdir(dir, { withFileTypes: true })
+      } catch {
+        return
+      }
+      for (const entry of entries) {
+        const path = join(dir, entry.name)
+        if (entry.isDirectory()) await walk(path)
+        else if (entry.name.endsWith('.json')) {
+          try {
+            const s = await stat(path)
+            index.set(path, { size: s.size, mtimeMs: s.mtimeMs })
+            this.#total += s.size
+          } catch {
+            // vanished meanwhile
+          }
+        }
+      }
+    }
+    await walk(this.#root)
+    this.#index = index
+    return index
+  }
+}

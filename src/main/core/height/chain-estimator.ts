@@ -1,0 +1,110 @@
+/**
+ * What is known about one network's head: when its recent blocks were produced, the block
+ * time learned from them, and the height extrapolated in between.
+ *
+ * Each observation places one block in time. With the block's own timestamp (a poll reads
+ * the latest block) it was produced between that second and the moment we saw it; without
+ * (a head implied by a transactions answer) it was produced on average half a block before.
+ * The block time is the slope over the longest recent baseline, which averages out per-block
+ * jitter; until two observations are far enough apart, a seed from block timestamps stands in.
+ * Between observations the head is the anchor block plus the whole block times since it was
+ * produced.
+ */
+export interface Observation {
+  /** When we learned of it. */
+  atMs: number
+  height: number
+  /** Best estimate of when the block was produced. */
+  producedMs: number
+}
+
+export interface EstimatorOptions {
+  /** Observations older than this are forgotten (the block time may drift). Default 6 h. */
+  windowMs?: number
+  /** A baseline needs at least this many blocks to be trusted over the seed. Default 10. */
+  minBlocks?: number
+  /** ...and at least this long. Default 60 s. */
+  minSpanMs?: number
+}
+
+export class ChainEstimator {
+  readonly #window: number
+  readonly #minBlocks: number
+  readonly #minSpan: number
+  #obs: Observation[] = []
+  #anchor: Observation | null = null
+  #seedMs: number | null = null
+
+  constructor(options: EstimatorOptions = {}) {
+    this.#window = options.windowMs ?? 6 * 3600_000
+    this.#minBlocks = options.minBlocks ?? 10
+    this.#minSpan = options.minSpanMs ?? 60_000
+  }
+
+  /** The newest observation: extrapolation starts from it. */
+  get last(): Observation | null {
+    return this.#anchor
+  }
+
+  seedBlockTime(ms: number): void {
+    if (Number.isFinite(ms) && ms > 0) this.#seedMs = ms
+  }
+
+  /**
+   * Records that block `height` was the head at `atMs`; `blockTimestampMs` is the block's own
+   * timestamp when known (whole seconds on EVM chains). Returns false for stale news.
+   */
+  observe(height: number, atMs: number, blockTimestampMs?: number): boolean {
+    const anchor = this.#anchor
+    if (anchor && (height < anchor.height || (height === anchor.height && (blockTimestampMs === undefined || atMs <= anchor.atMs)))) return false
+    const bt = this.blockTimeMs()
+    let producedMs: number
+    // A timestamp far behind our clock says nothing about when the block appeared (a chain
+    // loaded with pinned history, a stalled chain): then fall back to the midpoint guess.
+    if (blockTimestampMs !== undefined && blockTimestampMs <= atMs + 1000 && atMs - blockTimestampMs <= Math.max(30_000, 3 * (bt ?? 0))) {
+      // Timestamps are whole seconds: produced in [ts, ts + 1 s), and not after we saw it.
+      producedMs = (blockTimestampMs + Math.min(blockTimestampMs + 1000, atMs)) / 2
+    } else {
+      producedMs = atMs - (bt ?? 0) / 2
+    }
+    const observation = { atMs, height, producedMs }
+    this.#anchor = observation
+    if (anchor && height === anchor.height) {
+      this.#obs[this.#obs.length - 1] = observation
+      return true
+    }
+    this.#obs.push(observation)
+    const cutoff = atMs - this.#window
+    while (this.#obs.length > 2 && this.#obs[0]!.atMs < cutoff) this.#obs.shift()
+    if (this.#obs.length > 200) this.#obs.splice(1, this.#obs.length - 200)
+    return true
+  }
+
+  blockTimeMs(): number | null {
+    const first = this.#obs[0]
+    const last = this.#obs.at(-1)
+    if (first && last && last.height - first.height >= this.#minBlocks && last.producedMs - first.producedMs >= this.#minSpan) {
+      return (last.producedMs - first.producedMs) / (last.height - first.height)
+    }
+    return this.#seedMs
+  }
+
+  /** The head now: exact at an observation, extrapolated after it. */
+  estimate(nowMs: number): { height: number; estimated: boolean } | null {
+    const anchor = this.#anchor
+    if (!anchor) return null
+    const bt = this.blockTimeMs()
+    if (bt === null || nowMs <= anchor.producedMs) return { height: anchor.height, estimated: false }
+    const added = Math.floor((nowMs - anchor.producedMs) / bt)
+    return { height: anchor.height + added, estimated: added > 0 }
+  }
+
+  /** When the estimate next changes, for the ticker. */
+  nextChangeAt(nowMs: number): number | null {
+    const anchor = this.#anchor
+    const bt = this.blockTimeMs()
+    if (!anchor || bt === null) return null
+    const k = Math.max(0, Math.floor((nowMs - anchor.producedMs) / bt))
+    return anchor.producedMs + (k + 1) * bt
+  }
+}

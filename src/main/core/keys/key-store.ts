@@ -1,0 +1,171 @@
+import type { KeyStatus } from '../../../shared/bridge/contract'
+import { AppError } from '../app-error'
+import type { Logger, Redactor } from '../logger'
+
+/** The three keytar functions Chainscope uses; injected so the host (or a test) picks the backend. */
+export interface KeychainBackend {
+  getPassword(service: string, account: string): Promise<string | null>
+  setPassword(service: string, account: string, password: string): Promise<void>
+  deletePassword(service: string, account: string): Promise<boolean>
+}
+
+/** keytar, loaded on first use: a missing or unloadable native module means "no keychain". */
+export async function loadKeytar(): Promise<KeychainBackend> {
+  const mod = (await import('keytar')) as unknown as { default?: KeychainBackend } & KeychainBackend
+  return mod.default ?? mod
+}
+
+export interface KeyStoreOptions {
+  backend?: () => Promise<KeychainBackend>
+  /** Keychain service name; one account per profile id. Default 'Chainscope'. */
+  service?: string
+  redactor: Redactor
+  log?: Logger
+}
+
+interface Held {
+  key: string
+  storage: 'keychain' | 'session'
+}
+
+const PROBE_ACCOUNT = '__chainscope_probe__'
+
+/**
+ * API keys: in the OS keychain (service "Chainscope", account = profile id) and in main's
+ * memory, nowhere else. The bridge can set, replace, clear, test and ask "is it set" (with
+ * the last four characters); no call returns a key. When the keychain cannot be used (no
+ * Secret Service, locked, keytar missing) the status says why in plain words and a key can be
+ * kept for this session only, in memory; it is never written anywhere as plain text.
+ */
+export class KeyStore {
+  readonly #o: KeyStoreOptions
+  readonly #service: string
+  readonly #held = new Map<string, Held>()
+  #backend: Promise<{ backend: KeychainBackend | null; problem: string | null }> | null = null
+
+  constructor(options: KeyStoreOptions) {
+    this.#o = options
+    this.#service = options.service ?? 'Chainscope'
+  }
+
+  /** Probes the keychain once; after a failed probe, `status` probes again (it may be unlocked now). */
+  async #keychain(): Promise<{ backend: KeychainBackend | null; problem: string | null }> {
+    if (!this.#backend) {
+      this.#backend = (async () => {
+        try {
+          const backend = await (this.#o.backend ?? loadKeytar)()
+          await backend.getPassword(this.#service, PROBE_ACCOUNT)
+          return { backend, problem: null }
+        } catch (error) {
+          const problem = explainKeychainProblem(error)
+          this.#o.log?.warn(`keychain unavailable: ${problem}`)
+          return { backend: null, problem }
+        }
+      })()
+    }
+    return this.#backend
+  }
+
+  /** The key of a profile, from memory or the keychain; null when none is set. */
+  async get(profileId: string): Promise<string | null> {
+    const held = this.#held.get(profileId)
+    if (held) return held.key
+    const { backend } = await this.#keychain()
+    if (!backend) return null
+    let key: string | null
+    try {
+      key = await backend.getPassword(this.#service, profileId)
+    } catch (error) {
+      throw new AppError('keychain', `The keychain could not be read: ${explainKeychainProblem(error)}`)
+    }
+    if (key) {
+      this.#o.redactor.add(key)
+      this.#held.set(profileId, { key, storage: 'keychain' })
+    }
+    return key
+  }
+
+  /** A key main manages itself (the sandbox's), kept in memory only. */
+  setManaged(profileId: string, key: string): void {
+    this.#o.redactor.add(key)
+    this.#held.set(profileId, { key, storage: 'session' })
+  }
+
+  forgetManaged(profileId: string): void {
+    this.#held.delete(profileId)
+  }
+
+  async set(profileId: string, key: string, sessionOnly: boolean): Promise<KeyStatus> {
+    this.#o.redactor.add(key)
+    const { backend, problem } = await this.#keychain()
+    if (sessionOnly) {
+      // Replacing a stored key with a session-only one must not leave the old one behind.
+      if (backend) await backend.deletePassword(this.#service, profileId).catch(() => false)
+      this.#held.set(profileId, { key, storage: 'session' })
+      return this.status(profileId)
+    }
+    if (!backend) {
+      throw new AppError('keychain', `${problem ?? 'The keychain is not available.'} Choose "this session only" to use the key until Chainscope quits.`)
+    }
+    try {
+      await backend.setPassword(this.#service, profileId, key)
+      // Some backends fail silently (a locked collection); read it back to be sure.
+      const back = await backend.getPassword(this.#service, profileId)
+      if (back !== key) throw new Error('the keychain did not keep the key (is it locked?)')
+    } catch (error) {
+      throw new AppError('keychain', `The key could not be stored in the keychain: ${explainKeychainProblem(error)}`)
+    }
+    this.#held.set(profileId, { key, storage: 'keychain' })
+    return this.status(profileId)
+  }
+
+  async clear(profileId: string): Promise<KeyStatus> {
+    this.#held.delete(profileId)
+    const { backend } = await this.#keychain()
+    if (backend) {
+      try {
+        await backend.deletePassword(this.#service, profileId)
+      } catch (error) {
+        throw new AppError('keychain', `The key could not be removed from the keychain: ${explainKeychainProblem(error)}`)
+      }
+    }
+    return this.status(profileId)
+  }
+
+  async status(profileId: string): Promise<KeyStatus> {
+    if (this.#backend && (await this.#backend).problem !== null) this.#backend = null
+    const { problem } = await this.#keychain()
+    let key: string | null = null
+    let keychainProblem = problem
+    try {
+      key = await this.get(profileId)
+    } catch (error) {
+      keychainProblem = error instanceof Error ? error.message : String(error)
+    }
+    const held = this.#held.get(profileId)
+    return {
+      profileId,
+      set: key !== null,
+      last4: key ? key.slice(-4) : null,
+      storage: held?.storage ?? 'none',
+      keychainAvailable: problem === null,
+      keychainProblem,
+    }
+  }
+}
+
+/** Plain words for why the keychain failed, with the technical detail in brackets. */
+export function explainKeychainProblem(error: unknown): string {
+  const detail = error instanceof Error ? error.message : String(error)
+  let plain: string
+  if (/Cannot find module|keytar\.node|was compiled against|ERR_DLOPEN/i.test(detail)) {
+    plain = 'The keychain module of this build cannot be loaded.'
+  } else if (/D-?Bus|org\.freedesktop\.secrets|Secret Service|DISPLAY/i.test(detail)) {
+    plain = 'No system keychain (Secret Service) is running. On Linux, install and unlock GNOME Keyring or KWallet, then restart Chainscope.'
+  } else if (/locked|dismissed|cancel/i.test(detail)) {
+    plain = 'The system keychain is locked or the request was dismissed.'
+  } else {
+    plain = 'The system keychain refused the request.'
+  }
+  return `${plain} (${detail.slice(0, 200)})`
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { writeFileAtomicSync } from '../util/atomic-file'
+
+/**
+ * The daily request count per profile, on disk so a restart or a crash does not reset it.
+ *
+ * Counting is conservative: the file always holds at least the true count. Rather than an
+ * fsync per request (50 a second at full rate), the limiter reserves counts ahead in small
+ * steps (`QuotaLedger.reserveStep`): after a crash the restored count may be up to one step
+ * too high, never too low, so the client can only under-use the quota, never exceed it.
+ *
+ * `keyTag` is a 24-bit fingerprint of the API key: when the key changes (a new key, or a new
+ * sandbox run with a fresh key) the service starts a fresh count, and so do we. 24 bits are
+ * enough to notice a change and far too few to help anyone guess the key.
+ */
+const recordSchema = z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), used: z.number().int().nonnegative(), keyTag: z.string().max(16) })
+const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), recordSchema) })
+export type QuotaRecord = z.infer<typeof recordSchema>
+
+export interface QuotaLedger {
+  load(profileId: string): QuotaRecord | null
+  save(profileId: string, record: QuotaRecord): void
+}
+
+export class QuotaFile implements QuotaLedger {
+  readonly #path: string
+  #records: Record<string, QuotaRecord> | null = null
+
+  constructor(path: string) {
+    this.#path = path
+  }
+
+  #all(): Record<string, QuotaRecord> {
+    if (this.#records) return this.#records
+    try {
+      const parsed = fileSchema.safeParse(JSON.parse(readFileSync(this.#path, 'utf8')))
+      this.#records = parsed.success ? parsed.data.profiles : {}
+    } catch {
+      // Missing or unreadable: start from zero. (A corrupt count file cannot be repaired;
+      // the service's own 429 "quota" answer then corrects the count.)
+      this.#records = {}
+    }
+    return this.#records
+  }
+
+  load(profileId: string): QuotaRecord | null {
+    return this.#all()[profileId] ?? null
+  }
+
+  save(profileId: string, record: QuotaRecord): void {
+    const all = this.#all()
+    all[profileId] = { ...record }
+    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+  }
+
+  remove(profileId: string): void {
+    const all = this.#all()
+    if (!(profileId in all)) return
+    delete all[profileId]
+    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+  }
+}
+
+/** In-memory ledger for tests and benchmarks that need no disk. */
+export class MemoryQuotaLedger implements QuotaLedger {
+  readonly records = new Map<string, QuotaRecord>()
+  writes = 0
+  load(profileId: string): QuotaRecord | null {
+    const r = this.records.get(profileId)
+    return r ? { ...r } : null
+  }
+  save(profileId: string, record: QuotaRecord): void {
+    this.writes += 1
+    this.records.set(profileId, { ...record })
+  }
+}

@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { Settings } from '../../../shared/bridge/contract'
+import {
+  limitsSchema,
+  networkConfigSchema,
+  profileInputSchema,
+  SANDBOX_PROFILE_ID,
+  SPEC_LIMITS,
+  type Limits,
+  type NetworkConfig,
+  type Profile,
+  type ProfileInput,
+} from '../../../shared/domain/profile'
+import { AppError } from '../app-error'
+import type { BalanceSpelling } from '../service/service-client'
+import { VersionedFile } from '../util/versioned-file'
+
+const storedProfile = profileInputSchema.extend({ id: z.string().regex(/^[a-z0-9-]{1,40}$/), limits: limitsSchema })
+const fileSchema = z.object({
+  version: z.literal(1),
+  activeProfileId: z.string().nullable(),
+  profiles: z.array(storedProfile),
+  sandbox: z.object({ limits: limitsSchema.nullable(), networks: z.array(networkConfigSchema).max(8) }),
+  balanceSpelling: z.record(z.string(), z.enum(['balance', 'balances'])),
+  settings: z.object({ allowRemoteIcons: z.boolean() }),
+})
+type SettingsFile = z.infer<typeof fileSchema>
+
+const empty = (): SettingsFile => ({
+  version: 1,
+  // No profile is active on a first run: the renderer's welcome offers the sandbox or a service.
+  activeProfileId: null,
+  profiles: [],
+  sandbox: { limits: null, networks: [] },
+  balanceSpelling: {},
+  settings: { allowRemoteIcons: false },
+})
+
+/** "alpha" → "Alpha": the sandbox names its networks; labels are derived, never hard-coded. */
+export function labelFor(network: string): string {
+  return network.charAt(0).toUpperCase() + network.slice(1)
+}
+
+/**
+ * Profiles and app settings in `<dataDir>/settings.json` (versioned, atomic, with backup).
+ * The built-in sandbox profile is always listed; its addresses are known only while its
+ * sandbox runs (the core fills them in), its network names are remembered from the last run.
+ */
+export class SettingsStore {
+  readonly #file: VersionedFile<SettingsFile>
+  #data: SettingsFile
+  readonly notice: string | null
+  #sandboxUrls = { baseUrl: '', rpcUrl: '' }
+
+  constructor(dataDir: string) {
+    this.#file = new VersionedFile<SettingsFile>({
+      path: join(dataDir, 'settings.json'),
+      version: 1,
+      label: 'settings',
+      empty,
+      migrate: (raw) => fileSchema.parse(raw),
+    })
+    const loaded = this.#file.load()
+    this.#data = loaded.data
+    this.notice = loaded.notice
+  }
+
+  #save(next: SettingsFile): void {
+    this.#file.save(next)
+    this.#data = next
+  }
+
+  get activeProfileId(): string | null {
+    const id = this.#data.activeProfileId
+    return id && this.find(id) ? id : null
+  }
+
+  sandboxProfile(): Profile {
+    return {
+      id: SANDBOX_PROFILE_ID,
+      name: 'Sandbox',
+      kind: 'sandbox',
+      baseUrl: this.#sandboxUrls.baseUrl,
+      rpcUrl: this.#sandboxUrls.rpcUrl,
+      networks: this.#data.sandbox.networks,
+      limits: this.#data.sandbox.limits ?? SPEC_LIMITS,
+    }
+  }
+
+  list(): Profile[] {
+    return [this.sandboxProfile(), ...this.#data.profiles.map((p) => ({ ...p, kind: 'service' as const, networks: [...p.networks] }))]
+  }
+
+  find(id: string): Profile | undefined {
+    return this.list().find((p) => p.id === id)
+  }
+
+  get(id: string): Profile {
+    const profile = this.find(id)
+    if (!profile) throw new AppError('not-found', `There is no profile "${id}".`, { field: 'id' })
+    return profile
+  }
+
+  /** Creates a profile, or updates the one with `input.id`. */
+  save(input: ProfileInput): { profile: Profile; addressesChanged: boolean } {
+    if (input.id === SANDBOX_PROFILE_ID) {
+      throw new AppError('invalid-input', 'The built-in sandbox profile cannot be edited; create a new profile for a service.', { field: 'id' })
+    }
+    const existing = input.id ? this.#data.profiles.find((p) => p.id === input.id) : undefined
+    const id = input.id ?? this.#newId(input.name)
+    const stored = {
+      id,
+      name: input.name,
+      baseUrl: input.baseUrl.replace(/\/+$/, ''),
+      rpcUrl: input.rpcUrl.replace(/\/+$/, ''),
+      networks: input.networks,
+      limits: input.limits ?? existing?.limits ?? SPEC_LIMITS,
+    }
+    const profiles = existing ? this.#data.profiles.map((p) => (p.id === id ? stored : p)) : [...this.#data.profiles, stored]
+    const addressesChanged = !!existing && (existing.baseUrl !== stored.baseUrl || existing.rpcUrl !== stored.rpcUrl || JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
+    const spelling = { ...this.#data.balanceSpelling }
+    if (addressesChanged) delete spelling[id]
+    this.#save({ ...this.#data, profiles, balanceSpelling: spelling })
+    return { profile: this.get(id), addressesChanged }
+  }
+
+  remove(id: string): void {
+    if (id === SANDBOX_PROFILE_ID) throw new AppError('invalid-input', 'The built-in sandbox profile cannot be removed.', { field: 'id' })
+    this.get(id)
+    const spelling = { ...this.#data.balanceSpelling }
+    delete spelling[id]
+    this.#save({
+      ...this.#data,
+      profiles: this.#data.profiles.filter((p) => p.id !== id),
+      activeProfileId: this.#data.activeProfileId === id ? null : this.#data.activeProfileId,
+      balanceSpelling: spelling,
+    })
+  }
+
+  activate(id: string): Profile {
+    const profile = this.get(id)
+    if (this.#data.activeProfileId !== id) this.#save({ ...this.#data, activeProfileId: id })
+    return profile
+  }
+
+  setLimits(id: string, limits: Limits): Profile {
+    this.get(id)
+    if (id === SANDBOX_PROFILE_ID) this.#save({ ...this.#data, sandbox: { ...this.#data.sandbox, limits } })
+    else this.#save({ ...this.#data, profiles: this.#data.profiles.map((p) => (p.id === id ? { ...p, limits } : p)) })
+    return this.get(id)
+  }
+
+  /** The running sandbox's addresses (memory only) and network names (remembered). */
+  setSandboxRuntime(urls: { baseUrl: string; rpcUrl: string }, networks: string[] | null): void {
+    this.#sandboxUrls = urls
+    if (networks) {
+      const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name) }))
+      if (JSON.stringify(configs) !== JSON.stringify(this.#data.sandbox.networks)) {
+        this.#save({ ...this.#data, sandbox: { ...this.#data.sandbox, networks: configs } })
+      }
+    }
+  }
+
+  spelling(profileId: string): { get(): BalanceSpelling | null; set(s: BalanceSpelling): void } {
+    return {
+      get: () => this.#data.balanceSpelling[profileId] ?? null,
+      set: (s) => {
+        if (this.#data.balanceSpelling[profileId] === s || !this.find(profileId)) return
+        this.#save({ ...this.#data, balanceSpelling: { ...this.#data.balanceSpelling, [profileId]: s } })
+      },
+    }
+  }
+
+  get settings(): Settings {
+    return { ...this.#data.settings }
+  }
+
+  setSettings(patch: Partial<Settings>): Settings {
+    this.#save({ ...this.#data, settings: { ...this.#data.settings, ...patch } })
+    return this.settings
+  }
+
+  #newId(name: string): string {
+    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30) || 'profile'
+    for (;;) {
+      const id = `${slug}-${randomBytes(2).toString('hex')}`
+      if (id !== SANDBOX_PROFILE_ID && !this.find(id)) return id
+    }
+  }
+}

@@ -1,0 +1,267 @@
+import { createHash } from 'node:crypto'
+import type { z } from 'zod'
+import type { Priority, RpcBatchItem } from '../../../shared/bridge/contract'
+import type { Profile } from '../../../shared/domain/profile'
+import {
+  balancesResponseSchema,
+  rpcErrorObjectSchema,
+  rpcResponseSchema,
+  transactionsResponseSchema,
+  type BalancesResponse,
+  type TransactionsResponse,
+} from '../../../shared/domain/service-schemas'
+import { AppError } from '../app-error'
+import type { Limiter } from '../limiter/limiter'
+import type { Logger } from '../logger'
+import { sleep, systemClock, type Clock } from '../util/clock'
+import { transactionsQuery, type CursorParams } from './cursor'
+import { httpAttempt, type HttpAnswer } from './http-attempt'
+import { errorForStatus, parseBody } from './response-errors'
+
+export type BalanceSpelling = 'balance' | 'balances'
+
+export interface ServiceClientOptions {
+  /** The profile as it is now (its addresses may change while the app runs). */
+  profile: () => Profile
+  /** The profile's API key; throws an `auth` AppError when none is set. */
+  getKey: () => Promise<string>
+  limiter: Limiter
+  /** Which spelling of the balances path works for this profile, remembered across runs. */
+  spelling: { get(): BalanceSpelling | null; set(spelling: BalanceSpelling): void }
+  redact: (text: string) => string
+  log?: Logger
+  clock?: Clock
+  fetch?: typeof fetch
+  /** Per attempt, headers and body. Default 15 s. */
+  timeoutMs?: number
+  /** Attempts for an idempotent request (the first included). Default 3. */
+  maxAttempts?: number
+  /** First backoff; doubles per retry, with jitter. Default 400 ms. */
+  backoffMs?: number
+  /** A `Retry-After` longer than this is reported instead of waited for. Default 10 s. */
+  maxRetryWaitMs?: number
+  /** Largest body accepted. Default 16 MiB. */
+  maxBodyBytes?: number
+  /** Called after every attempt: whether the service answered at all. */
+  onReachability?: (reachable: boolean, reason: string | null) => void
+  random?: () => number
+}
+
+export interface RequestOptions {
+  priority: Priority | (() => Priority)
+  /**
+   * Drops the request while it waits (in the limiter's queue or a backoff). A request already
+   * on the wire is left to finish: its quota is spent, and its answer still fills the cache.
+   */
+  signal?: AbortSignal
+  /** Overrides `maxAttempts` for this request (background polls use 1). */
+  attempts?: number
+}
+
+export interface RpcCallSpec {
+  method: string
+  params: unknown[]
+}
+
+const RETRYABLE = new Set(['offline', 'timeout', 'server', 'rate-limited'])
+
+/** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
+export function keyTag(key: string): string {
+  return createHash('sha256').update(`chainscope-quota:${key}`).digest('hex').slice(0, 6)
+}
+
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`
+}
+
+/**
+ * The service client of one profile: the data API (spec 4.1, 4.2) and the RPC endpoint (4.3),
+ * every attempt through the profile's limiter. Idempotent requests are retried a bounded
+ * number of times with backoff on network failures, timeouts, 5xx and rate-limit answers
+ * (honouring `Retry-After`); a request that might change state (eth_send*) is never retried.
+ * The key goes only into the URL handed to fetch; no message, log line or error carries it.
+ */
+export class ServiceClient {
+  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> & Pick<ServiceClientOptions, 'log' | 'onReachability'>
+  #rpcId = 0
+
+  constructor(options: ServiceClientOptions) {
+    this.#o = {
+      clock: systemClock,
+      fetch: (...args) => globalThis.fetch(...args),
+      timeoutMs: 15_000,
+      maxAttempts: 3,
+      backoffMs: 400,
+      maxRetryWaitMs: 10_000,
+      maxBodyBytes: 16 * 1024 * 1024,
+      random: Math.random,
+      // An option passed as undefined keeps its default.
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ServiceClientOptions),
+    }
+  }
+
+  async balances(network: string, address: string, options: RequestOptions): Promise<BalancesResponse> {
+    const what = `the balances of ${shortAddress(address)} on ${network}`
+    const remembered = this.#o.spelling.get()
+    const first: BalanceSpelling = remembered ?? 'balance'
+    try {
+      const result = await this.#get(network, first, new URLSearchParams({ address }), balancesResponseSchema, what, options)
+      if (!remembered) this.#o.spelling.set(first)
+      return result
+    } catch (error) {
+      // Spec 4.1 shows both spellings; a service that knows only the other one answers 404.
+      if (!(error instanceof AppError && error.kind === 'not-found')) throw error
+      const other: BalanceSpelling = first === 'balance' ? 'balances' : 'balance'
+      const result = await this.#get(network, other, new URLSearchParams({ address }), balancesResponseSchema, what, options)
+      this.#o.spelling.set(other)
+      this.#o.log?.info(`profile ${this.#o.profile().id}: the balances path is spelled "${other}"`)
+      return result
+    }
+  }
+
+  async transactions(network: string, address: string, page: CursorParams | null, options: RequestOptions): Promise<TransactionsResponse> {
+    const what = `the transactions of ${shortAddress(address)} on ${network}`
+    return this.#get(network, 'transactions', page, transactionsResponseSchema, what, options, address)
+  }
+
+  /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */
+  async rpc(network: string, call: RpcCallSpec, options: RequestOptions): Promise<unknown> {
+    const id = ++this.#rpcId
+    const what = `${call.method} on ${network}`
+    const answer = await this.#send(what, !isStateChanging(call.method), options, async (key) =>
+      this.#rpcRequest(network, key, JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })),
+    )
+    const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+    if (reply.id !== id) throw new AppError('protocol', `The RPC endpoint answered ${what} with the reply to another call (id ${String(reply.id)}).`)
+    const outcome = replyOutcome(reply, what)
+    if ('error' in outcome) throw rpcError(call.method, outcome.error, this.#o.redact)
+    return outcome.result
+  }
+
+  /** A JSON-RPC batch in one HTTP request; each call's outcome in call order. */
+  async rpcBatch(network: string, calls: RpcCallSpec[], options: RequestOptions): Promise<RpcBatchItem[]> {
+    const firstId = this.#rpcId + 1
+    this.#rpcId += calls.length
+    const what = `a batch of ${calls.length} RPC calls on ${network}`
+    const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
+    const idempotent = calls.every((c) => !isStateChanging(c.method))
+    const answer = await this.#send(what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)))
+    let json: unknown
+    try {
+      json = JSON.parse(answer.text)
+    } catch {
+      // parseBody words the protocol error (HTML, cut short, malformed).
+      parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+    }
+    if (!Array.isArray(json)) {
+      // A whole-batch failure comes back as one error object (e.g. -32600).
+      const single = replyOutcome(parseBody(answer, rpcResponseSchema, what, this.#o.redact), what)
+      if ('error' in single) throw rpcError('batch', single.error, this.#o.redact)
+      throw new AppError('protocol', `The RPC endpoint answered ${what} with a single result instead of a list.`)
+    }
+    const byId = new Map<unknown, z.infer<typeof rpcResponseSchema>>()
+    for (const [i, item] of json.entries()) {
+      const parsed = rpcResponseSchema.safeParse(item)
+      if (!parsed.success) throw new AppError('protocol', `Reply ${i + 1} of ${what} is not a JSON-RPC response.`)
+      byId.set(parsed.data.id, parsed.data)
+    }
+    return calls.map((c, i) => {
+      const reply = byId.get(firstId + i)
+      if (!reply) throw new AppError('protocol', `The RPC endpoint left ${c.method} (call ${i + 1}) of ${what} unanswered.`)
+      const outcome = replyOutcome(reply, what)
+      if ('error' in outcome) {
+        const err = rpcError(c.method, outcome.error, this.#o.redact)
+        return { ok: false, code: err.details.code ?? 0, message: err.message, ...(err.details.data !== undefined ? { data: err.details.data } : {}) }
+      }
+      return { ok: true, result: outcome.result }
+    })
+  }
+
+  #rpcRequest(network: string, key: string, body: string): { url: string; init: RequestInit } {
+    const base = this.#o.profile().rpcUrl.replace(/\/+$/, '')
+    return {
+      url: `${base}/${encodeURIComponent(network)}/${encodeURIComponent(key)}`,
+      init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body },
+    }
+  }
+
+  async #get<S extends z.ZodType>(
+    network: string,
+    path: string,
+    params: URLSearchParams | CursorParams | null,
+    schema: S,
+    what: string,
+    options: RequestOptions,
+    address?: string,
+  ): Promise<z.output<S>> {
+    const answer = await this.#send(what, true, options, async (key) => {
+      const query = params instanceof URLSearchParams ? new URLSearchParams(params) : transactionsQuery(address ?? '', key, params)
+      query.set('api_key', key)
+      const base = this.#o.profile().baseUrl.replace(/\/+$/, '')
+      return {
+        url: `${base}/api/v1/${encodeURIComponent(network)}/${path}?${query.toString()}`,
+        // The spec's examples send this header on GETs too.
+        init: { method: 'GET', headers: { 'content-type': 'application/json', accept: 'application/json' } },
+      }
+    })
+    return parseBody(answer, schema, what, this.#o.redact)
+  }
+
+  /** Attempts until a 2xx answer, a non-retryable error or the attempt limit. */
+  async #send(what: string, idempotent: boolean, options: RequestOptions, build: (key: string) => Promise<{ url: string; init: RequestInit }>): Promise<HttpAnswer> {
+    const o = this.#o
+    const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
+    for (let attempt = 1; ; attempt++) {
+      const key = await o.getKey()
+      o.limiter.useKey(keyTag(key))
+      const { url, init } = await build(key)
+      const permit = await o.limiter.acquire({ priority: options.priority, signal: options.signal })
+      let error: AppError
+      try {
+        const answer = await httpAttempt({ url, init, clock: o.clock, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBodyBytes: o.maxBodyBytes, what })
+        o.onReachability?.(true, null)
+        if (answer.status >= 200 && answer.status < 300) return answer
+        error = errorForStatus(answer, what, o.clock.now(), o.redact)
+      } catch (caught) {
+        if (!(caught instanceof AppError)) throw caught
+        if (caught.kind === 'offline') o.onReachability?.(false, caught.message)
+        error = caught
+      } finally {
+        permit.release()
+      }
+      if (error.kind === 'rate-limited') o.limiter.pauseFor(error.details.retryAfterMs ?? 1000)
+      if (error.kind === 'quota-exhausted') o.limiter.markQuotaExhausted()
+      const wait = error.kind === 'rate-limited' ? (error.details.retryAfterMs ?? 1000) : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+      const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
+      o.log?.warn(`${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`)
+      if (!retry) throw error
+      await sleep(o.clock, wait, options.signal)
+    }
+  }
+}
+
+type RpcError = z.infer<typeof rpcErrorObjectSchema>
+
+/** A reply carries exactly one of `result` and a well-formed `error` (JSON-RPC 2.0, section 5). */
+function replyOutcome(reply: Record<string, unknown>, what: string): { result: unknown } | { error: RpcError } {
+  if (reply.error !== undefined && reply.error !== null) {
+    const error = rpcErrorObjectSchema.safeParse(reply.error)
+    if (!error.success) throw new AppError('protocol', `The RPC endpoint answered ${what} with a malformed error object.`)
+    return { error: error.data }
+  }
+  if (!('result' in reply)) throw new AppError('protocol', `The RPC endpoint answered ${what} with neither a result nor an error.`)
+  return { result: reply.result }
+}
+
+/** Sending a transaction is not idempotent: a retry could send it twice. */
+function isStateChanging(method: string): boolean {
+  return /^eth_(send|submit)/.test(method)
+}
+
+function rpcError(method: string, error: RpcError, redact: (s: string) => string): AppError {
+  const message = redact(error.message).slice(0, 300)
+  return new AppError('rpc', `${method} failed: ${message} (JSON-RPC error ${error.code})`, {
+    code: error.code,
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  })
+}

@@ -1,0 +1,51 @@
+import { join, resolve } from 'node:path'
+import { childProcessSandboxLauncher } from '../sandbox-process'
+import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox-launcher'
+
+/**
+ * Test and benchmark support: the real sandbox, spawned as a child process through core's own
+ * launcher (src/main never imports sandbox/ code; it runs the CLI like the app does).
+ */
+export const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..')
+
+export function tsxSandboxLauncher(args: string[] = []): SandboxLauncher {
+  return childProcessSandboxLauncher({
+    command: process.execPath,
+    args: ['--import', 'tsx', join(ROOT, 'sandbox', 'cli.ts'), '--port', '0', ...args],
+    cwd: ROOT,
+    readyTimeoutMs: 300_000,
+  })
+}
+
+/** A launcher that also tells the test what the sandbox printed (its key, addresses, URLs). */
+export function capturingLauncher(inner: SandboxLauncher): SandboxLauncher & { info: SandboxInfo | null; running: RunningSandbox | null } {
+  const wrapper = {
+    info: null as SandboxInfo | null,
+    running: null as RunningSandbox | null,
+    launch: async (options: Parameters<SandboxLauncher['launch']>[0]) => {
+      const running = await inner.launch(options)
+      wrapper.info = running.info
+      wrapper.running = running
+      return running
+    },
+  }
+  return wrapper
+}
+
+/** The operator surface (only with --admin): fault switch and per-key stats. */
+export function admin(info: SandboxInfo) {
+  const url = (p: string): string => `${info.base_url}/__sandbox/${p}`
+  return {
+    faults: async (faults: Record<string, unknown>): Promise<void> => {
+      const r = await fetch(url('faults'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) })
+      if (!r.ok) throw new Error(`faults: ${r.status} ${await r.text()}`)
+    },
+    clear: async (): Promise<void> => {
+      await fetch(url('faults'), { method: 'DELETE' })
+    },
+    stats: async (key: string): Promise<{ requests: number; rejected_429: number; by_endpoint: Record<string, number>; by_limit: Record<string, number> }> => {
+      const body = (await (await fetch(url('stats'))).json()) as { keys: Record<string, never> }
+      return body.keys[key] ?? { requests: 0, rejected_429: 0, by_endpoint: {}, by_limit: {} }
+    },
+  }
+}

@@ -1,0 +1,66 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { mkdir, open, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+
+let counter = 0
+const tempName = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`)
+
+/**
+ * Replaces `path` so that a reader (or a restart after a crash or SIGKILL at any instant)
+ * sees either the old or the new content, never a mix: write a temp file in the same folder,
+ * fsync it, rename it over the target, then fsync the folder so the rename itself is durable.
+ */
+export function writeFileAtomicSync(path: string, data: string, options: { fsync?: boolean } = {}): void {
+  const fsync = options.fsync ?? true
+  mkdirSync(dirname(path), { recursive: true })
+  const tmp = tempName(path)
+  try {
+    const fd = openSync(tmp, 'w', 0o600)
+    try {
+      writeSync(fd, data)
+      if (fsync) fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, path)
+  } catch (error) {
+    rmSync(tmp, { force: true })
+    throw error
+  }
+  if (fsync) syncDirSync(dirname(path))
+}
+
+export async function writeFileAtomic(path: string, data: string, options: { fsync?: boolean } = {}): Promise<void> {
+  const fsync = options.fsync ?? true
+  await mkdir(dirname(path), { recursive: true })
+  const tmp = tempName(path)
+  try {
+    const handle = await open(tmp, 'w', 0o600)
+    try {
+      await handle.writeFile(data)
+      if (fsync) await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(tmp, path)
+  } catch (error) {
+    await rm(tmp, { force: true })
+    throw error
+  }
+  if (fsync) syncDirSync(dirname(path))
+}
+
+function syncDirSync(dir: string): void {
+  // Not every platform lets a folder be opened for fsync (Windows); the rename is then as
+  // durable as that platform makes it.
+  try {
+    const fd = openSync(dir, 'r')
+    try {
+      fsyncSync(fd)
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    /* best effort */
+  }
+}

@@ -1,0 +1,156 @@
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { AppError } from '../app-error'
+import { writeFileAtomicSync } from './atomic-file'
+
+/**
+ * A JSON file with a schema version, a backup of the last good content and recovery:
+ *
+ * - Saving writes the previous good content to `<file>.bak`, then the new content to the
+ *   file, each atomically (temp, fsync, rename), so a crash at any instant leaves a valid
+ *   file and a valid backup.
+ * - Loading migrates older versions; a damaged file is moved aside (`<file>.damaged-<time>`,
+ *   nothing is deleted), the backup is restored and a notice says so.
+ * - A file from a newer Chainscope is never overwritten: the store opens read-only.
+ */
+export interface VersionedFileOptions<T> {
+  path: string
+  version: number
+  /** Validates the content of any known version and returns the current shape; throws otherwise. */
+  migrate: (raw: { version: number } & Record<string, unknown>) => T
+  empty: () => T
+  /** A short name for notices ("watchlists"). */
+  label: string
+  now?: () => number
+}
+
+export interface Loaded<T> {
+  data: T
+  /** Something the user should be told (restored from backup, damaged file kept aside). */
+  notice: string | null
+  readOnly: boolean
+}
+
+/** Temp files of writers that died mid-write (atomic-file.ts names them `.<file>.<pid>.<n>.tmp`). */
+function removeStaleTemps(path: string): void {
+  const prefix = `.${basename(path)}.`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(path))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const m = name.startsWith(prefix) && name.endsWith('.tmp') ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length)) : null
+    if (!m || isAlive(Number(m[1]))) continue
+    rmSync(join(dirname(path), name), { force: true })
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM'
+  }
+}
+
+type Parsed<T> = { ok: true; data: T } | { ok: false; why: string; future?: boolean }
+
+function parse<T>(text: string, options: VersionedFileOptions<T>): Parsed<T> {
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch {
+    return { ok: false, why: 'it is not valid JSON' }
+  }
+  if (typeof raw !== 'object' || raw === null || typeof (raw as { version?: unknown }).version !== 'number') {
+    return { ok: false, why: 'it has no schema version' }
+  }
+  const version = (raw as { version: number }).version
+  if (version > options.version) return { ok: false, why: `it was written by a newer Chainscope (schema ${version})`, future: true }
+  try {
+    return { ok: true, data: options.migrate(raw as { version: number } & Record<string, unknown>) }
+  } catch (error) {
+    return { ok: false, why: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+export class VersionedFile<T> {
+  readonly #o: VersionedFileOptions<T>
+  #lastGood: string | null = null
+  #readOnly = false
+
+  constructor(options: VersionedFileOptions<T>) {
+    this.#o = options
+  }
+
+  get backupPath(): string {
+    return `${this.#o.path}.bak`
+  }
+
+  load(): Loaded<T> {
+    const o = this.#o
+    removeStaleTemps(o.path)
+    removeStaleTemps(this.backupPath)
+    const readText = (p: string): string | null => {
+      try {
+        return readFileSync(p, 'utf8')
+      } catch {
+        return null
+      }
+    }
+    const main = readText(o.path)
+    if (main !== null) {
+      const parsed = parse(main, o)
+      if (parsed.ok) {
+        this.#lastGood = main
+        return { data: parsed.data, notice: null, readOnly: false }
+      }
+      if (parsed.future) {
+        this.#readOnly = true
+        return { data: o.empty(), notice: `Your ${o.label} file was written by a newer version of Chainscope, so this version leaves it untouched and cannot change it. Update Chainscope to see it.`, readOnly: true }
+      }
+      const aside = `${o.path}.damaged-${new Date(o.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-')}`
+      renameSync(o.path, aside)
+      const restored = this.#fromBackup()
+      if (restored) {
+        return { data: restored, notice: `Your ${o.label} file was damaged (${parsed.why}) and has been restored from its backup; changes after that backup may be missing. The damaged file was kept as ${basename(aside)}.`, readOnly: false }
+      }
+      this.#lastGood = null
+      return { data: o.empty(), notice: `Your ${o.label} file was damaged (${parsed.why}) and no usable backup exists, so it starts empty. The damaged file was kept as ${basename(aside)}.`, readOnly: false }
+    }
+    if (existsSync(this.backupPath)) {
+      const restored = this.#fromBackup()
+      if (restored) return { data: restored, notice: `Your ${o.label} file was missing and has been restored from its backup.`, readOnly: false }
+    }
+    return { data: o.empty(), notice: null, readOnly: false }
+  }
+
+  #fromBackup(): T | null {
+    let text: string
+    try {
+      text = readFileSync(this.backupPath, 'utf8')
+    } catch {
+      return null
+    }
+    const parsed = parse(text, this.#o)
+    if (!parsed.ok) return null
+    writeFileAtomicSync(this.#o.path, text)
+    this.#lastGood = text
+    return parsed.data
+  }
+
+  /** Writes `data` (already in the current shape, with its version) and keeps the previous as backup. */
+  save(data: T & { version: number }): void {
+    if (this.#readOnly) {
+      throw new AppError('conflict', `The ${this.#o.label} file belongs to a newer version of Chainscope; this version does not change it.`)
+    }
+    const text = JSON.stringify(data, null, 1)
+    if (this.#lastGood !== null && this.#lastGood !== text) writeFileAtomicSync(this.backupPath, this.#lastGood)
+    writeFileAtomicSync(this.#o.path, text)
+    this.#lastGood = text
+  }
+}

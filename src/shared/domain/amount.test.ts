@@ -1,0 +1,172 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  compareAmounts,
+  fiatValue,
+  formatFiat,
+  formatGwei,
+  formatTokenAmount,
+  formatUnits,
+  formatUnitsDetailed,
+  parseAmount,
+  parseDecimalNumber,
+  parseDecimals,
+  parseHexQuantity,
+  shareBasisPoints,
+  sumAmounts,
+} from './amount'
+
+const UINT256_MAX = 2n ** 256n - 1n
+
+describe('formatUnits', () => {
+  it('formats 0 decimals as the integer, grouped', () => {
+    expect(formatUnits(0n, 0)).toBe('0')
+    expect(formatUnits(7n, 0)).toBe('7')
+    expect(formatUnits(1234567n, 0)).toBe('1,234,567')
+    expect(formatUnits(1234567n, 0, { group: false })).toBe('1234567')
+  })
+
+  it('formats 6 decimals exactly, trimming trailing zeros', () => {
+    expect(formatUnits(1_500_000n, 6)).toBe('1.5')
+    expect(formatUnits(1n, 6)).toBe('0.000001')
+    expect(formatUnits(1_000_000n, 6)).toBe('1')
+    expect(formatUnits(123_456_789_012n, 6)).toBe('123,456.789012')
+    expect(formatUnits(0n, 6)).toBe('0')
+  })
+
+  it('formats 18 decimals exactly', () => {
+    expect(formatUnits(10n ** 18n, 18)).toBe('1')
+    expect(formatUnits(1n, 18)).toBe('0.000000000000000001')
+    expect(formatUnits(1_234_567_890_123_456_789n, 18)).toBe('1.234567890123456789')
+    expect(formatUnits(21_000n * 1_000_000_000n, 18)).toBe('0.000021')
+  })
+
+  it('formats huge values without losing a digit', () => {
+    expect(formatUnits(UINT256_MAX, 0, { group: false })).toBe(UINT256_MAX.toString())
+    expect(formatUnits(UINT256_MAX, 18, { group: false })).toBe('115792089237316195423570985008687907853269984665640564039457.584007913129639935')
+    expect(formatUnits(UINT256_MAX, 18)).toBe('115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935')
+  })
+
+  it('cuts (never rounds) when asked to, and says so', () => {
+    expect(formatUnitsDetailed(1_999_999n, 6, { maxFractionDigits: 2 })).toEqual({ text: '1.99', exact: false })
+    expect(formatUnitsDetailed(1_500_000n, 6, { maxFractionDigits: 2 })).toEqual({ text: '1.5', exact: true })
+    expect(formatUnitsDetailed(1n, 18, { maxFractionDigits: 3 })).toEqual({ text: '<0.001', exact: false })
+    expect(formatUnitsDetailed(1n, 18, { maxFractionDigits: 0 })).toEqual({ text: '<1', exact: false })
+  })
+
+  it('round-trips any uint256 at any decimals (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: UINT256_MAX }), fc.integer({ min: 0, max: 77 }), (v, d) => {
+        const text = formatUnits(v, d, { group: false })
+        const [int, frac = ''] = text.split('.')
+        expect(BigInt(int! + frac.padEnd(d, '0'))).toBe(v)
+      }),
+    )
+  })
+})
+
+describe('formatTokenAmount', () => {
+  it('formats the wire strings exactly', () => {
+    expect(formatTokenAmount('1500000', '6')).toMatchObject({ known: true, text: '1.5', value: 1_500_000n, decimals: 6 })
+    expect(formatTokenAmount('42', '0')).toMatchObject({ known: true, text: '42' })
+    expect(formatTokenAmount('1000000000000000000000', '18')).toMatchObject({ known: true, text: '1,000' })
+  })
+
+  it('shows the raw count when decimals are null (NFTs)', () => {
+    expect(formatTokenAmount('3', null)).toMatchObject({ known: true, text: '3', decimals: 0 })
+  })
+
+  it('marks nulls and malformed values unknown instead of throwing', () => {
+    for (const bad of [null, undefined, '', '-1', '1.5', '1e18', ' 12', 'abc', 12, {}]) {
+      expect(formatTokenAmount(bad, '18')).toMatchObject({ known: false, text: 'unknown', value: null })
+    }
+    expect(formatTokenAmount('12345', 'x')).toMatchObject({ known: false, text: '12,345 units', value: 12345n })
+    expect(formatTokenAmount('12345', '300')).toMatchObject({ known: false, decimals: null })
+  })
+
+  it('keeps the exact text when the shown one is cut', () => {
+    const a = formatTokenAmount('1234567890123456789', '18', { maxFractionDigits: 4 })
+    expect(a.text).toBe('1.2345')
+    expect(a.exact).toBe('1.234567890123456789')
+  })
+})
+
+describe('parsers', () => {
+  it('parses amounts and decimals strictly', () => {
+    expect(parseAmount('0')).toBe(0n)
+    expect(parseAmount(UINT256_MAX.toString())).toBe(UINT256_MAX)
+    expect(parseAmount('0x10')).toBeNull()
+    expect(parseAmount(-1n)).toBeNull()
+    expect(parseDecimals('18')).toBe(18)
+    expect(parseDecimals('255')).toBe(255)
+    expect(parseDecimals('256')).toBeNull()
+    expect(parseDecimals('1000')).toBeNull()
+    expect(parseDecimals(null)).toBeNull()
+    expect(parseDecimals(6)).toBe(6)
+    expect(parseDecimals(6.5)).toBeNull()
+  })
+
+  it('parses decimal numbers (rates) exactly', () => {
+    expect(parseDecimalNumber('1843.21')).toEqual({ units: 184321n, scale: 2 })
+    expect(parseDecimalNumber('1')).toEqual({ units: 1n, scale: 0 })
+    expect(parseDecimalNumber('0.000000000000000000001')).toEqual({ units: 1n, scale: 21 })
+    for (const bad of ['1.', '.5', '-1', '1e3', '', null, 5]) expect(parseDecimalNumber(bad)).toBeNull()
+  })
+
+  it('parses canonical hex quantities only', () => {
+    expect(parseHexQuantity('0x0')).toBe(0n)
+    expect(parseHexQuantity('0x1a')).toBe(26n)
+    expect(parseHexQuantity('0x01')).toBeNull()
+    expect(parseHexQuantity('0x')).toBeNull()
+    expect(parseHexQuantity('1a')).toBeNull()
+  })
+})
+
+describe('fiat', () => {
+  it('multiplies exactly and rounds half up to cents', () => {
+    // 1.5 tokens (6 decimals) at 2.005 = 3.0075 → 3.01
+    expect(fiatValue('1500000', '6', '2.005')).toBe(301n)
+    // 1 wei at 1843.21 is far below a cent
+    expect(fiatValue('1', '18', '1843.21')).toBe(0n)
+    // 2.5 ETH at 1843.21 = 4608.025 → 4608.03
+    expect(fiatValue('2500000000000000000', '18', '1843.21')).toBe(460803n)
+    expect(formatFiat(460803n)).toBe('4,608.03')
+    expect(formatFiat(100n)).toBe('1.00')
+    expect(formatFiat(5n)).toBe('0.05')
+    expect(formatFiat(0n)).toBe('0.00')
+  })
+
+  it('keeps huge values exact', () => {
+    const v = fiatValue(UINT256_MAX.toString(), '0', '1.00')
+    expect(v).toBe(UINT256_MAX * 100n)
+  })
+
+  it('is null when anything is missing', () => {
+    expect(fiatValue('1', '18', null)).toBeNull()
+    expect(fiatValue(null, '18', '1')).toBeNull()
+    expect(fiatValue('1', null, '1')).toBeNull()
+    expect(fiatValue('1', '18', 'NaN')).toBeNull()
+  })
+})
+
+describe('compare, sum, share, gwei', () => {
+  it('compares amounts across decimals', () => {
+    const one6 = { value: 1_000_000n, decimals: 6 }
+    const one18 = { value: 10n ** 18n, decimals: 18 }
+    const two0 = { value: 2n, decimals: 0 }
+    expect(compareAmounts(one6, one18)).toBe(0)
+    expect(compareAmounts(one6, two0)).toBe(-1)
+    expect(compareAmounts(two0, one18)).toBe(1)
+    expect(compareAmounts({ value: null, decimals: null }, one6)).toBe(1)
+    expect(compareAmounts(one6, { value: null, decimals: null })).toBe(-1)
+  })
+
+  it('sums, shares and converts to gwei', () => {
+    expect(sumAmounts(['1', '2', 'bad', null, UINT256_MAX.toString()])).toBe(UINT256_MAX + 3n)
+    expect(shareBasisPoints(1n, 3n)).toBe(3333)
+    expect(shareBasisPoints(1n, 0n)).toBe(0)
+    expect(formatGwei('1500000000')).toBe('1.5')
+    expect(formatGwei('1')).toBe('<0.001')
+    expect(formatGwei('nope')).toBeNull()
+  })
+})

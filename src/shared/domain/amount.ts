@@ -1,0 +1,175 @@
+/**
+ * Exact unit formatting. Amounts arrive as decimal strings and are computed as `bigint`; a
+ * JavaScript number never holds an amount (it silently rounds above 2^53). Everything here is
+ * total: malformed input gives `null` or an "unknown" result, never an exception.
+ */
+
+const DIGITS = /^\d+$/
+const DECIMAL_NUMBER = /^(\d+)(?:\.(\d+))?$/
+/** ERC-20 `decimals` is a uint8; anything larger is treated as unknown. */
+export const MAX_DECIMALS = 255
+
+/** A non-negative decimal integer string as bigint, or null when it is not one. */
+export function parseAmount(text: unknown): bigint | null {
+  if (typeof text === 'bigint') return text >= 0n ? text : null
+  if (typeof text !== 'string' || !DIGITS.test(text)) return null
+  return BigInt(text)
+}
+
+/** A token's `decimals` (decimal string, 0-255) as a number, or null when unknown/malformed. */
+export function parseDecimals(text: unknown): number | null {
+  if (typeof text === 'number') return Number.isInteger(text) && text >= 0 && text <= MAX_DECIMALS ? text : null
+  if (typeof text !== 'string' || !/^\d{1,3}$/.test(text)) return null
+  const n = Number(text)
+  return n <= MAX_DECIMALS ? n : null
+}
+
+export interface FormatOptions {
+  /** Thousands separators in the integer part. Default true. */
+  group?: boolean
+  /**
+   * Largest number of fraction digits shown; more are cut (not rounded) and the result is
+   * marked inexact. Default: all of them (exact).
+   */
+  maxFractionDigits?: number
+}
+
+function groupDigits(int: string): string {
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+}
+
+/**
+ * `value` smallest units with `decimals` places, exactly: trailing fraction zeros trimmed,
+ * nothing rounded. `formatUnits(1500000n, 6)` is "1.5".
+ */
+export function formatUnits(value: bigint, decimals: number, options: FormatOptions = {}): string {
+  return formatUnitsDetailed(value, decimals, options).text
+}
+
+export function formatUnitsDetailed(value: bigint, decimals: number, options: FormatOptions = {}): { text: string; exact: boolean } {
+  const negative = value < 0n
+  const digits = (negative ? -value : value).toString()
+  const padded = digits.padStart(decimals + 1, '0')
+  const intPart = decimals === 0 ? padded : padded.slice(0, padded.length - decimals)
+  let frac = decimals === 0 ? '' : padded.slice(padded.length - decimals).replace(/0+$/, '')
+  let exact = true
+  const max = options.maxFractionDigits
+  if (max !== undefined && frac.length > max) {
+    frac = frac.slice(0, max).replace(/0+$/, '')
+    exact = false
+  }
+  const int = options.group === false ? intPart : groupDigits(intPart)
+  const text = `${negative ? '-' : ''}${int}${frac ? `.${frac}` : ''}`
+  // A non-zero amount cut to nothing would read "0"; say it is small instead.
+  if (!exact && value !== 0n && /^-?[0,]*$/.test(text.replace('.', ''))) {
+    return { text: `<${max === 0 ? '1' : `0.${'0'.repeat(Math.max(0, (max ?? 1) - 1))}1`}`, exact: false }
+  }
+  return { text, exact }
+}
+
+export interface TokenAmount {
+  /** False when the value or decimals are missing or malformed. */
+  known: boolean
+  /** What to show; "unknown" (or the raw units) when not known. */
+  text: string
+  /** The full exact amount for a tooltip or a copy; equals `text` when nothing was cut. */
+  exact: string
+  value: bigint | null
+  decimals: number | null
+}
+
+/**
+ * Formats a balance from the wire: `value` (decimal string, smallest units) and `decimals`
+ * (decimal string or null). With unknown decimals (NFTs often have none) the raw integer is
+ * shown, which is correct for counts of NFTs.
+ */
+export function formatTokenAmount(value: unknown, decimals: unknown, options: FormatOptions = {}): TokenAmount {
+  const v = parseAmount(value)
+  if (v === null) return { known: false, text: 'unknown', exact: 'unknown', value: null, decimals: null }
+  const d = decimals === null || decimals === undefined ? 0 : parseDecimals(decimals)
+  if (d === null) {
+    return { known: false, text: `${groupDigits(v.toString())} units`, exact: v.toString(), value: v, decimals: null }
+  }
+  const shown = formatUnitsDetailed(v, d, options)
+  return { known: true, text: shown.text, exact: formatUnits(v, d), value: v, decimals: d }
+}
+
+/** A decimal number string such as an exchange rate ("1843.21") as a scaled bigint. */
+export interface ScaledDecimal {
+  units: bigint
+  scale: number
+}
+
+export function parseDecimalNumber(text: unknown): ScaledDecimal | null {
+  if (typeof text !== 'string') return null
+  const m = DECIMAL_NUMBER.exec(text)
+  if (!m) return null
+  const frac = m[2] ?? ''
+  if (frac.length > 60) return null
+  return { units: BigInt(`${m[1]}${frac}`), scale: frac.length }
+}
+
+/** Rounds `units / 10^scale` half up to `places` fraction digits, as a bigint of 10^-places. */
+function roundTo(units: bigint, scale: number, places: number): bigint {
+  if (scale <= places) return units * 10n ** BigInt(places - scale)
+  const divisor = 10n ** BigInt(scale - places)
+  const q = units / divisor
+  return units % divisor >= (divisor + 1n) / 2n ? q + 1n : q
+}
+
+/**
+ * Fiat value of `value` smallest units at `rate` per whole token, exactly, rounded half up to
+ * `places` digits. Null when any input is unknown or malformed.
+ */
+export function fiatValue(value: unknown, decimals: unknown, rate: unknown, places = 2): bigint | null {
+  const v = parseAmount(value)
+  const d = decimals === null || decimals === undefined ? null : parseDecimals(decimals)
+  const r = parseDecimalNumber(rate)
+  if (v === null || d === null || r === null) return null
+  return roundTo(v * r.units, d + r.scale, places)
+}
+
+/** Formats a fiat amount held in 10^-places units, e.g. 123456n → "1,234.56". */
+export function formatFiat(cents: bigint, places = 2): string {
+  return formatUnits(cents, places, {}).replace(/^(-?[\d,]+)(?:\.(\d+))?$/, (_all, int: string, frac?: string) =>
+    places === 0 ? int : `${int}.${(frac ?? '').padEnd(places, '0')}`,
+  )
+}
+
+/** Compares two token amounts with possibly different decimals, exactly. Unknowns sort last. */
+export function compareAmounts(
+  a: { value: bigint | null; decimals: number | null },
+  b: { value: bigint | null; decimals: number | null },
+): number {
+  if (a.value === null || b.value === null) return a.value === null ? (b.value === null ? 0 : 1) : -1
+  const da = a.decimals ?? 0
+  const db = b.decimals ?? 0
+  const left = a.value * 10n ** BigInt(Math.max(0, db - da))
+  const right = b.value * 10n ** BigInt(Math.max(0, da - db))
+  return left === right ? 0 : left < right ? -1 : 1
+}
+
+/** Wei as gwei, e.g. "1500000000" → "1.5"; null for malformed input. */
+export function formatGwei(wei: unknown, maxFractionDigits = 3): string | null {
+  const v = parseAmount(wei)
+  return v === null ? null : formatUnitsDetailed(v, 9, { maxFractionDigits }).text
+}
+
+/** A JSON-RPC hex quantity ("0x1a") as bigint, or null if it is not a canonical quantity. */
+export function parseHexQuantity(text: unknown): bigint | null {
+  if (typeof text !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/.test(text)) return null
+  return BigInt(text)
+}
+
+/** Sums decimal strings exactly, skipping malformed ones. */
+export function sumAmounts(values: readonly unknown[]): bigint {
+  let total = 0n
+  for (const v of values) total += parseAmount(v) ?? 0n
+  return total
+}
+
+/** Share of `part` in `total` in basis points (1/100 %), exact integer division. */
+export function shareBasisPoints(part: bigint, total: bigint): number {
+  if (total <= 0n) return 0
+  return Number((part * 10_000n) / total)
+}
