@@ -90,10 +90,13 @@ export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate
     }
     const runtime = electronRuntime()
     if ('missing' in runtime) throw new Error(runtime.missing)
+    // The app folder (not the bundle) so Electron reads package.json: name, version, main.
+    // The data folder goes both ways the app honours (src/main/electron/data-dir.ts).
     const electronApp = await _electron.launch({
       executablePath: runtime.path,
-      args: [join(ROOT, 'out/main/index.js'), `--user-data-dir=${dataDir}`],
+      args: [ROOT, `--user-data-dir=${dataDir}`],
       cwd: ROOT,
+      env: { ...process.env, CHAINSCOPE_DATA_DIR: dataDir },
     })
     const window = await electronApp.firstWindow()
     await use(window)

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { Page, TestInfo } from '@playwright/test'
+
+const ROOT = resolve(import.meta.dirname, '..')
+
+export interface ServiceSandboxInfo {
+  base_url: string
+  rpc_url: string
+  networks: string[]
+  api_key: string
+  demo_addresses: Record<string, Record<string, string>>
+}
+
+export interface ServiceSandbox {
+  info: ServiceSandboxInfo
+  /** Stops it (SIGTERM) and waits for the exit. */
+  stop(): Promise<void>
+}
+
+/**
+ * A sandbox started by the test itself, standing in for the real service: the test knows its
+ * key (it types it into the app like a user would) and can stop it to make the app go offline.
+ * It is the built bundle (`out/main/sandbox.js`), the same program the web host launches.
+ */
+export async function startServiceSandbox(args: string[]): Promise<ServiceSandbox> {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'out/main/sandbox.js'), '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  // Read stderr continuously: an unread pipe would eventually block the sandbox.
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000)
+  })
+  const info = await new Promise<ServiceSandboxInfo>((resolveInfo, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not start in 120 s:\n${stderr}`)), 120_000)
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer)
+      try {
+        resolveInfo(JSON.parse(line) as ServiceSandboxInfo)
+      } catch (error) {
+        reject(new Error(`the sandbox's ready line is not JSON: ${line} (${String(error)})`))
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`the sandbox exited with ${code}:\n${stderr}`))
+    })
+  })
+  let stopped: Promise<void> | null = null
+  return {
+    info,
+    stop: () =>
+      (stopped ??= new Promise<void>((done) => {
+        if (child.exitCode !== null) return done()
+        child.once('exit', () => done())
+        child.kill('SIGTERM')
+      })),
+  }
+}
+
+/** A screenshot of the current screen in the light and the dark theme, into the test's output folder. */
+export async function shootBothThemes(page: Page, testInfo: TestInfo, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const fullPage = options.fullPage ?? true
+  // From the top, so the sticky header sits where it belongs in a full-page image.
+  if (fullPage) await page.evaluate('window.scrollTo(0, 0)')
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    // Let charts redraw with the theme's colours.
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))')
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${colorScheme}.png`), fullPage })
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+}
+
+/** Every file under `dir` (recursively) whose bytes contain `needle`. */
+export function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = []
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name)
+      const st = statSync(path)
+      if (st.isDirectory()) walk(path)
+      else if (st.isFile() && readFileSync(path).includes(needle)) hits.push(path)
+    }
+  }
+  walk(dir)
+  return hits
+}
+
+/** Every file under `dir`, for the report of where the search looked. */
+export function countFiles(dir: string): number {
+  let n = 0
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else n++
+    }
+  }
+  walk(dir)
+  return n
+}
+
+/** Fills the welcome's service form with a sandbox's addresses and key, and waits for the explorer. */
+export async function connectService(page: Page, info: ServiceSandboxInfo, key: string): Promise<void> {
+  await page.getByLabel('Data API address').fill(info.base_url)
+  await page.getByLabel('RPC address').fill(info.rpc_url)
+  await page.getByLabel('First network name').fill(info.networks[0]!)
+  await page.getByLabel('Second network name').fill(info.networks[1]!)
+  await page.getByLabel('API key', { exact: true }).fill(key)
+  await page.getByRole('button', { name: 'Save and test' }).click()
+  await page.getByRole('heading', { level: 1, name: 'Open an address' }).waitFor({ timeout: 30_000 })
+}
+
+/** Sets the sandbox's fault switch (needs --admin); `null` clears every fault. */
+export async function setFaults(info: ServiceSandboxInfo, faults: Record<string, unknown> | null): Promise<void> {
+  const response = await fetch(`${info.base_url}/__sandbox/faults`, {
+    method: faults ? 'POST' : 'DELETE',
+    headers: { 'content-type': 'application/json' },
+    body: faults ? JSON.stringify(faults) : undefined,
+  })
+  if (!response.ok) throw new Error(`the fault switch answered ${response.status}`)
+}
+
+const CONTROL_ROLES = 'button|link|textbox|combobox|checkbox|radio|searchbox|spinbutton|slider|switch|tab|menuitem|listbox|meter|progressbar'
+
+/**
+ * Controls on the page without an accessible name, read from Chromium's accessibility tree
+ * (Playwright's ARIA snapshot): a line such as `- button` or `- textbox [disabled]` has none.
+ */
+export async function unnamedControls(page: Page): Promise<string[]> {
+  const tree = await page.locator('body').ariaSnapshot()
+  const control = new RegExp(`^\\s*- (${CONTROL_ROLES})\\b`)
+  const named = new RegExp(`^\\s*- (${CONTROL_ROLES}) "`)
+  return tree.split('\n').filter((line) => control.test(line) && !named.test(line))
+}

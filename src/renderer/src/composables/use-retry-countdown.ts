@@ -1,0 +1,14 @@
+import { computed, type Ref } from 'vue'
+import type { BridgeError } from '@shared/bridge/errors'
+import { secondsUntil } from '../lib/errors'
+import { useClockStore } from '../stores/clock'
+
+/** Seconds until an error's `retryAfterMs` has passed, counted from when it arrived. */
+export function useRetryCountdown(error: Ref<BridgeError | null>, arrivedAt: Ref<number>) {
+  const clock = useClockStore()
+  return computed(() => {
+    const e = error.value
+    if (!e || typeof e.retryAfterMs !== 'number') return 0
+    return secondsUntil(arrivedAt.value + e.retryAfterMs, clock.now)
+  })
+}

@@ -1,0 +1,104 @@
+import type { BalanceItem } from '@shared/domain/service-schemas'
+import { compareAmounts, fiatValue, formatTokenAmount, type TokenAmount } from '@shared/domain/amount'
+
+/** One row of the balances table, computed once from a wire item. */
+export interface BalanceRow {
+  id: string
+  tokenAddress: string
+  name: string
+  symbol: string
+  type: string
+  iconUrl: string | null
+  amount: TokenAmount
+  /** Fiat value in cents, or null without an exchange rate. */
+  fiatCents: bigint | null
+  rate: string | null
+  tokenId: string | null
+  instance: Record<string, unknown> | null
+  item: BalanceItem
+}
+
+export type BalanceSortKey = 'amount' | 'fiat' | 'name' | 'symbol' | 'type'
+export type SortDir = 'asc' | 'desc'
+
+const str = (v: unknown, fallback: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fallback)
+
+/** Total over malformed items: a bad field shows "unknown", never breaks the table. */
+export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
+  const token = (item?.token ?? {}) as Partial<BalanceItem['token']>
+  const tokenId = typeof item?.token_id === 'string' ? item.token_id : null
+  const address = str(token.address, 'unknown')
+  const rate = typeof token.exchange_rate === 'string' ? token.exchange_rate : null
+  return {
+    id: `${address}:${tokenId ?? ''}:${index}`,
+    tokenAddress: address,
+    name: str(token.name, 'Unnamed token'),
+    symbol: str(token.symbol, '—'),
+    type: str(token.type, 'unknown'),
+    iconUrl: typeof token.icon_url === 'string' && /^https:\/\//.test(token.icon_url) ? token.icon_url : null,
+    amount: formatTokenAmount(item?.value, token.decimals),
+    fiatCents: rate === null ? null : fiatValue(item?.value, token.decimals, rate),
+    rate,
+    tokenId,
+    instance: item?.token_instance && typeof item.token_instance === 'object' ? item.token_instance : null,
+    item,
+  }
+}
+
+export interface BalanceFilter {
+  type: string
+  hideZero: boolean
+  query: string
+}
+
+export function filterRows(rows: readonly BalanceRow[], f: BalanceFilter): BalanceRow[] {
+  const q = f.query.trim().toLowerCase()
+  return rows.filter((r) => {
+    if (f.type !== 'all' && r.type !== f.type) return false
+    if (f.hideZero && (!r.amount.known || r.amount.value === 0n)) return false
+    if (q && !`${r.name} ${r.symbol} ${r.tokenAddress}`.toLowerCase().includes(q)) return false
+    return true
+  })
+}
+
+function compareNullableBig(a: bigint | null, b: bigint | null): number {
+  if (a === null || b === null) return a === null ? (b === null ? 0 : 1) : -1
+  return a === b ? 0 : a < b ? -1 : 1
+}
+
+export function sortRows(rows: readonly BalanceRow[], key: BalanceSortKey, dir: SortDir): BalanceRow[] {
+  const sign = dir === 'asc' ? 1 : -1
+  const cmp = (a: BalanceRow, b: BalanceRow): number => {
+    switch (key) {
+      case 'amount': {
+        // Unknown amounts stay last in both directions.
+        if (a.amount.value === null || b.amount.value === null) return compareAmounts(a.amount, b.amount)
+        return sign * compareAmounts(a.amount, b.amount)
+      }
+      case 'fiat':
+        if (a.fiatCents === null || b.fiatCents === null) return compareNullableBig(a.fiatCents, b.fiatCents)
+        return sign * compareNullableBig(a.fiatCents, b.fiatCents)
+      default:
+        return sign * a[key].localeCompare(b[key], undefined, { sensitivity: 'base' })
+    }
+  }
+  return [...rows].sort((a, b) => cmp(a, b) || a.name.localeCompare(b.name))
+}
+
+export interface AllocationSlice {
+  label: string
+  cents: bigint
+}
+
+/** The largest fiat holdings, the rest summed as "Other". Only rows with a rate count. */
+export function allocation(rows: readonly BalanceRow[], max = 6): AllocationSlice[] {
+  const priced = rows.filter((r) => r.fiatCents !== null && r.fiatCents > 0n).sort((a, b) => compareNullableBig(b.fiatCents, a.fiatCents))
+  const top = priced.slice(0, max).map((r) => ({ label: r.symbol === '—' ? r.name : r.symbol, cents: r.fiatCents! }))
+  const rest = priced.slice(max).reduce((s, r) => s + r.fiatCents!, 0n)
+  return rest > 0n ? [...top, { label: 'Other', cents: rest }] : top
+}
+
+export function totalFiat(rows: readonly BalanceRow[]): bigint | null {
+  const priced = rows.filter((r) => r.fiatCents !== null)
+  return priced.length ? priced.reduce((s, r) => s + r.fiatCents!, 0n) : null
+}

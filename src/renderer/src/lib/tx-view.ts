@@ -1,0 +1,156 @@
+import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
+import { checksumAddress } from '@shared/domain/address'
+
+export type Direction = 'in' | 'out' | 'self' | 'other'
+
+function hashOf(party: unknown): string | null {
+  if (typeof party === 'string') return party.toLowerCase()
+  if (party && typeof party === 'object' && typeof (party as { hash?: unknown }).hash === 'string') {
+    return (party as { hash: string }).hash.toLowerCase()
+  }
+  return null
+}
+
+/**
+ * Direction relative to the open address. A transaction that only moves tokens to or from it
+ * (it is neither sender nor recipient) takes the direction of those transfers.
+ */
+export function directionOf(tx: Transaction, address: string): Direction {
+  const me = address.toLowerCase()
+  const from = hashOf(tx?.from)
+  const to = hashOf(tx?.to)
+  if (from === me && to === me) return 'self'
+  if (from === me) return 'out'
+  if (to === me) return 'in'
+  const transfers = Array.isArray(tx?.token_transfers) ? tx.token_transfers : []
+  let incoming = false
+  let outgoing = false
+  for (const t of transfers) {
+    if (!t || typeof t !== 'object') continue
+    if (hashOf((t as { to?: unknown }).to) === me) incoming = true
+    if (hashOf((t as { from?: unknown }).from) === me) outgoing = true
+  }
+  if (incoming && outgoing) return 'self'
+  if (incoming) return 'in'
+  if (outgoing) return 'out'
+  return 'other'
+}
+
+export const DIRECTION_LABEL: Record<Direction, string> = { in: 'In', out: 'Out', self: 'Self', other: 'Other' }
+
+export interface PartyView {
+  /** Checksummed address, or null for a missing party (contract creation). */
+  address: string | null
+  name: string | null
+  isContract: boolean
+  isVerified: boolean
+  short: string
+}
+
+export function shortHash(hash: string, head = 6, tail = 4): string {
+  return hash.length > head + tail + 1 ? `${hash.slice(0, head)}…${hash.slice(-tail)}` : hash
+}
+
+/** Checksums cost a keccak each; the same few addresses recur on every row of a list. */
+const checksums = new Map<string, string>()
+function checksumCached(lower: string): string {
+  let v = checksums.get(lower)
+  if (v === undefined) {
+    if (checksums.size >= 5000) checksums.clear()
+    v = checksumAddress(lower)
+    checksums.set(lower, v)
+  }
+  return v
+}
+
+export function partyView(party: AddressObject | null | undefined): PartyView {
+  const raw = hashOf(party)
+  if (!raw || !/^0x[0-9a-f]{40}$/.test(raw)) return { address: null, name: null, isContract: false, isVerified: false, short: '—' }
+  const address = checksumCached(raw)
+  const p = (party ?? {}) as Partial<AddressObject>
+  const name = typeof p.name === 'string' && p.name ? p.name : typeof p.ens_domain_name === 'string' && p.ens_domain_name ? p.ens_domain_name : null
+  return { address, name, isContract: p.is_contract === true, isVerified: p.is_verified === true, short: shortHash(address) }
+}
+
+/** The method column: the decoded method, else the 4-byte selector, else the kind. */
+export function methodLabel(tx: Transaction): string {
+  if (typeof tx?.method === 'string' && tx.method) return tx.method
+  if (typeof tx?.raw_input === 'string' && tx.raw_input.length >= 10) return tx.raw_input.slice(0, 10)
+  const types = Array.isArray(tx?.tx_types) ? tx.tx_types : []
+  return types.includes('coin_transfer') ? 'transfer' : types[0] ?? '—'
+}
+
+/** A failed transaction: status or result other than the observed success values. */
+export function isFailed(tx: Transaction): boolean {
+  return (typeof tx?.status === 'string' && tx.status !== 'ok') || (typeof tx?.result === 'string' && tx.result !== 'success')
+}
+
+export function statusLabel(tx: Transaction): string {
+  if (!isFailed(tx)) return 'Success'
+  return typeof tx?.result === 'string' && tx.result && tx.result !== 'success' ? `Failed: ${tx.result}` : 'Failed'
+}
+
+export type StatusFilter = 'all' | 'ok' | 'failed'
+export type DirectionFilter = 'all' | Direction
+
+export interface TxFilter {
+  direction: DirectionFilter
+  type: string
+  status: StatusFilter
+}
+
+export function filterTransactions(items: readonly Transaction[], address: string, f: TxFilter): Transaction[] {
+  if (f.direction === 'all' && f.type === 'all' && f.status === 'all') return items as Transaction[]
+  return items.filter((tx) => {
+    if (f.direction !== 'all' && directionOf(tx, address) !== f.direction) return false
+    if (f.type !== 'all' && !(Array.isArray(tx.tx_types) && tx.tx_types.includes(f.type))) return false
+    if (f.status === 'ok' && isFailed(tx)) return false
+    if (f.status === 'failed' && !isFailed(tx)) return false
+    return true
+  })
+}
+
+export interface ActivityBucket {
+  /** Start of the bucket, UTC, as a label ("2026-11-22" or "2026-11-22 14:00"). */
+  label: string
+  startMs: number
+  in: number
+  out: number
+  other: number
+}
+
+const BUCKETS_MS = [60_000, 600_000, 3_600_000, 6 * 3_600_000, 86_400_000, 7 * 86_400_000, 30 * 86_400_000, 365 * 86_400_000]
+
+/**
+ * Transactions over time by direction, oldest first, in the smallest bucket size (a minute to
+ * a year) that needs at most `maxBuckets` bars; empty buckets are filled so gaps show.
+ */
+export function activityBuckets(items: readonly Transaction[], address: string, maxBuckets = 60): { bucketMs: number; buckets: ActivityBucket[] } {
+  const points: { ms: number; d: Direction }[] = []
+  let min = Infinity
+  let max = -Infinity
+  for (const tx of items) {
+    const ms = typeof tx?.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
+    if (Number.isNaN(ms)) continue
+    points.push({ ms, d: directionOf(tx, address) })
+    if (ms < min) min = ms
+    if (ms > max) max = ms
+  }
+  if (points.length === 0) return { bucketMs: 86_400_000, buckets: [] }
+  const bucketMs = BUCKETS_MS.find((b) => Math.floor(max / b) - Math.floor(min / b) + 1 <= maxBuckets) ?? BUCKETS_MS[BUCKETS_MS.length - 1]!
+  const first = Math.floor(min / bucketMs)
+  const count = Math.floor(max / bucketMs) - first + 1
+  const buckets: ActivityBucket[] = Array.from({ length: Math.min(count, maxBuckets * 2) }, (_, i) => {
+    const startMs = (first + i) * bucketMs
+    const iso = new Date(startMs).toISOString()
+    return { label: bucketMs >= 86_400_000 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`, startMs, in: 0, out: 0, other: 0 }
+  })
+  for (const p of points) {
+    const b = buckets[Math.floor(p.ms / bucketMs) - first]
+    if (!b) continue
+    if (p.d === 'in') b.in++
+    else if (p.d === 'out') b.out++
+    else b.other++
+  }
+  return { bucketMs, buckets }
+}
