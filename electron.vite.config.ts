@@ -35,6 +35,8 @@ export default defineConfig({
     resolve: { alias: shared },
     plugins: [vue()],
     build: {
+      // electron-vite leaves bundles unminified; the renderer is also served by the web host.
+      minify: true,
       rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
     },
   },
