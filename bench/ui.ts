@@ -24,8 +24,8 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { chromium, type Page } from '@playwright/test'
-import { startServiceSandbox } from '../e2e/ui-helpers'
+import { chromium } from '@playwright/test'
+import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -60,16 +60,6 @@ async function startWebHost(dataDir: string): Promise<{ child: ChildProcess; url
     child.once('exit', (code) => fail(new Error(`web host exited ${code}: ${stderr}`)))
   })
   return { child, url }
-}
-
-async function connect(page: Page, info: { base_url: string; rpc_url: string; networks: string[] }, key: string): Promise<void> {
-  await page.getByLabel('Data API address').fill(info.base_url)
-  await page.getByLabel('RPC address').fill(info.rpc_url)
-  await page.getByLabel('First network name').fill(info.networks[0]!)
-  await page.getByLabel('Second network name').fill(info.networks[1]!)
-  await page.getByLabel('API key', { exact: true }).fill(key)
-  await page.getByRole('button', { name: 'Save and test' }).click()
-  await page.getByRole('heading', { level: 1, name: 'Open an address' }).waitFor({ timeout: 30_000 })
 }
 
 /**
@@ -131,7 +121,7 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.goto(host.url)
-    await connect(page, sandbox.info, key)
+    await connectService(page, sandbox.info, key)
     const whale = sandbox.info.demo_addresses[sandbox.info.networks[0]!]!.whale!
     const search = page.getByRole('combobox', { name: 'Address' })
     await search.fill(whale)

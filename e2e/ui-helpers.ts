@@ -3,16 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Page, TestInfo } from '@playwright/test'
+import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
-export interface ServiceSandboxInfo {
-  base_url: string
-  rpc_url: string
-  networks: string[]
-  api_key: string
-  demo_addresses: Record<string, Record<string, string>>
-}
+export type ServiceSandboxInfo = SandboxInfo
 
 export interface ServiceSandbox {
   info: ServiceSandboxInfo

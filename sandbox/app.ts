@@ -7,15 +7,9 @@ import type { MarketInfo } from './api/format'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
 import { resolveAnvilBinary } from './paths'
 import { TOKENS } from './seed/tokens'
+import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
 
-/** The ready line's content (sandbox-api.md). */
-export interface SandboxInfo {
-  base_url: string
-  rpc_url: string
-  networks: string[]
-  api_key: string
-  demo_addresses: Record<string, Record<string, string>>
-}
+export type { SandboxInfo }
 
 export interface RunningSandbox {
   info: SandboxInfo

@@ -26,6 +26,29 @@ describe('BridgeHost', () => {
     expect(logged).toHaveLength(3)
   })
 
+  it('redacts a key holding JSON or URL special characters, in every form a URL gives it, without breaking the answer', async () => {
+    for (const key of ['abc"defgh\\ij', 'key!with(parens)~x', 'ab/cd+ef=gh']) {
+      const redactor = new Redactor()
+      redactor.add(key)
+      const form = new URLSearchParams({ api_key: key }).toString()
+      const host = new BridgeHost(
+        {
+          'rpc.call': () => ({
+            result: { raw: `x${key}x`, encoded: encodeURIComponent(key), form, lower: form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), [key]: 1, deep: JSON.parse(`${'['.repeat(80)}"${JSON.stringify(key).slice(1, -1)}"${']'.repeat(80)}`) as unknown },
+          }),
+        },
+        { redactor },
+      )
+      const answer = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+      expect(answer.ok).toBe(true)
+      const text = JSON.stringify(answer)
+      for (const leaked of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), form.slice('api_key='.length), form.slice('api_key='.length).toLowerCase()]) {
+        expect(text).not.toContain(leaked)
+      }
+      expect(text).toContain(`…${key.slice(-4)}`.replace(/[\\"]/g, (c) => `\\${c}`))
+    }
+  })
+
   it('reports a handler that throws something unexpected as internal, with details only in the log', async () => {
     const logged: string[] = []
     const host = new BridgeHost({ 'app.info': () => { throw new TypeError('boom') } }, { log: (m) => logged.push(m) })

@@ -15,6 +15,9 @@ export type BridgeHandlers = {
 
 type Listener = (event: BridgeEventName, payload: unknown) => void
 
+/** Nesting followed string by string; deeper parts are checked as a whole. */
+const MAX_SCRUB_DEPTH = 64
+
 export interface BridgeHostOptions {
   /** Where unexpected errors are reported; must never receive the API key (callers redact). */
   log?: (message: string) => void
@@ -47,18 +50,46 @@ export class BridgeHost {
     Object.assign(this.#handlers, handlers)
   }
 
+  /**
+   * Walks the value and redacts each string (and object key) that holds a secret. Not done
+   * on the JSON text: a key with `"` or `\` appears escaped there (missed), and a replacement
+   * spliced into the text could break its escapes.
+   */
   #scrub<T>(value: T): T {
     const r = this.#redactor
-    if (!r || value === undefined) return value
-    let text: string | undefined
-    try {
-      text = JSON.stringify(value)
-    } catch {
-      return value // not JSON (the transports could not send it either); nothing to scan
+    if (!r) return value
+    let found = false
+    const walk = (v: unknown, depth: number): unknown => {
+      if (typeof v === 'string') {
+        if (!r.contains(v)) return v
+        found = true
+        return r.redact(v)
+      }
+      if (typeof v !== 'object' || v === null) return v
+      if (depth > MAX_SCRUB_DEPTH) {
+        // Deeper than any real answer: kept whole unless a secret is somewhere inside.
+        if (!holdsSecret(v, r)) return v
+        found = true
+        return '[redacted]'
+      }
+      if (Array.isArray(v)) {
+        const out = v.map((item) => walk(item, depth + 1))
+        return out.some((item, i) => item !== v[i]) ? out : v
+      }
+      let changed = false
+      const out: Record<string, unknown> = {}
+      for (const [k, item] of Object.entries(v)) {
+        const key = walk(k, depth) as string
+        const next = walk(item, depth + 1)
+        if (key !== k || next !== item) changed = true
+        // defineProperty: a key such as "__proto__" stays a plain own property.
+        Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true })
+      }
+      return changed ? out : v
     }
-    if (text === undefined || !r.contains(text)) return value
-    this.#log('a bridge answer held a secret; it was redacted before leaving main')
-    return JSON.parse(r.redact(text)) as T
+    const safe = walk(value, 0) as T
+    if (found) this.#log('a bridge answer held a secret; it was redacted before leaving main')
+    return safe
   }
 
   async dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
@@ -101,4 +132,23 @@ export class BridgeHost {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
   }
+}
+
+/** Whether any string or key inside `root` holds a secret; iterative, so any depth is fine. */
+function holdsSecret(root: object, r: { contains(text: string): boolean }): boolean {
+  const seen = new Set<object>()
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === 'string') {
+      if (r.contains(v)) return true
+    } else if (typeof v === 'object' && v !== null && !seen.has(v)) {
+      seen.add(v)
+      for (const [k, item] of Object.entries(v)) {
+        if (r.contains(k)) return true
+        stack.push(item)
+      }
+    }
+  }
+  return false
 }

@@ -7,12 +7,21 @@ export interface Logger {
   error(message: string): void
 }
 
-/** Secrets registered here are replaced by `…last4` in every line before it is written. */
+/**
+ * Secrets registered here are replaced by `…last4` in every line before it is written.
+ * Each secret is matched as written and in the forms a URL gives it (`encodeURIComponent`,
+ * a query string's form encoding, lowercase percent escapes): a server that echoes the
+ * request URL back in an error page uses any of them.
+ */
 export class Redactor {
-  readonly #secrets = new Set<string>()
+  readonly #secrets = new Map<string, string[]>()
 
   add(secret: string): void {
-    if (secret.length >= 4) this.#secrets.add(secret)
+    if (secret.length < 4 || this.#secrets.has(secret)) return
+    const encoded = [encodeURIComponent(secret), new URLSearchParams([['k', secret]]).toString().slice(2)]
+    const forms = new Set([secret, ...encoded, ...encoded.map((e) => e.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))])
+    // Longest first, so a form that contains another is replaced whole.
+    this.#secrets.set(secret, [...forms].sort((a, b) => b.length - a.length))
   }
 
   delete(secret: string): void {
@@ -21,18 +30,16 @@ export class Redactor {
 
   /** Whether `text` holds any registered secret (raw or URL-encoded). */
   contains(text: string): boolean {
-    for (const secret of this.#secrets) {
-      if (text.includes(secret) || text.includes(encodeURIComponent(secret))) return true
+    for (const forms of this.#secrets.values()) {
+      if (forms.some((form) => text.includes(form))) return true
     }
     return false
   }
 
   redact(text: string): string {
     let out = text
-    for (const secret of this.#secrets) {
-      out = out.split(secret).join(`…${secret.slice(-4)}`)
-      const encoded = encodeURIComponent(secret)
-      if (encoded !== secret) out = out.split(encoded).join(`…${secret.slice(-4)}`)
+    for (const [secret, forms] of this.#secrets) {
+      for (const form of forms) out = out.split(form).join(`…${secret.slice(-4)}`)
     }
     return out
   }

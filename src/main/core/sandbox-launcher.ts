@@ -1,15 +1,11 @@
+import type { SandboxInfo } from '../../shared/domain/sandbox-info'
+
 /**
  * How main starts the built-in sandbox. The host decides the mechanism (a Node child process
  * in the web host and in tests; Electron's utilityProcess in the desktop app, since the
  * RunAsNode fuse is off); core only needs the ready line's information and a way to stop it.
  */
-export interface SandboxInfo {
-  base_url: string
-  rpc_url: string
-  networks: string[]
-  api_key: string
-  demo_addresses: Record<string, Record<string, string>>
-}
+export type { SandboxInfo }
 
 export interface SandboxProgress {
   stage: string

@@ -87,6 +87,10 @@ describe('web host', () => {
     const notJson = await invoke(base, '{not json')
     expect(notJson.status).toBe(400)
     expect(JSON.parse(notJson.body)).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'body' } })
+    // A malformed key.set must not quote the key back (V8's JSON.parse message quotes the text).
+    const keyCall = await invoke(base, '{"name":"key.set","input":{"profileId":"p","key":sk_live_0123456789}}')
+    expect(keyCall.status).toBe(400)
+    expect(keyCall.body).not.toMatch(/sk_live|0123/)
     const wrongType = await call(host.port, '/bridge/invoke', { method: 'POST', headers: { ...base, 'content-type': 'text/plain' }, body: '{}' })
     expect(wrongType.status).toBe(415)
   })

@@ -121,7 +121,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (error instanceof BodyTooLarge) {
         return send(res, 413, { ok: false, error: { kind: 'invalid-input', message: `The bridge request is larger than ${maxBody} bytes.`, field: 'body' } })
       }
-      return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON: ${(error as Error).message}`, field: 'body' } })
+      // Never the parser's message: V8 quotes the text around the fault, which may be a key.
+      const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
+      return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON${at ? ` (at character ${at})` : ''}.`, field: 'body' } })
     }
     const call = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; input?: unknown }
     send(res, 200, await options.bridge.dispatch(call.name, call.input))

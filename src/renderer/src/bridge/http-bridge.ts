@@ -1,5 +1,5 @@
 import { isBridgeEventName, type BridgeEventName, type BridgeEvents, type ChainscopeBridge } from '@shared/bridge/contract'
-import type { BridgeResult } from '@shared/bridge/errors'
+import { isBridgeError, type BridgeResult } from '@shared/bridge/errors'
 
 type AnyListener = (payload: unknown) => void
 
@@ -39,11 +39,13 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
       } catch {
         return { ok: false, error: { kind: 'offline', message: 'The Chainscope host is not answering. Is it still running?' } }
       }
+      let body: unknown
       try {
-        return (await response.json()) as BridgeResult<never>
+        body = await response.json()
       } catch {
-        return { ok: false, error: { kind: 'protocol', message: `The Chainscope host answered ${response.status} without a bridge result.` } }
+        body = null
       }
+      return asBridgeResult(body, response.status)
     },
     on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void) {
       connect()
@@ -53,4 +55,18 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
       return () => set.delete(listener as AnyListener)
     },
   }
+}
+
+/**
+ * The host's refusals (a stale per-run secret after a restart, a foreign Origin) are
+ * `{ error, message }`, not bridge results: they become a `protocol` error carrying the host's
+ * message, so callers always get a well-formed `BridgeResult`.
+ */
+function asBridgeResult(body: unknown, status: number): BridgeResult<never> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as { ok?: unknown; error?: unknown; message?: unknown }
+  // A call without a value (`void`) arrives as `{ ok: true }`.
+  if (b.ok === true) return b as BridgeResult<never>
+  if (b.ok === false && isBridgeError(b.error)) return { ok: false, error: b.error }
+  const detail = typeof b.message === 'string' ? `: ${b.message}` : ' without a bridge result.'
+  return { ok: false, error: { kind: 'protocol', message: `The Chainscope host answered ${status}${detail}` } }
 }

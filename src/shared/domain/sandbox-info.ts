@@ -1,0 +1,8 @@
+/** The sandbox's ready line (one JSON line on stdout), read by main and written by the sandbox. */
+export interface SandboxInfo {
+  base_url: string
+  rpc_url: string
+  networks: string[]
+  api_key: string
+  demo_addresses: Record<string, Record<string, string>>
+}
