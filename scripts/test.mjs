@@ -73,14 +73,30 @@ if (existsSync(join(root, 'scripts', 'electronegativity.mjs'))) check('electrone
 
 const e2eReport = join(results, 'e2e-report.json')
 if (built || !(only.length === 0 || only.includes('e2e'))) {
-  suite('e2e', bin('playwright'), ['test'], e2eReport, (j) => ({
-    passed: j.stats.expected + (j.stats.flaky ?? 0),
-    failed: j.stats.unexpected,
-    skipped: j.stats.skipped,
-  }))
+  suite('e2e', bin('playwright'), ['test'], e2eReport, (j) => {
+    for (const reason of skipReasons(j)) summary.push(`e2e skipped: ${reason}`)
+    return { passed: j.stats.expected + (j.stats.flaky ?? 0), failed: j.stats.unexpected, skipped: j.stats.skipped }
+  })
 } else if (only.length === 0 || only.includes('e2e')) {
   totals.failed += 1
   summary.push('e2e: FAILED, not run because the build failed')
+}
+
+/** Each distinct reason Playwright recorded for a skipped test, with how many it skipped. */
+function skipReasons(report) {
+  const counts = new Map()
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (!(t.results ?? []).some((r) => r.status === 'skipped')) continue
+        const reason = `[${t.projectName}] ${(t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given'}`
+        counts.set(reason, (counts.get(reason) ?? 0) + 1)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of report.suites ?? []) walk(suite)
+  return [...counts].map(([reason, n]) => `${n} × ${reason}`)
 }
 
 /** A test file that failed to load (or failed in a hook) has no failed test; count it once. */
