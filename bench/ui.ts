@@ -16,16 +16,16 @@
  * Options: --rows N (10000), --seed-txs N (10000: the sandbox's busy address), --no-build,
  * --frames N (600 scrolling frames), --headed.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
+import { startWebHostProcess } from '../e2e/web-host-process'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -46,20 +46,6 @@ export function initialJsKbGz(rendererDir: string): number {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
   const files = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\.?\/?([^"]+\.js)"/g)].map((m) => m[1]!)
   return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(rendererDir, f)), { level: 9 }).length, 0) / 1024
-}
-
-async function startWebHost(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)))
-  const url = await new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^Chainscope web host: (\S+)$/.exec(line)
-      if (m) ok(m[1]!)
-    })
-    child.once('exit', (code) => fail(new Error(`web host exited ${code}: ${stderr}`)))
-  })
-  return { child, url }
 }
 
 /**
@@ -112,7 +98,7 @@ async function main(): Promise<void> {
   const key = `bench_${randomBytes(8).toString('hex')}`
   const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
   const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-bench-ui-'))
-  const host = await startWebHost(dataDir)
+  const host = await startWebHostProcess(dataDir)
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: !values.headed,

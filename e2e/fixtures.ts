@@ -1,10 +1,9 @@
 import { test as base, _electron, type Page } from '@playwright/test'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
 import { electronRuntime } from './electron-runtime'
+import { startWebHostProcess } from './web-host-process'
 
 export interface AppFixtureOptions {
   appHost: 'web' | 'electron'
@@ -20,34 +19,6 @@ export interface AppFixtures {
 }
 
 const ROOT = resolve(import.meta.dirname, '..')
-
-export async function startWebHostProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; origin: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000)
-  })
-  const lines = createInterface({ input: child.stdout! })
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start in 30 s:\n${stderr}`)), 30_000)
-    lines.on('line', (line) => {
-      const match = /^Chainscope web host: (\S+)$/.exec(line)
-      if (match?.[1]) {
-        clearTimeout(timer)
-        resolveUrl(match[1])
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`web host exited with ${code}:\n${stderr}`))
-    })
-  })
-  return { child, url, origin: new URL(url).origin }
-}
 
 export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate: void }>({
   appHost: ['web', { option: true }],

@@ -17,6 +17,8 @@ const passOn = args.filter((a) => a !== '--web')
 function newest(dir) {
   let t = 0
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    // Dot folders hold run-time data (the sandbox's `.state` cache), not sources.
+    if (entry.name.startsWith('.')) continue
     const p = join(dir, entry.name)
     t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs)
   }
@@ -24,7 +26,8 @@ function newest(dir) {
 }
 
 const builtAt = existsSync(join(root, 'out/main/web.js')) ? statSync(join(root, 'out/main/web.js')).mtimeMs : 0
-if (builtAt === 0 || newest(join(root, 'src')) > builtAt) {
+// The build bundles sandbox/ too (out/main/sandbox.js).
+if (builtAt === 0 || Math.max(newest(join(root, 'src')), newest(join(root, 'sandbox'))) > builtAt) {
   console.error('Building Chainscope…')
   const r = spawnSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, stdio: 'inherit' })
   if (r.status !== 0) process.exit(r.status ?? 1)

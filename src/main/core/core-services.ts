@@ -53,7 +53,7 @@ export class CoreServices {
     const { dataDir, log } = options
     this.settings = new SettingsStore(dataDir)
     this.keys = new KeyStore({ backend: options.keychain, service: options.keychainService, redactor: options.redactor, log })
-    this.snapshots = new SnapshotStore({ root: join(dataDir, 'snapshots'), log, ...options.snapshots })
+    this.snapshots = new SnapshotStore({ root: join(dataDir, 'snapshots'), log, redact: options.redactor, ...options.snapshots })
     this.quota = new QuotaFile(join(dataDir, 'quota.json'))
     this.watchlists = new WatchlistStore({ dataDir, now: () => options.clock.now(), onChange: (lists) => options.emit('watchlists.changed', lists) })
     this.sandbox = new SandboxManager({

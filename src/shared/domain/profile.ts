@@ -17,15 +17,27 @@ export const networkConfigSchema = z.object({
 })
 export type NetworkConfig = z.infer<typeof networkConfigSchema>
 
+/**
+ * What one bucket (rate, burst) and one daily quota cover; spec 8 does not say. 'key' (the
+ * default, the strictest reading): one for the whole key, across both networks and both
+ * endpoints. 'network': one per network. 'endpoint': one for the data API and one for the RPC
+ * endpoint. 'network-endpoint': one per network and endpoint. A wider split can only be right
+ * if the service really counts that way; the default can only under-use it.
+ */
+export const limitScopeSchema = z.enum(['key', 'network', 'endpoint', 'network-endpoint'])
+export type LimitScope = z.infer<typeof limitScopeSchema>
+
 export const limitsSchema = z.object({
   ratePerSecond: z.number().positive().max(10_000),
   burst: z.number().int().positive().max(10_000),
   quotaPerDay: z.number().int().positive().max(100_000_000),
+  // Default 'key': settings files written before the option existed load unchanged.
+  scope: limitScopeSchema.default('key'),
 })
 export type Limits = z.infer<typeof limitsSchema>
 
 /** Spec section 8. Assumed per key, across networks and endpoints, until configured otherwise. */
-export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 }
+export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }
 
 export const profileInputSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),

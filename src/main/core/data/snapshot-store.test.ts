@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { balanceItem, transaction } from '../testing/service-fixtures'
+import { Redactor } from '../logger'
 import { SnapshotStore } from './snapshot-store'
 
 let dir: string
@@ -26,6 +27,25 @@ describe('SnapshotStore', () => {
     expect(await fresh.readPage('p', 'alpha', A, 'c2')).toEqual(page(2))
     expect(await fresh.readPage('p', 'beta', A, null)).toBeNull()
     expect(await fresh.readPage('q', 'alpha', A, null)).toBeNull()
+  })
+
+  it('never writes a registered key to disk, even one the service echoed into a body', async () => {
+    const redactor = new Redactor()
+    const key = 'sk_live_"echoed\\key_9876'
+    redactor.add(key)
+    const store = new SnapshotStore({ root: dir, redact: redactor })
+    const item = balanceItem('7')
+    await store.writeBalances('p', 'alpha', A, { fetchedAt: 1, items: [{ ...item, token: { ...item.token, icon_url: `https://icons.example/x.png?api_key=${encodeURIComponent(key)}` } }] })
+    const tx = transaction(1, 99, 1)
+    await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [{ ...tx, method: key }], nextCursor: null })
+    const files = readdirSync(join(dir, 'p', 'alpha', A)).map((f) => readFileSync(join(dir, 'p', 'alpha', A, f), 'utf8'))
+    expect(files).toHaveLength(2)
+    for (const text of files) {
+      expect(text).not.toContain(encodeURIComponent(key))
+      expect(text).not.toContain(JSON.stringify(key).slice(1, -1))
+      expect(text).toContain('…9876')
+    }
+    expect((await store.readPage('p', 'alpha', A, null))?.items[0]?.method).toBe('…9876')
   })
 
   it('keeps at most maxPagesPerAddress pages, dropping the oldest written', async () => {

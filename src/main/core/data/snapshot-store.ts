@@ -25,6 +25,11 @@ export interface SnapshotStoreOptions {
   /** Transaction pages kept per address; the oldest written go first. Default 200 (10,000 transactions). */
   maxPagesPerAddress?: number
   log?: Logger
+  /**
+   * Applied to every string written: a service that echoes the API key in a body (an icon
+   * URL with `?api_key=`) must not put it in a file. Default: none.
+   */
+  redact?: { contains(text: string): boolean; redact(text: string): string }
 }
 
 const balancesFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(balanceItemSchema) })
@@ -43,6 +48,7 @@ export class SnapshotStore {
   readonly #maxBytes: number
   readonly #maxPages: number
   readonly #log: Logger | undefined
+  readonly #redact: SnapshotStoreOptions['redact']
   #chain: Promise<void> = Promise.resolve()
   #index: Map<string, { size: number; mtimeMs: number }> | null = null
   #total = 0
@@ -53,6 +59,7 @@ export class SnapshotStore {
     this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024
     this.#maxPages = options.maxPagesPerAddress ?? 200
     this.#log = options.log
+    this.#redact = options.redact
   }
 
   #dir(profileId: string, network: string, address: string): string {
@@ -75,12 +82,18 @@ export class SnapshotStore {
 
   writeBalances(profileId: string, network: string, address: string, snapshot: BalancesSnapshot): Promise<void> {
     const file = join(this.#dir(profileId, network, address), 'balances.json')
-    return this.#enqueue(file, JSON.stringify({ version: 1, ...snapshot }))
+    return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
   }
 
   writePage(profileId: string, network: string, address: string, cursor: string | null, snapshot: PageSnapshot): Promise<void> {
     const file = join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor))
-    return this.#enqueue(file, JSON.stringify({ version: 1, ...snapshot }))
+    return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
+  }
+
+  #json(value: unknown): string {
+    const r = this.#redact
+    if (!r) return JSON.stringify(value)
+    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && r.contains(v) ? r.redact(v) : v))
   }
 
   removeProfile(profileId: string): Promise<void> {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { LimiterState, Priority } from '../../../shared/bridge/contract'
 import { SPEC_LIMITS } from '../../../shared/domain/profile'
 import { AppError } from '../app-error'
+import { systemClock, type Clock } from '../util/clock'
 import { Limiter, type LimiterOptions } from './limiter'
 import { MemoryQuotaLedger, QuotaFile } from './quota-store'
 
@@ -279,6 +280,15 @@ describe('Limiter daily quota', () => {
     second.dispose()
   })
 
+  it('finds no count for a profile whose id names a property of every object', () => {
+    const file = join(dir, 'quota.json')
+    const ledger = new QuotaFile(file)
+    expect(ledger.load('constructor')).toBeNull()
+    ledger.remove('constructor')
+    ledger.save('constructor', { day: '2030-01-01', used: 3, keyTag: 'abc123' })
+    expect(new QuotaFile(file).load('constructor')).toEqual({ day: '2030-01-01', used: 3, keyTag: 'abc123' })
+  })
+
   it('after a crash restores at least the true count and at most one step more', async () => {
     const file = join(dir, 'quota.json')
     const first = make({ ledger: new QuotaFile(file), reserveStep: 10 })
@@ -293,6 +303,26 @@ describe('Limiter daily quota', () => {
     expect(used).toBeGreaterThanOrEqual(13)
     expect(used).toBeLessThanOrEqual(13 + 9)
     second.dispose()
+  })
+
+  it('waits out a pause longer than a Node timer can hold without spinning, then grants', async () => {
+    let timers = 0
+    const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => (timers++, systemClock.setTimeout(fn, ms)) }
+    const limiter = make({ clock })
+    // A service's Retry-After of 30 days: beyond 2^31-1 ms Node would fire the timer after 1 ms.
+    limiter.pauseFor(30 * 24 * 3600_000)
+    let granted = false
+    void limiter.acquire({ priority: 'user' }).then((permit) => {
+      granted = true
+      permit.release()
+    })
+    const before = timers
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(timers - before).toBeLessThanOrEqual(2)
+    expect(granted).toBe(false)
+    await vi.advanceTimersByTimeAsync(30 * 24 * 3600_000)
+    expect(granted).toBe(true)
+    limiter.dispose()
   })
 
   it('writes to disk once per step, not once per request', async () => {

@@ -48,6 +48,8 @@ interface Job {
 
 const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }
 const EPSILON = 1e-9
+/** The longest delay a Node timer keeps (2^31-1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The client-side limiter of one profile (one API key): a token bucket (rate, burst), a cap
@@ -313,11 +315,13 @@ export class Limiter {
     if (this.#timer !== null && this.#timerAt <= at) return
     if (this.#timer !== null) this.#clock.clearTimeout(this.#timer)
     this.#timerAt = at
+    // Node fires a timer of more than 2^31-1 ms after 1 ms: a service's Retry-After of weeks
+    // would make a 1 ms loop. Capped, the timer fires early and `#pump` arms it again.
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = null
       this.#timerAt = Infinity
       this.#pump()
-    }, at - this.#clock.now())
+    }, Math.min(at - this.#clock.now(), MAX_TIMER_MS))
   }
 
   #armResetTimer(): void {

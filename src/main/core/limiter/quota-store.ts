@@ -45,7 +45,9 @@ export class QuotaFile implements QuotaLedger {
   }
 
   load(profileId: string): QuotaRecord | null {
-    return this.#all()[profileId] ?? null
+    // Own keys only: a profile id such as "constructor" must not find Object's.
+    const all = this.#all()
+    return Object.hasOwn(all, profileId) ? all[profileId]! : null
   }
 
   save(profileId: string, record: QuotaRecord): void {
@@ -56,7 +58,7 @@ export class QuotaFile implements QuotaLedger {
 
   remove(profileId: string): void {
     const all = this.#all()
-    if (!(profileId in all)) return
+    if (!Object.hasOwn(all, profileId)) return
     delete all[profileId]
     writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
   }

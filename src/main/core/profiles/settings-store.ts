@@ -165,7 +165,8 @@ export class SettingsStore {
 
   spelling(profileId: string): { get(): BalanceSpelling | null; set(s: BalanceSpelling): void } {
     return {
-      get: () => this.#data.balanceSpelling[profileId] ?? null,
+      // Own keys only: a profile id such as "constructor" must not find Object's.
+      get: () => (Object.hasOwn(this.#data.balanceSpelling, profileId) ? this.#data.balanceSpelling[profileId]! : null),
       set: (s) => {
         if (this.#data.balanceSpelling[profileId] === s || !this.find(profileId)) return
         this.#save({ ...this.#data, balanceSpelling: { ...this.#data.balanceSpelling, [profileId]: s } })

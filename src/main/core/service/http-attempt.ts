@@ -53,7 +53,8 @@ export async function httpAttempt(options: HttpAttemptOptions): Promise<HttpAnsw
     if (timedOut) {
       throw new AppError('timeout', `The service did not answer ${options.what} within ${Math.round(options.timeoutMs / 100) / 10} s.`)
     }
-    throw new AppError('offline', `${networkProblem(error)} while fetching ${options.what}.`, {}, { cause: error })
+    // No `cause`: fetch's own errors can quote the URL, which carries the key.
+    throw new AppError('offline', `${networkProblem(error)} while fetching ${options.what}.`)
   } finally {
     options.clock.clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { z } from 'zod'
 import { AppError } from '../app-error'
 import { writeFileAtomicSync } from './atomic-file'
 
@@ -74,8 +75,19 @@ function parse<T>(text: string, options: VersionedFileOptions<T>): Parsed<T> {
   try {
     return { ok: true, data: options.migrate(raw as { version: number } & Record<string, unknown>) }
   } catch (error) {
-    return { ok: false, why: error instanceof Error ? error.message : String(error) }
+    return { ok: false, why: describeProblem(error) }
   }
+}
+
+/** One line for a notice: a schema error's message is a JSON dump of every issue. */
+function describeProblem(error: unknown): string {
+  if (error instanceof z.ZodError) {
+    const first = error.issues[0]
+    const where = first?.path.length ? first.path.join('.').slice(0, 80) : 'its top level'
+    const more = error.issues.length > 1 ? `, and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''}` : ''
+    return `${where}: ${first?.message ?? 'invalid'}${more}`
+  }
+  return (error instanceof Error ? error.message : String(error)).slice(0, 200)
 }
 
 export class VersionedFile<T> {

@@ -27,6 +27,20 @@ describe('ErrorPanel', () => {
     w.unmount()
   })
 
+  it('counts from when it was given the error when no arrival time is passed', async () => {
+    const w = mountWith(ErrorPanel, t, { props: { error: null } })
+    await vi.advanceTimersByTimeAsync(10_000)
+    useClockStore().tick()
+    await w.setProps({ error: { kind: 'rate-limited', message: 'Too many requests.', retryAfterMs: 3000 } })
+    expect(w.get('button').text()).toBe('Retry in 3 s')
+    expect(w.get('button').attributes('disabled')).toBeDefined()
+    await vi.advanceTimersByTimeAsync(3000)
+    useClockStore().tick()
+    await w.vm.$nextTick()
+    expect(w.get('button').text()).toBe('Retry')
+    w.unmount()
+  })
+
   it('offers to fix the key on auth errors', () => {
     const w = mountWith(ErrorPanel, t, { props: { error: { kind: 'auth', message: 'The service answered 401.' }, context: 'Balances' } })
     expect(w.text()).toContain('Balances: The service refused the API key')

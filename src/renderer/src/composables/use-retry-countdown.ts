@@ -4,7 +4,7 @@ import { secondsUntil } from '../lib/errors'
 import { useClockStore } from '../stores/clock'
 
 /** Seconds until an error's `retryAfterMs` has passed, counted from when it arrived. */
-export function useRetryCountdown(error: Ref<BridgeError | null>, arrivedAt: Ref<number>) {
+export function useRetryCountdown(error: Readonly<Ref<BridgeError | null>>, arrivedAt: Readonly<Ref<number>>) {
   const clock = useClockStore()
   return computed(() => {
     const e = error.value

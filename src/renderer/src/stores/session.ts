@@ -1,12 +1,11 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeCallInput, KeyStatus, ProfileView, SandboxStatus } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
+import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { bridge } from '../bridge'
 
 export type SandboxState = SandboxStatus['state']
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: BridgeError }
 
 /**
  * Profiles, the active profile's key status (never the key) and the built-in sandbox's life.
@@ -63,7 +62,7 @@ export const useSessionStore = defineStore('session', () => {
     if (status.ok) sandbox.value = status.value
   }
 
-  async function refreshKeyStatus(profileId: string): Promise<Outcome<KeyStatus>> {
+  async function refreshKeyStatus(profileId: string): Promise<BridgeResult<KeyStatus>> {
     const result = await bridge.invoke('key.status', { profileId })
     if (result.ok) keyStatus.value = { ...keyStatus.value, [profileId]: result.value }
     return result
@@ -74,7 +73,7 @@ export const useSessionStore = defineStore('session', () => {
     profiles.value = [...others, profile]
   }
 
-  async function startSandbox(): Promise<Outcome<ProfileView>> {
+  async function startSandbox(): Promise<BridgeResult<ProfileView>> {
     if (sandbox.value?.state !== 'ready') sandbox.value = { state: 'starting', message: sandbox.value?.message ?? null, progress: sandbox.value?.progress ?? null }
     const result = await bridge.invoke('profiles.activate', { id: SANDBOX_PROFILE_ID })
     if (!result.ok) {
@@ -87,7 +86,7 @@ export const useSessionStore = defineStore('session', () => {
     return result
   }
 
-  async function activate(id: string): Promise<Outcome<ProfileView>> {
+  async function activate(id: string): Promise<BridgeResult<ProfileView>> {
     if (id === SANDBOX_PROFILE_ID) return startSandbox()
     const result = await bridge.invoke('profiles.activate', { id })
     if (result.ok) {
@@ -97,38 +96,38 @@ export const useSessionStore = defineStore('session', () => {
     return result
   }
 
-  async function saveProfile(input: BridgeCallInput<'profiles.save'>): Promise<Outcome<ProfileView>> {
+  async function saveProfile(input: BridgeCallInput<'profiles.save'>): Promise<BridgeResult<ProfileView>> {
     const result = await bridge.invoke('profiles.save', input)
     if (result.ok) upsert(result.value)
     return result
   }
 
-  async function removeProfile(id: string): Promise<Outcome<null>> {
+  async function removeProfile(id: string): Promise<BridgeResult<null>> {
     const result = await bridge.invoke('profiles.remove', { id })
     if (result.ok) profiles.value = profiles.value.filter((p) => p.id !== id)
     return result
   }
 
-  async function setLimits(input: BridgeCallInput<'profiles.setLimits'>): Promise<Outcome<ProfileView>> {
+  async function setLimits(input: BridgeCallInput<'profiles.setLimits'>): Promise<BridgeResult<ProfileView>> {
     const result = await bridge.invoke('profiles.setLimits', input)
     if (result.ok) upsert(result.value)
     return result
   }
 
   /** Hands the key to main once; the caller clears its input right after. */
-  async function setKey(profileId: string, key: string, sessionOnly: boolean): Promise<Outcome<KeyStatus>> {
+  async function setKey(profileId: string, key: string, sessionOnly: boolean): Promise<BridgeResult<KeyStatus>> {
     const result = await bridge.invoke('key.set', { profileId, key, sessionOnly })
     if (result.ok) keyStatus.value = { ...keyStatus.value, [profileId]: result.value }
     return result
   }
 
-  async function clearKey(profileId: string): Promise<Outcome<KeyStatus>> {
+  async function clearKey(profileId: string): Promise<BridgeResult<KeyStatus>> {
     const result = await bridge.invoke('key.clear', { profileId })
     if (result.ok) keyStatus.value = { ...keyStatus.value, [profileId]: result.value }
     return result
   }
 
-  async function testKey(profileId: string): Promise<Outcome<{ latencyMs: number; height: string }>> {
+  async function testKey(profileId: string): Promise<BridgeResult<{ latencyMs: number; height: string }>> {
     return bridge.invoke('key.test', { profileId })
   }
 

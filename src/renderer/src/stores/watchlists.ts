@@ -1,9 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeCallInput, ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
+import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { bridge } from '../bridge'
-import type { Outcome } from './session'
 import { useWatchSummariesStore } from './watch-summaries'
 
 /** Leaving the watchlists cancels their queued refreshes with this scope. */
@@ -48,7 +47,7 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     } else error.value = result.error
   }
 
-  async function create(name: string): Promise<Outcome<Watchlist>> {
+  async function create(name: string): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.create', { name })
     if (result.ok) {
       replace(result.value)
@@ -57,13 +56,13 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
-  async function rename(id: string, name: string): Promise<Outcome<Watchlist>> {
+  async function rename(id: string, name: string): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.rename', { id, name })
     if (result.ok) replace(result.value)
     return result
   }
 
-  async function remove(id: string): Promise<Outcome<null>> {
+  async function remove(id: string): Promise<BridgeResult<null>> {
     const result = await bridge.invoke('watchlists.delete', { id })
     if (result.ok) {
       lists.value = lists.value.filter((l) => l.id !== id)
@@ -72,42 +71,42 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
-  async function addEntry(listId: string, entry: BridgeCallInput<'watchlists.addEntry'>['entry']): Promise<Outcome<Watchlist>> {
+  async function addEntry(listId: string, entry: BridgeCallInput<'watchlists.addEntry'>['entry']): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.addEntry', { listId, entry })
     if (result.ok) replace(result.value)
     return result
   }
 
-  async function updateEntry(input: BridgeCallInput<'watchlists.updateEntry'>): Promise<Outcome<Watchlist>> {
+  async function updateEntry(input: BridgeCallInput<'watchlists.updateEntry'>): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.updateEntry', input)
     if (result.ok) replace(result.value)
     return result
   }
 
-  async function removeEntry(listId: string, entryId: string): Promise<Outcome<Watchlist>> {
+  async function removeEntry(listId: string, entryId: string): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.removeEntry', { listId, entryId })
     if (result.ok) replace(result.value)
     return result
   }
 
-  async function moveEntry(fromListId: string, toListId: string, entryId: string): Promise<Outcome<Watchlist[]>> {
+  async function moveEntry(fromListId: string, toListId: string, entryId: string): Promise<BridgeResult<Watchlist[]>> {
     const result = await bridge.invoke('watchlists.moveEntry', { fromListId, toListId, entryId })
     if (result.ok) for (const l of result.value) replace(l)
     return result
   }
 
-  async function importText(format: 'json' | 'csv', text: string, listName?: string): Promise<Outcome<{ lists: number; entries: number }>> {
+  async function importText(format: 'json' | 'csv', text: string, listName?: string): Promise<BridgeResult<{ lists: number; entries: number }>> {
     const result = await bridge.invoke('watchlists.import', listName ? { format, text, listName } : { format, text })
     if (result.ok) await load()
     return result
   }
 
-  async function exportFile(format: 'json' | 'csv', listId?: string): Promise<Outcome<ExportFile>> {
+  async function exportFile(format: 'json' | 'csv', listId?: string): Promise<BridgeResult<ExportFile>> {
     return bridge.invoke('watchlists.export', listId ? { format, listId } : { format })
   }
 
   /** Fetches one entry's balances afresh; the summary updates from the answer. */
-  async function refreshEntry(entry: WatchEntry): Promise<Outcome<unknown>> {
+  async function refreshEntry(entry: WatchEntry): Promise<BridgeResult<unknown>> {
     refreshing.value = { ...refreshing.value, [entry.id]: true }
     const result = await bridge.invoke('data.balances', { network: entry.network, address: entry.address, refresh: true, priority: 'user', scope: WATCH_SCOPE })
     refreshing.value = { ...refreshing.value, [entry.id]: false }

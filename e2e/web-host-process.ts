@@ -1,0 +1,38 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+
+const ROOT = resolve(import.meta.dirname, '..')
+
+/**
+ * Starts the built web host (`out/main/web.js`) on a free port with `dataDir` and resolves with
+ * the opening URL from its ready line. Used by the e2e fixture and by `bench:ui`.
+ */
+export async function startWebHostProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; origin: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env },
+  })
+  let stderr = ''
+  // Read stderr continuously: an unread pipe would eventually block the host.
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000)
+  })
+  const lines = createInterface({ input: child.stdout! })
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`web host did not start in 30 s:\n${stderr}`)), 30_000)
+    lines.on('line', (line) => {
+      const match = /^Chainscope web host: (\S+)$/.exec(line)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolveUrl(match[1])
+      }
+    })
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`web host exited with ${code}:\n${stderr}`))
+    })
+  })
+  return { child, url, origin: new URL(url).origin }
+}

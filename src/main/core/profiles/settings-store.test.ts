@@ -1,0 +1,40 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { SettingsStore } from './settings-store'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'settings-store-'))
+})
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const input = (id: string) => ({ id, name: 'P', baseUrl: 'http://127.0.0.1:1', rpcUrl: 'http://127.0.0.1:1/rpc', networks: [{ name: 'one', label: 'One' }, { name: 'two', label: 'Two' }] as [{ name: string; label: string }, { name: string; label: string }] })
+
+describe('SettingsStore', () => {
+  it('knows no balances spelling for a profile whose id names a property of every object', () => {
+    const store = new SettingsStore(dir)
+    for (const id of ['constructor', 'tostring', 'valueof']) {
+      store.save(input(id))
+      expect(store.spelling(id).get()).toBeNull()
+      store.spelling(id).set('balances')
+      expect(store.spelling(id).get()).toBe('balances')
+    }
+  })
+
+  it('keeps a damaged or hostile settings file aside and starts clean, with a notice', () => {
+    for (const text of ['[]', 'null', '"settings"', '{"version":1,"__proto__":{"activeProfileId":"x"}}', '{"version":1,"profiles":"x"}', '\u0000\uffff']) {
+      writeFileSync(join(dir, 'settings.json'), text)
+      const store = new SettingsStore(dir)
+      expect(store.notice).toMatch(/settings file was damaged \((it has no schema version|it is not valid JSON|[\w.]+: [^\n]+)\)/)
+      expect(store.notice!.length).toBeLessThan(400)
+      expect(store.activeProfileId).toBeNull()
+      expect(store.list().map((p) => p.id)).toEqual(['sandbox'])
+      expect(({} as Record<string, unknown>).activeProfileId).toBeUndefined()
+    }
+    expect(readdirSync(dir).filter((f) => f.includes('.damaged-')).length).toBeGreaterThan(0)
+  })
+})
