@@ -140,7 +140,8 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
       .catch((error: unknown) => {
         // The rest of an oversized body is never read, so this connection cannot carry another request.
         if (error instanceof BodyTooLargeError) return send(res, errorReply(413, 'payload_too_large', error.message, {}, { connection: 'close' }))
-        options.log(`request ${req.method} ${req.url?.split('?')[0]} failed: ${error instanceof Error ? error.stack : String(error)}`)
+        // The RPC path's last segment is the key: never log it.
+        options.log(`request ${req.method} ${(req.url?.split('?')[0] ?? '').replace(/^(\/rpc\/[^/]+\/).+$/, '$1…')} failed: ${error instanceof Error ? error.stack : String(error)}`)
         send(res, errorReply(500, 'internal', 'the sandbox failed to answer this request'))
       })
   })

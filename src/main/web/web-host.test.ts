@@ -40,7 +40,7 @@ describe('web host', () => {
     writeFileSync(join(tmpdir(), 'chainscope-outside.txt'), 'outside')
     bridge = new BridgeHost({ 'app.info': () => ({ name: 'Chainscope', version: '0', host: 'web', platform: 'test' }) })
     host = await startWebHost({ bridge, staticDir: dir, secret })
-    base = { host: `127.0.0.1:${host.port}`, cookie: `chainscope_session=${secret}` }
+    base = { host: `127.0.0.1:${host.port}`, cookie: `chainscope_session_${host.port}=${secret}` }
   })
 
   afterAll(async () => {
@@ -60,12 +60,14 @@ describe('web host', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${secret}`)
     const r = await call(host.port, `/?token=${secret}`, { headers: { host: base.host! } })
     expect(r.status).toBe(303)
-    expect(String(r.headers['set-cookie'])).toMatch(/chainscope_session=.*HttpOnly; SameSite=Strict/)
+    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^chainscope_session_${host.port}=${secret}; HttpOnly; SameSite=Strict; Path=/$`))
   })
 
   it('refuses requests without the secret, with a wrong secret or a wrong token', async () => {
     expect((await invoke({ host: base.host! })).status).toBe(401)
-    expect((await invoke({ host: base.host!, cookie: 'chainscope_session=wrong' })).status).toBe(401)
+    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port}=wrong` })).status).toBe(401)
+    // Another web host's cookie (another port) does not open this one.
+    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port + 1}=${secret}` })).status).toBe(401)
     expect((await call(host.port, '/?token=wrong', { headers: { host: base.host! } })).status).toBe(401)
     expect((await call(host.port, '/', { headers: { host: base.host! } })).status).toBe(401)
   })
@@ -99,7 +101,7 @@ describe('web host', () => {
     const small = await startWebHost({ bridge, staticDir: dir, secret, maxBodyBytes: 1024 })
     const r = await call(small.port, '/bridge/invoke', {
       method: 'POST',
-      headers: { host: `127.0.0.1:${small.port}`, cookie: base.cookie!, 'content-type': 'application/json' },
+      headers: { host: `127.0.0.1:${small.port}`, cookie: `chainscope_session_${small.port}=${secret}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'app.info', input: { pad: 'x'.repeat(4096) } }),
     })
     expect(r.status).toBe(413)
@@ -119,6 +121,10 @@ describe('web host', () => {
       expect(r.body).not.toContain('outside')
     }
     expect((await call(host.port, '/missing.js', { headers: base })).status).toBe(404)
+  })
+
+  it('serves the event stream on GET only', async () => {
+    expect((await call(host.port, '/bridge/events', { method: 'POST', headers: base, body: '' })).status).toBe(405)
   })
 
   it('pushes bridge events to subscribers over server-sent events', async () => {

@@ -29,7 +29,6 @@ export interface WebHost {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
-const COOKIE = 'chainscope_session'
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -57,13 +56,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024
   const streams = new Set<ServerResponse>()
   let port = 0
+  // Cookies are not scoped by port: a name per port keeps two web hosts on one machine apart.
+  const cookieName = (): string => `chainscope_session_${port}`
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
   const hasSecret = (req: IncomingMessage): boolean => {
     const cookie = req.headers.cookie ?? ''
     for (const part of cookie.split(';')) {
       const [k, ...v] = part.trim().split('=')
-      if (k === COOKIE) {
+      if (k === cookieName()) {
         const given = Buffer.from(v.join('='))
         if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) return true
       }
@@ -92,7 +93,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const given = Buffer.from(offered)
       if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) {
         res.writeHead(303, {
-          'set-cookie': `${COOKIE}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
+          'set-cookie': `${cookieName()}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
           location: '/',
           'cache-control': 'no-store',
         })
@@ -104,7 +105,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
 
     if (url.pathname === '/bridge/invoke') return invoke(req, res)
-    if (url.pathname === '/bridge/events') return events(req, res)
+    if (url.pathname === '/bridge/events') {
+      if (req.method !== 'GET') return send(res, 405, { error: 'method', message: 'The event stream takes GET.' })
+      return events(req, res)
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method', message: 'Only GET here.' })
     return serveStatic(url.pathname, res)
   }
