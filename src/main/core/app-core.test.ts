@@ -45,7 +45,7 @@ describe('createCore', () => {
   it('answers app.info and starts with only the sandbox profile, none active', async () => {
     const { call } = await open()
     expect(await call('app.info', {})).toEqual({ name: 'Chainscope', version: '1.2.3', host: 'web', platform: 'linux' })
-    expect(await call('profiles.list', {})).toEqual([{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: '', rpcUrl: '', networks: [], limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 }, active: false }])
+    expect(await call('profiles.list', {})).toEqual([{ id: 'sandbox', name: 'Sandbox', kind: 'sandbox', baseUrl: '', rpcUrl: '', networks: [], limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }, active: false }])
     await expect(call('data.balances', { network: 'main', address: '0x52908400098527886e0f7030069857d2e4169ee7' })).rejects.toMatchObject({ kind: 'not-found', message: expect.stringMatching(/No profile is active/) })
     expect(await call('limiter.state', {})).toMatchObject({ profileId: 'sandbox', usedToday: 0, leftToday: 1000 })
     expect(await call('height.get', {})).toEqual([])

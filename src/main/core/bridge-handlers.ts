@@ -34,7 +34,7 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
     'profiles.save': (input) => {
       const { profile, addressesChanged } = s.settings.save(input)
       const runtime = s.runtime(profile.id)
-      runtime.limiter.setLimits(profile.limits)
+      runtime.limiters.setLimits(profile.limits)
       if (addressesChanged) runtime.data.clearCache()
       s.profilesChanged()
       return s.profileViews().find((p) => p.id === profile.id)!
@@ -58,7 +58,7 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
     },
     'profiles.setLimits': ({ id, limits }) => {
       const profile = s.settings.setLimits(id, limits)
-      s.runtime(id).limiter.setLimits(profile.limits)
+      s.runtime(id).limiters.setLimits(profile.limits)
       s.profilesChanged()
       return s.profileViews().find((p) => p.id === id)!
     },

@@ -139,7 +139,7 @@ export class CoreServices {
   }
 
   limiterState(): LimiterState {
-    return this.runtime(this.settings.activeProfileId ?? SANDBOX_PROFILE_ID).limiter.state()
+    return this.runtime(this.settings.activeProfileId ?? SANDBOX_PROFILE_ID).limiters.state()
   }
 
   heightViews(): BridgeEvents['height'][] {

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { BridgeResult } from './errors'
-import type { Profile, NetworkConfig } from '../domain/profile'
+import type { LimitScope, Profile, NetworkConfig } from '../domain/profile'
 import type { bridgeCalls, prioritySchema } from './call-schemas'
 import type { BalanceItem, Transaction } from '../domain/service-schemas'
 
@@ -85,6 +85,13 @@ export interface LimiterState {
   /** Background work stops when less than this many requests are left. */
   reserve: number
   throttled: boolean
+  /** What the profile's limits apply to (`Limits.scope`); the fields above are of one bucket. */
+  scope?: LimitScope
+  /**
+   * Which bucket the fields describe when the scope splits them: a network name, 'data' or
+   * 'rpc', or `<network>|<endpoint>`; the one with the least left today. Absent for 'key'.
+   */
+  scopeKey?: string
 }
 
 export interface HeightView {

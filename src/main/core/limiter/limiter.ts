@@ -4,9 +4,13 @@ import { AppError } from '../app-error'
 import { nextUtcMidnight, systemClock, utcDay, type Clock, type ClockTimer } from '../util/clock'
 import type { QuotaLedger, QuotaRecord } from './quota-store'
 
+/** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
+export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
+
 export interface LimiterOptions {
+  /** The ledger id: the profile id, or `<profile id>|<bucket>` for a narrower scope. */
   profileId: string
-  limits: Limits
+  limits: BucketLimits
   /** Where the daily count is kept (a file in the data folder in the app). */
   ledger: QuotaLedger
   /** Default: the system clock. Tests pass nothing and use vi.useFakeTimers(). */
@@ -52,10 +56,11 @@ const EPSILON = 1e-9
 const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
- * The client-side limiter of one profile (one API key): a token bucket (rate, burst), a cap
- * of `burst` requests in flight, and the daily quota counted persistently. The limits are
- * assumed to apply per key across both networks and both endpoints (spec 8 does not say):
- * that is the strictest reading, so it can only under-use a more generous service.
+ * The client-side limiter of one bucket: a token bucket (rate, burst), a cap of `burst`
+ * requests in flight, and the daily quota counted persistently. By default a profile (one API
+ * key) has one, across both networks and both endpoints (spec 8 does not say): that is the
+ * strictest reading, so it can only under-use a more generous service. A profile whose limits
+ * say otherwise (`Limits.scope`) has one per network and/or endpoint (profile-runtime.ts).
  *
  * The day is the calendar day in UTC, matching the sandbox (README "Choices"): the count
  * resets at 00:00 UTC.
@@ -69,7 +74,7 @@ export class Limiter {
   readonly #step: number
   readonly #stateInterval: number
   readonly #onState: ((s: LimiterState) => void) | undefined
-  #limits: Limits
+  #limits: BucketLimits
   #tokens: number
   #refilledAt: number
   #pausedUntil = 0
@@ -133,7 +138,7 @@ export class Limiter {
     this.#publish()
   }
 
-  setLimits(limits: Limits): void {
+  setLimits(limits: BucketLimits): void {
     this.#limits = { ...limits }
     this.#tokens = Math.min(this.#tokens, this.#capacity())
     this.#pump()
@@ -200,11 +205,11 @@ export class Limiter {
     }
   }
 
-  /** Rejects everything queued, stops the timers and writes the exact count. */
-  dispose(): void {
+  /** Rejects everything queued (with `message`), stops the timers and writes the exact count. */
+  dispose(message = 'The app is shutting down.'): void {
     if (this.#disposed) return
     this.#disposed = true
-    for (const job of this.#queue.splice(0)) this.#settle(job, new AppError('cancelled', 'The app is shutting down.'))
+    for (const job of this.#queue.splice(0)) this.#settle(job, new AppError('cancelled', message))
     for (const t of [this.#timer, this.#resetTimer, this.#stateTimer]) if (t !== null) this.#clock.clearTimeout(t)
     this.#timer = this.#resetTimer = this.#stateTimer = null
     if (this.#persisted !== this.#record.used) this.#persist(true)

@@ -56,10 +56,12 @@ export class QuotaFile implements QuotaLedger {
     writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
   }
 
+  /** Forgets the profile's count and those of its narrower buckets (`<id>|…`, limiter-pool.ts). */
   remove(profileId: string): void {
     const all = this.#all()
-    if (!Object.hasOwn(all, profileId)) return
-    delete all[profileId]
+    const ids = Object.keys(all).filter((id) => id === profileId || id.startsWith(`${profileId}|`))
+    if (ids.length === 0) return
+    for (const id of ids) delete all[id]
     writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
   }
 }

@@ -5,7 +5,7 @@ import { DataService, type Freshness } from '../data/data-service'
 import type { SnapshotStore } from '../data/snapshot-store'
 import type { HeadSource } from '../height/height-watcher'
 import type { KeyStore } from '../keys/key-store'
-import { Limiter } from '../limiter/limiter'
+import { LimiterPool } from '../limiter/limiter-pool'
 import type { QuotaLedger } from '../limiter/quota-store'
 import type { Logger, Redactor } from '../logger'
 import type { SandboxManager } from '../sandbox-manager'
@@ -39,10 +39,11 @@ export interface RuntimeDeps {
   headOf: (profileId: string, network: string) => number | null
 }
 
-/** One profile's limiter, service client and data service, created on first use. */
+/** One profile's limiters, service client and data service, created on first use. */
 export class ProfileRuntime {
   readonly profileId: string
-  readonly limiter: Limiter
+  /** One limiter per bucket of the profile's `limits.scope` (one for the whole key by default). */
+  readonly limiters: LimiterPool
   readonly client: ServiceClient
   readonly data: DataService
   readonly #deps: RuntimeDeps
@@ -51,19 +52,19 @@ export class ProfileRuntime {
     this.profileId = profileId
     this.#deps = deps
     const profile = (): Profile => deps.settings.get(profileId)
-    this.limiter = new Limiter({
+    this.limiters = new LimiterPool({
       profileId,
       limits: profile().limits,
+      networks: () => deps.settings.find(profileId)?.networks.map((n) => n.name) ?? [],
       ledger: deps.ledger,
       clock: deps.clock,
-      queueSafe: deps.tuning.queueSafe ?? true,
-      reserveFraction: deps.tuning.reserveFraction,
+      tuning: { queueSafe: deps.tuning.queueSafe ?? true, reserveFraction: deps.tuning.reserveFraction },
       onState: deps.onLimiter,
     })
     this.client = new ServiceClient({
       profile,
       getKey: () => this.key(),
-      limiter: this.limiter,
+      limiter: (network, endpoint) => this.limiters.for(network, endpoint),
       spelling: deps.settings.spelling(profileId),
       redact: (s) => deps.redactor.redact(s),
       log: deps.log,
@@ -145,7 +146,7 @@ export class ProfileRuntime {
 
   dispose(): void {
     this.data.dispose()
-    this.limiter.dispose()
+    this.limiters.dispose()
   }
 }
 

@@ -37,4 +37,23 @@ describe('SettingsStore', () => {
     }
     expect(readdirSync(dir).filter((f) => f.includes('.damaged-')).length).toBeGreaterThan(0)
   })
+
+  it("loads limits saved before the scope option as per key ('key'), and keeps a chosen scope", () => {
+    const limits = { ratePerSecond: 20, burst: 3, quotaPerDay: 700 }
+    const old = {
+      version: 1,
+      activeProfileId: 'old-1',
+      profiles: [{ ...input('old-1'), limits }],
+      sandbox: { limits, networks: [] },
+      balanceSpelling: {},
+      settings: { allowRemoteIcons: false },
+    }
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(old))
+    const store = new SettingsStore(dir)
+    expect(store.notice).toBeNull()
+    expect(store.get('old-1').limits).toEqual({ ...limits, scope: 'key' })
+    expect(store.get('sandbox').limits).toEqual({ ...limits, scope: 'key' })
+    store.setLimits('old-1', { ...limits, scope: 'network-endpoint' })
+    expect(new SettingsStore(dir).get('old-1').limits.scope).toBe('network-endpoint')
+  })
 })

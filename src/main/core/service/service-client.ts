@@ -20,12 +20,16 @@ import { errorForStatus, parseBody } from './response-errors'
 
 export type BalanceSpelling = 'balance' | 'balances'
 
+/** The two endpoints of a service (spec 4): the data API and the RPC endpoint. */
+export type Endpoint = 'data' | 'rpc'
+
 export interface ServiceClientOptions {
   /** The profile as it is now (its addresses may change while the app runs). */
   profile: () => Profile
   /** The profile's API key; throws an `auth` AppError when none is set. */
   getKey: () => Promise<string>
-  limiter: Limiter
+  /** The one limiter of every request, or the one for a request's network and endpoint (`Limits.scope`). */
+  limiter: Limiter | ((network: string, endpoint: Endpoint) => Limiter)
   /** Which spelling of the balances path works for this profile, remembered across runs. */
   spelling: { get(): BalanceSpelling | null; set(spelling: BalanceSpelling): void }
   redact: (text: string) => string
@@ -128,7 +132,7 @@ export class ServiceClient {
   async rpc(network: string, call: RpcCallSpec, options: RequestOptions): Promise<unknown> {
     const id = ++this.#rpcId
     const what = `${call.method} on ${network}`
-    const answer = await this.#send(what, !isStateChanging(call.method), options, async (key) =>
+    const answer = await this.#send(network, 'rpc', what, !isStateChanging(call.method), options, async (key) =>
       this.#rpcRequest(network, key, JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })),
     )
     const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
@@ -145,7 +149,7 @@ export class ServiceClient {
     const what = `a batch of ${calls.length} RPC calls on ${network}`
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
     const idempotent = calls.every((c) => !isStateChanging(c.method))
-    const answer = await this.#send(what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)))
+    const answer = await this.#send(network, 'rpc', what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)))
     let json: unknown
     try {
       json = JSON.parse(answer.text)
@@ -194,7 +198,7 @@ export class ServiceClient {
     options: RequestOptions,
     address?: string,
   ): Promise<z.output<S>> {
-    const answer = await this.#send(what, true, options, async (key) => {
+    const answer = await this.#send(network, 'data', what, true, options, async (key) => {
       const query = params instanceof URLSearchParams ? new URLSearchParams(params) : transactionsQuery(address ?? '', key, params)
       query.set('api_key', key)
       const base = this.#o.profile().baseUrl.replace(/\/+$/, '')
@@ -208,14 +212,23 @@ export class ServiceClient {
   }
 
   /** Attempts until a 2xx answer, a non-retryable error or the attempt limit. */
-  async #send(what: string, idempotent: boolean, options: RequestOptions, build: (key: string) => Promise<{ url: string; init: RequestInit }>): Promise<HttpAnswer> {
+  async #send(
+    network: string,
+    endpoint: Endpoint,
+    what: string,
+    idempotent: boolean,
+    options: RequestOptions,
+    build: (key: string) => Promise<{ url: string; init: RequestInit }>,
+  ): Promise<HttpAnswer> {
     const o = this.#o
     const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
     for (let attempt = 1; ; attempt++) {
       const key = await o.getKey()
-      o.limiter.useKey(keyTag(key))
+      // Per attempt: a retry after a change of the limits' scope uses the new bucket.
+      const limiter = typeof o.limiter === 'function' ? o.limiter(network, endpoint) : o.limiter
+      limiter.useKey(keyTag(key))
       const { url, init } = await build(key)
-      const permit = await o.limiter.acquire({ priority: options.priority, signal: options.signal })
+      const permit = await limiter.acquire({ priority: options.priority, signal: options.signal })
       let error: AppError
       try {
         const answer = await httpAttempt({ url, init, clock: o.clock, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBodyBytes: o.maxBodyBytes, what })
@@ -229,8 +242,8 @@ export class ServiceClient {
       } finally {
         permit.release()
       }
-      if (error.kind === 'rate-limited') o.limiter.pauseFor(error.details.retryAfterMs ?? 1000)
-      if (error.kind === 'quota-exhausted') o.limiter.markQuotaExhausted()
+      if (error.kind === 'rate-limited') limiter.pauseFor(error.details.retryAfterMs ?? 1000)
+      if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
       const wait = error.kind === 'rate-limited' ? (error.details.retryAfterMs ?? 1000) : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
       o.log?.warn(`${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`)

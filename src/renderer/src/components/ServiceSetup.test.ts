@@ -8,7 +8,7 @@ import ServiceSetup from './ServiceSetup.vue'
 const KEY = 'live_9f8e7d6c5b4a3210WXYZ'
 
 function profile(active = false): ProfileView {
-  return { id: 'svc', name: 'My service', kind: 'service', baseUrl: 'https://api.example.com', rpcUrl: 'https://rpc.example.com', networks: [{ name: 'mainnet', label: 'Mainnet' }, { name: 'testnet', label: 'Testnet' }], limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 }, active }
+  return { id: 'svc', name: 'My service', kind: 'service', baseUrl: 'https://api.example.com', rpcUrl: 'https://rpc.example.com', networks: [{ name: 'mainnet', label: 'Mainnet' }, { name: 'testnet', label: 'Testnet' }], limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }, active }
 }
 const status = (set: boolean): KeyStatus => ({ profileId: 'svc', set, last4: set ? 'WXYZ' : null, storage: set ? 'keychain' : 'none', keychainAvailable: true, keychainProblem: null })
 

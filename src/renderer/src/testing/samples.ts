@@ -32,7 +32,7 @@ export function sandboxProfile(active = true, ready = true): ProfileView {
     baseUrl: ready ? 'http://127.0.0.1:1234' : '',
     rpcUrl: ready ? 'http://127.0.0.1:1234/rpc' : '',
     networks: ready ? [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }] : [],
-    limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 },
+    limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
     active,
   }
 }
