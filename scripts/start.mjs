@@ -5,7 +5,7 @@
  * be); otherwise, or with `--web`, the web host starts and prints the address to open.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
@@ -37,10 +37,20 @@ function electronBinary() {
   const require = createRequire(import.meta.url)
   const dir = dirname(require.resolve('electron/package.json'))
   const pathFile = join(dir, 'path.txt')
+  // One failed fetch is remembered, so a machine without network does not wait at every start.
+  const failedMarker = join(root, 'node_modules', '.cache', 'chainscope-electron-fetch-failed')
   if (!existsSync(pathFile)) {
+    if (existsSync(failedMarker)) {
+      console.error(`The Electron runtime could not be fetched before; to try again, delete ${failedMarker} (or run "npx install-electron").`)
+      return null
+    }
     console.error('Fetching the Electron runtime (once)…')
     const r = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit', timeout: 120_000 })
-    if (r.status !== 0 || !existsSync(pathFile)) return null
+    if (r.status !== 0 || !existsSync(pathFile)) {
+      mkdirSync(dirname(failedMarker), { recursive: true })
+      writeFileSync(failedMarker, `${new Date().toISOString()}\n`)
+      return null
+    }
   }
   const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim())
   return existsSync(binary) ? binary : null
