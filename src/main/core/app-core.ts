@@ -7,6 +7,7 @@ import type { Logger, Redactor } from './logger'
 import type { RuntimeTuning } from './profiles/profile-runtime'
 import type { SandboxLauncher } from './sandbox-launcher'
 import { systemClock, type Clock } from './util/clock'
+import { createVisibility } from './util/visibility'
 
 export interface CoreOptions {
   host: 'electron' | 'web'
@@ -40,7 +41,10 @@ export interface CoreOptions {
 
 export interface Core {
   bridge: BridgeHost
-  /** Whether any app window is visible; live polling runs only while one is. Starts hidden. */
+  /**
+   * The host's report of whether any app window can be seen (the page reports through
+   * `app.setVisible`); live polling runs only while every reporter says visible. Starts hidden.
+   */
   setVisible(visible: boolean): void
   /** Stops polling and the sandbox, writes the exact quota counts, flushes snapshots. */
   dispose(): Promise<void>
@@ -66,11 +70,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   })
   const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
   let disposed: Promise<void> | null = null
+  const report = createVisibility((visible) => services.setVisible(visible))
   const core: Core = {
     bridge,
-    setVisible: (visible) => services.setVisible(visible),
+    setVisible: (visible) => report('host', visible),
     dispose: () => (disposed ??= services.dispose()),
   }
-  bridge.register(bridgeHandlers(services, info, clock, core.setVisible))
+  bridge.register(bridgeHandlers(services, info, clock, (visible) => report('page', visible)))
   return core
 }

@@ -5,7 +5,7 @@ export type WatchedWindow = Pick<BrowserWindow, 'isVisible' | 'isMinimized' | 'i
 type PowerEvents = Pick<PowerMonitor, 'on' | 'removeListener'>
 
 export interface VisibilityTrackerOptions {
-  /** `core.setVisible`: live polling runs only while this was last told `true`. */
+  /** `core.setVisible`: while this says hidden, live polling stays off whatever the page reports. */
   setVisible: (visible: boolean) => void
   powerMonitor: PowerEvents
 }
