@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '../src/shared/bridge/contract'
 import { createCore, type Core } from '../src/main/core/app-core'
-import { Redactor } from '../src/main/core/logger'
-import type { RunningSandbox, SandboxLauncher } from '../src/main/core/sandbox-launcher'
+import { Redactor } from '../src/main/core/util/logger'
+import type { RunningSandbox, SandboxLauncher } from '../src/main/core/sandbox/sandbox-launcher'
 import { admin } from '../src/main/core/testing/sandbox-harness'
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../src/main/core/util/clock'
-import type { SandboxInfo } from '../src/main/core/sandbox-launcher'
+import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
 import type { Transaction } from '../src/shared/domain/service-schemas'
 
 /** Simulated time: timers run in order when the bench advances the clock; no real waiting. */

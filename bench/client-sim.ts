@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { HeightView } from '../src/shared/bridge/contract'
 import { createCore } from '../src/main/core/app-core'
-import { Redactor } from '../src/main/core/logger'
-import type { SandboxInfo } from '../src/main/core/sandbox-launcher'
+import { Redactor } from '../src/main/core/util/logger'
+import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
 import { recordWatchlist, SimChain, SimClock, SimService, type Recorded } from './client-sim-service'
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, BridgeEventName } from '../../shared/bridge/contract'
 import { createCore, type Core, type CoreOptions } from './app-core'
-import { Redactor } from './logger'
+import { Redactor } from './util/logger'
 
 /** The composition root through the bridge: profiles, settings, notices, watchlists, lifecycle. */
 let dir: string

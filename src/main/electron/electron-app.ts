@@ -1,7 +1,7 @@
 import { app, clipboard, dialog, Menu, powerMonitor, session, shell, type BrowserWindow } from 'electron'
 import { join } from 'node:path'
 import { createCore, type Core } from '../core/app-core'
-import { createLogger, Redactor, type Logger } from '../core/logger'
+import { createLogger, Redactor, type Logger } from '../core/util/logger'
 import { buildMenuTemplate } from './app-menu'
 import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { chooseDataDir } from './data-dir'

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { IPC_CHANNELS } from '../../shared/bridge/contract'
-import { BridgeHost } from '../core/bridge-host'
-import type { Logger } from '../core/logger'
+import { BridgeHost } from '../core/bridge/bridge-host'
+import type { Logger } from '../core/util/logger'
 import { isAppSenderFrame, registerBridgeIpc } from './ipc'
 import { BrowserWindow, FakeWebContents, FakeWebFrame, ipcMain, resetFakeElectron } from './testing/fake-electron'
 

@@ -1,5 +1,5 @@
 import { BrowserWindow, screen } from 'electron'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 import { APP_ENTRY_URL } from './app-origin'
 import type { WindowStateStore } from './window-state'
 

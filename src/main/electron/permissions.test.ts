@@ -1,6 +1,6 @@
 import type { Session } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 import { denyAllPermissions, isOwnDownload } from './permissions'
 import { fakeEvent, FakeWebContents, resetFakeElectron, session } from './testing/fake-electron'
 

@@ -1,5 +1,5 @@
 import type { Session } from 'electron'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 import { APP_ORIGIN } from './app-origin'
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { Redactor, type Logger } from '../core/logger'
+import { Redactor, type Logger } from '../core/util/logger'
 import { createUtilitySandboxLauncher } from './sandbox-utility'
 import { FakeUtilityProcess, resetFakeElectron, utilityProcess } from './testing/fake-electron'
 

@@ -4,10 +4,10 @@ import { cp, rename, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { z } from 'zod'
-import { AppError } from '../core/app-error'
-import type { Logger, Redactor } from '../core/logger'
-import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from '../core/sandbox-launcher'
-import { sandboxInfoSchema } from '../core/sandbox-process'
+import { AppError } from '../core/util/app-error'
+import type { Logger, Redactor } from '../core/util/logger'
+import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from '../core/sandbox/sandbox-launcher'
+import { sandboxInfoSchema } from '../core/sandbox/sandbox-process'
 
 /** The parts of a utility process the launcher uses (a fake stands in for it in tests). */
 export type SandboxChild = Pick<UtilityProcess, 'stdout' | 'stderr' | 'kill' | 'once' | 'pid'>

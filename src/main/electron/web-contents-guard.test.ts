@@ -1,6 +1,6 @@
 import type { WebContents } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 import { checkExternalUrl, UserGestureTracker } from './external-links'
 import { fakeEvent, FakeWebContents, resetFakeElectron, shell } from './testing/fake-electron'
 import { guardWebContents, handleWindowOpen, type WebContentsGuardOptions } from './web-contents-guard'

@@ -1,5 +1,5 @@
 import type { Event, HandlerDetails, WebContents } from 'electron'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 import { isAppUrl } from './app-origin'
 import { checkExternalUrl, type UserGestureTracker } from './external-links'
 

@@ -2,7 +2,7 @@ import type { BrowserWindow, Rectangle } from 'electron'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import type { Logger } from '../core/logger'
+import type { Logger } from '../core/util/logger'
 
 export interface WindowState {
   /** Absent: let the OS place a default-sized window. */

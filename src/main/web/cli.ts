@@ -3,9 +3,9 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createCore } from '../core/app-core'
-import { defaultDataDir } from '../core/data-dir'
-import { createLogger, Redactor } from '../core/logger'
-import { childProcessSandboxLauncher } from '../core/sandbox-process'
+import { defaultDataDir } from '../core/util/data-dir'
+import { createLogger, Redactor } from '../core/util/logger'
+import { childProcessSandboxLauncher } from '../core/sandbox/sandbox-process'
 import { startWebHost } from './web-host'
 
 /**

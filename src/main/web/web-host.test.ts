@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { BridgeHost } from '../core/bridge-host'
+import { BridgeHost } from '../core/bridge/bridge-host'
 import { startWebHost, type WebHost } from './web-host'
 
 interface Reply {

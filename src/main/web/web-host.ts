@@ -3,7 +3,7 @@ import { createReadStream, statSync, type Stats } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, resolve, sep } from 'node:path'
-import type { BridgeHost } from '../core/bridge-host'
+import type { BridgeHost } from '../core/bridge/bridge-host'
 import { CONTENT_SECURITY_POLICY } from '../../shared/security'
 
 export interface WebHostOptions {

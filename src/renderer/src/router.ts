@@ -1,6 +1,6 @@
 import { createRouter, createWebHashHistory, type Router } from 'vue-router'
-import HomeView from './views/HomeView.vue'
-import { useSessionStore } from './stores/session'
+import HomeView from './features/address/HomeView.vue'
+import { useSessionStore } from './features/shell/session-store'
 
 /**
  * Hash history works under both app:// (Electron) and the web host. Every view but the
@@ -11,16 +11,16 @@ export function createAppRouter(): Router {
     history: createWebHashHistory(),
     routes: [
       { path: '/', name: 'home', component: HomeView },
-      { path: '/welcome', name: 'welcome', component: () => import('./views/WelcomeView.vue'), meta: { open: true } },
+      { path: '/welcome', name: 'welcome', component: () => import('./features/setup/WelcomeView.vue'), meta: { open: true } },
       {
         path: '/address/:network/:address/:tab(balances|transactions)?',
         name: 'address',
-        component: () => import('./views/AddressView.vue'),
+        component: () => import('./features/address/AddressView.vue'),
       },
-      { path: '/rpc', name: 'rpc', component: () => import('./views/RpcView.vue') },
-      { path: '/watchlists', name: 'watchlists', component: () => import('./views/WatchlistsView.vue'), meta: { open: true } },
-      { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { open: true } },
-      { path: '/:rest(.*)*', name: 'not-found', component: () => import('./views/NotFoundView.vue'), meta: { open: true } },
+      { path: '/rpc', name: 'rpc', component: () => import('./features/rpc/RpcView.vue') },
+      { path: '/watchlists', name: 'watchlists', component: () => import('./features/watchlists/WatchlistsView.vue'), meta: { open: true } },
+      { path: '/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { open: true } },
+      { path: '/:rest(.*)*', name: 'not-found', component: () => import('./features/shell/NotFoundView.vue'), meta: { open: true } },
     ],
   })
 

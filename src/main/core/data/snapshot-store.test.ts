@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { balanceItem, transaction } from '../testing/service-fixtures'
-import { Redactor } from '../logger'
+import { Redactor } from '../util/logger'
 import { SnapshotStore } from './snapshot-store'
 
 let dir: string

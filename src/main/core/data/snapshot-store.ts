@@ -3,7 +3,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction } from '../../../shared/domain/service-schemas'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 
 export interface BalancesSnapshot {

@@ -1,6 +1,6 @@
 import type { HeightView } from '../../../shared/bridge/contract'
-import { AppError } from '../app-error'
-import type { Logger } from '../logger'
+import { AppError } from '../util/app-error'
+import type { Logger } from '../util/logger'
 import { systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { ChainEstimator } from './chain-estimator'
 

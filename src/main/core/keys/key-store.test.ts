@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Redactor } from '../logger'
+import { Redactor } from '../util/logger'
 import { KeyStore, loadKeytar, type KeychainBackend } from './key-store'
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyStatus } from '../../../shared/bridge/contract'
-import { AppError } from '../app-error'
-import type { Logger, Redactor } from '../logger'
+import { AppError } from '../util/app-error'
+import type { Logger, Redactor } from '../util/logger'
 
 /** The three keytar functions Chainscope uses; injected so the host (or a test) picks the backend. */
 export interface KeychainBackend {

@@ -1,6 +1,6 @@
 import type { LimiterState, Priority } from '../../../shared/bridge/contract'
 import type { Limits } from '../../../shared/domain/profile'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import { nextUtcMidnight, systemClock, utcDay, type Clock, type ClockTimer } from '../util/clock'
 import type { QuotaLedger, QuotaRecord } from './quota-store'
 

@@ -13,7 +13,7 @@ import {
   type Profile,
   type ProfileInput,
 } from '../../../shared/domain/profile'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import type { BalanceSpelling } from '../service/service-client'
 import { VersionedFile } from '../util/versioned-file'
 

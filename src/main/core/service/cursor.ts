@@ -1,4 +1,4 @@
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 
 /**
  * The opaque transactions cursor handed to the renderer: base64url of the JSON of the

@@ -1,5 +1,5 @@
 import type { Priority } from '../../../shared/bridge/contract'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 
 const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }
 

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import { systemClock } from '../util/clock'
 import { httpAttempt } from './http-attempt'
 

@@ -1,4 +1,4 @@
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 
 export interface HttpAnswer {

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 
 /**

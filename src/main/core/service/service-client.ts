@@ -10,9 +10,9 @@ import {
   type BalancesResponse,
   type TransactionsResponse,
 } from '../../../shared/domain/service-schemas'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import type { Limiter } from '../limiter/limiter'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path'
-import { childProcessSandboxLauncher } from '../sandbox-process'
-import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox-launcher'
+import { childProcessSandboxLauncher } from '../sandbox/sandbox-process'
+import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox/sandbox-launcher'
 
 /**
  * Test and benchmark support: the real sandbox, spawned as a child process through core's own

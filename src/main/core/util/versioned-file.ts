@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { AppError } from '../app-error'
+import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
 
 /**

@@ -1,7 +1,7 @@
 import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
 import { checkAddress, checksumAddress } from '../../../shared/domain/address'
 import { networkName } from '../../../shared/domain/profile'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import { formatCsv, parseCsv, uncell } from './csv'
 
 export type ImportedEntry = Omit<WatchEntry, 'id'>

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
-import { AppError } from '../app-error'
+import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'

@@ -1,0 +1,142 @@
+import type { AppInfo } from '../../../shared/bridge/contract'
+import { checkAddress } from '../../../shared/domain/address'
+import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
+import { AppError } from '../util/app-error'
+import type { BridgeHandlers } from './bridge-host'
+import type { CoreServices } from '../core-services'
+import { hexQuantity } from '../profiles/profile-runtime'
+import type { Clock } from '../util/clock'
+
+/** Checks the EIP-55 checksum too (the call schema checks only the form); returns lowercase. */
+function address(input: string, field = 'address'): string {
+  const check = checkAddress(input)
+  if (!check.ok) throw new AppError('invalid-input', check.message, { field })
+  return check.address.toLowerCase()
+}
+
+/** Every bridge call, translated to the core's services. Inputs arrive validated by BridgeHost. */
+export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, setVisible: (v: boolean) => void): BridgeHandlers {
+  const sandboxKeyManaged = (profileId: string): void => {
+    if (profileId === SANDBOX_PROFILE_ID) {
+      throw new AppError('invalid-input', "The built-in sandbox's key is managed by Chainscope; it cannot be set or cleared.", { field: 'profileId' })
+    }
+  }
+  return {
+    'app.info': () => info,
+    'app.setVisible': ({ visible }) => {
+      setVisible(visible)
+      return null
+    },
+    'app.notices': () => s.notices,
+    'sandbox.status': () => s.sandbox.status,
+
+    'profiles.list': () => s.profileViews(),
+    'profiles.save': (input) => {
+      const { profile, addressesChanged } = s.settings.save(input)
+      const runtime = s.runtime(profile.id)
+      runtime.limiters.setLimits(profile.limits)
+      if (addressesChanged) runtime.data.clearCache()
+      s.profilesChanged()
+      return s.profileViews().find((p) => p.id === profile.id)!
+    },
+    'profiles.remove': async ({ id }) => {
+      s.settings.get(id)
+      s.settings.remove(id)
+      s.forgetRuntime(id)
+      s.quota.remove(id)
+      await s.snapshots.removeProfile(id)
+      s.profilesChanged()
+      // The profile is gone either way; a keychain that refuses is reported, not hidden.
+      await s.keys.clear(id)
+      return null
+    },
+    'profiles.activate': async ({ id }) => {
+      s.settings.activate(id)
+      s.profilesChanged()
+      if (id === SANDBOX_PROFILE_ID) void s.sandbox.ensure().catch(() => {})
+      return s.profileViews().find((p) => p.id === id)!
+    },
+    'profiles.setLimits': ({ id, limits }) => {
+      const profile = s.settings.setLimits(id, limits)
+      s.runtime(id).limiters.setLimits(profile.limits)
+      s.profilesChanged()
+      return s.profileViews().find((p) => p.id === id)!
+    },
+
+    'key.status': async ({ profileId }) => {
+      s.settings.get(profileId)
+      if (profileId === SANDBOX_PROFILE_ID) {
+        const status = await s.keys.status(profileId)
+        return { ...status, storage: status.set ? 'session' : 'none' }
+      }
+      return s.keys.status(profileId)
+    },
+    'key.set': async ({ profileId, key, sessionOnly }) => {
+      s.settings.get(profileId)
+      sandboxKeyManaged(profileId)
+      const status = await s.keys.set(profileId, key, sessionOnly)
+      return status
+    },
+    'key.clear': async ({ profileId }) => {
+      s.settings.get(profileId)
+      sandboxKeyManaged(profileId)
+      return s.keys.clear(profileId)
+    },
+    'key.test': async ({ profileId }) => {
+      const runtime = s.runtime(profileId)
+      const profile = await runtime.ready()
+      const network = profile.networks[0]?.name
+      if (!network) throw new AppError('invalid-input', 'This profile has no networks to test against.', { field: 'profileId' })
+      const started = clock.now()
+      const result = await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' })
+      const height = hexQuantity(result)
+      if (height === null) throw new AppError('protocol', `eth_blockNumber answered ${JSON.stringify(result).slice(0, 40)}, not a block number.`)
+      s.observeHead(profileId, network, Number(height))
+      return { latencyMs: clock.now() - started, height: height.toString() }
+    },
+
+    'data.balances': async (input) => {
+      const addr = address(input.address)
+      const { runtime } = await s.activeFor(input.network)
+      return runtime.data.balances({ ...input, address: addr })
+    },
+    'data.transactions': async (input) => {
+      const addr = address(input.address)
+      const { runtime } = await s.activeFor(input.network)
+      return runtime.data.transactions({ ...input, address: addr })
+    },
+    'rpc.call': async ({ network, method, params }) => {
+      const { runtime } = await s.activeFor(network)
+      const result = await runtime.client.rpc(network, { method, params }, { priority: 'user' })
+      if (method === 'eth_blockNumber') {
+        const h = hexQuantity(result)
+        if (h !== null) s.observeHead(runtime.profileId, network, Number(h))
+      }
+      return { result }
+    },
+    'rpc.batch': async ({ network, calls }) => {
+      const { runtime } = await s.activeFor(network)
+      return runtime.client.rpcBatch(network, calls, { priority: 'user' })
+    },
+    'work.cancel': ({ scope }) => ({ cancelled: s.cancelScope(scope) }),
+    'limiter.state': () => s.limiterState(),
+    'height.get': () => s.heightViews(),
+
+    'settings.get': () => s.settings.settings,
+    'settings.set': (patch) => s.settings.setSettings(patch),
+
+    'watchlists.list': () => s.watchlists.list(),
+    'watchlists.create': ({ name }) => s.watchlists.create(name),
+    'watchlists.rename': ({ id, name }) => s.watchlists.rename(id, name),
+    'watchlists.delete': ({ id }) => {
+      s.watchlists.delete(id)
+      return null
+    },
+    'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, { ...entry, address: address(entry.address, 'entry.address') }),
+    'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
+    'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
+    'watchlists.moveEntry': ({ fromListId, toListId, entryId }) => s.watchlists.moveEntry(fromListId, toListId, entryId),
+    'watchlists.import': ({ format, text, listName }) => s.watchlists.import(format, text, listName),
+    'watchlists.export': ({ format, listId }) => s.watchlists.export(format, listId),
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import { AppError } from '../util/app-error'
+import { BridgeHost } from './bridge-host'
+import { Redactor } from '../util/logger'
+
+describe('BridgeHost', () => {
+  it('removes a registered secret from every answer and event, even one a service echoed back', async () => {
+    const redactor = new Redactor()
+    redactor.add('sbx_secret_key_1234')
+    const logged: string[] = []
+    const host = new BridgeHost(
+      {
+        'rpc.call': () => ({ result: { echoed: 'url?api_key=sbx_secret_key_1234' } }),
+        'key.test': () => {
+          throw new AppError('protocol', 'bad body', { data: 'sbx_secret_key_1234' })
+        },
+      },
+      { redactor, log: (m) => logged.push(m) },
+    )
+    expect(await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })).toEqual({ ok: true, value: { result: { echoed: 'url?api_key=…1234' } } })
+    expect(await host.dispatch('key.test', { profileId: 'p' })).toEqual({ ok: false, error: { kind: 'protocol', message: 'bad body', data: '…1234' } })
+    const seen: unknown[] = []
+    host.subscribe((_e, payload) => seen.push(payload))
+    host.emit('notice', { id: '1', level: 'info', message: 'key sbx_secret_key_1234', at: 'now' })
+    expect(JSON.stringify(seen)).not.toContain('sbx_secret_key_1234')
+    expect(logged).toHaveLength(3)
+  })
+
+  it('redacts a key holding JSON or URL special characters, in every form a URL gives it, without breaking the answer', async () => {
+    for (const key of ['abc"defgh\\ij', 'key!with(parens)~x', 'ab/cd+ef=gh']) {
+      const redactor = new Redactor()
+      redactor.add(key)
+      const form = new URLSearchParams({ api_key: key }).toString()
+      const host = new BridgeHost(
+        {
+          'rpc.call': () => ({
+            result: { raw: `x${key}x`, encoded: encodeURIComponent(key), form, lower: form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), [key]: 1, deep: JSON.parse(`${'['.repeat(80)}"${JSON.stringify(key).slice(1, -1)}"${']'.repeat(80)}`) as unknown },
+          }),
+        },
+        { redactor },
+      )
+      const answer = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+      expect(answer.ok).toBe(true)
+      const text = JSON.stringify(answer)
+      for (const leaked of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), form.slice('api_key='.length), form.slice('api_key='.length).toLowerCase()]) {
+        expect(text).not.toContain(leaked)
+      }
+      expect(text).toContain(`…${key.slice(-4)}`.replace(/[\\"]/g, (c) => `\\${c}`))
+    }
+  })
+
+  it('reports a handler that throws something unexpected as internal, with details only in the log', async () => {
+    const logged: string[] = []
+    const host = new BridgeHost({ 'app.info': () => { throw new TypeError('boom') } }, { log: (m) => logged.push(m) })
+    expect(await host.dispatch('app.info', {})).toEqual({ ok: false, error: { kind: 'internal', message: 'app.info failed unexpectedly; the details are in the log.' } })
+    expect(logged).toEqual(['bridge app.info failed: TypeError: boom'])
+  })
+})

@@ -1,0 +1,154 @@
+import { bridgeCalls, isBridgeCallName } from '../../../shared/bridge/call-schemas'
+import {
+  type BridgeCallName,
+  type BridgeCallOutputs,
+  type BridgeCallParsed,
+  type BridgeEventName,
+  type BridgeEvents,
+} from '../../../shared/bridge/contract'
+import { fail, ok, type BridgeResult } from '../../../shared/bridge/errors'
+import { AppError } from '../util/app-error'
+
+export type BridgeHandlers = {
+  [K in BridgeCallName]: (input: BridgeCallParsed<K>) => Promise<BridgeCallOutputs[K]> | BridgeCallOutputs[K]
+}
+
+type Listener = (event: BridgeEventName, payload: unknown) => void
+
+/** Nesting followed string by string; deeper parts are checked as a whole. */
+const MAX_SCRUB_DEPTH = 64
+
+export interface BridgeHostOptions {
+  /** Where unexpected errors are reported; must never receive the API key (callers redact). */
+  log?: (message: string) => void
+  /**
+   * The last line of defence for the key: every answer and event leaving main is checked,
+   * and any registered secret in it is replaced. (Nothing in core puts it there; a service
+   * that echoes the key back in a body would.)
+   */
+  redactor?: { contains(text: string): boolean; redact(text: string): string }
+}
+
+/**
+ * Validates every call against the contract, runs its handler and answers plain data. Both
+ * transports (Electron IPC, the web host's HTTP) call `dispatch` and subscribe with `subscribe`.
+ */
+export class BridgeHost {
+  readonly #handlers: Partial<BridgeHandlers>
+  readonly #listeners = new Set<Listener>()
+  readonly #log: (message: string) => void
+  readonly #redactor: BridgeHostOptions['redactor']
+
+  constructor(handlers: Partial<BridgeHandlers>, options: BridgeHostOptions = {}) {
+    this.#handlers = handlers
+    this.#log = options.log ?? (() => {})
+    this.#redactor = options.redactor
+  }
+
+  /** Adds or replaces handlers (the core registers them after construction). */
+  register(handlers: Partial<BridgeHandlers>): void {
+    Object.assign(this.#handlers, handlers)
+  }
+
+  /**
+   * Walks the value and redacts each string (and object key) that holds a secret. Not done
+   * on the JSON text: a key with `"` or `\` appears escaped there (missed), and a replacement
+   * spliced into the text could break its escapes.
+   */
+  #scrub<T>(value: T): T {
+    const r = this.#redactor
+    if (!r) return value
+    let found = false
+    const walk = (v: unknown, depth: number): unknown => {
+      if (typeof v === 'string') {
+        if (!r.contains(v)) return v
+        found = true
+        return r.redact(v)
+      }
+      if (typeof v !== 'object' || v === null) return v
+      if (depth > MAX_SCRUB_DEPTH) {
+        // Deeper than any real answer: kept whole unless a secret is somewhere inside.
+        if (!holdsSecret(v, r)) return v
+        found = true
+        return '[redacted]'
+      }
+      if (Array.isArray(v)) {
+        const out = v.map((item) => walk(item, depth + 1))
+        return out.some((item, i) => item !== v[i]) ? out : v
+      }
+      let changed = false
+      const out: Record<string, unknown> = {}
+      for (const [k, item] of Object.entries(v)) {
+        const key = walk(k, depth) as string
+        const next = walk(item, depth + 1)
+        if (key !== k || next !== item) changed = true
+        // defineProperty: a key such as "__proto__" stays a plain own property.
+        Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true })
+      }
+      return changed ? out : v
+    }
+    const safe = walk(value, 0) as T
+    if (found) this.#log('a bridge answer held a secret; it was redacted before leaving main')
+    return safe
+  }
+
+  async dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
+    return this.#scrub(await this.#dispatch(name, input))
+  }
+
+  async #dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
+    if (!isBridgeCallName(name)) {
+      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(name.slice(0, 60)) : `(a ${typeof name})`}.`, field: 'name' })
+    }
+    const parsed = bridgeCalls[name].safeParse(input ?? {})
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const field = issue?.path.join('.') || 'input'
+      return fail({ kind: 'invalid-input', message: `${name}: ${field}: ${issue?.message ?? 'invalid input'}`, field })
+    }
+    const handler = this.#handlers[name] as ((input: unknown) => unknown) | undefined
+    if (!handler) return fail({ kind: 'internal', message: `${name} is not available in this build.` })
+    try {
+      return ok(await handler(parsed.data))
+    } catch (error) {
+      if (error instanceof AppError) return fail(error.toBridge())
+      this.#log(`bridge ${name} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`)
+      return fail({ kind: 'internal', message: `${name} failed unexpectedly; the details are in the log.` })
+    }
+  }
+
+  emit<E extends BridgeEventName>(event: E, payload: BridgeEvents[E]): void {
+    const safe = this.#scrub(payload)
+    for (const listener of this.#listeners) {
+      try {
+        listener(event, safe)
+      } catch (error) {
+        this.#log(`event listener for ${event} failed: ${String(error)}`)
+      }
+    }
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+}
+
+/** Whether any string or key inside `root` holds a secret; iterative, so any depth is fine. */
+function holdsSecret(root: object, r: { contains(text: string): boolean }): boolean {
+  const seen = new Set<object>()
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === 'string') {
+      if (r.contains(v)) return true
+    } else if (typeof v === 'object' && v !== null && !seen.has(v)) {
+      seen.add(v)
+      for (const [k, item] of Object.entries(v)) {
+        if (r.contains(k)) return true
+        stack.push(item)
+      }
+    }
+  }
+  return false
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import type { BalanceItem } from '@shared/domain/service-schemas'
+import { makeBalance } from '../../testing/samples'
+import { allocation, filterRows, sortRows, toBalanceRow, totalFiat } from './balance-rows'
+
+const items = [
+  makeBalance('USDC', '2500000', '6', { rate: '1.00' }), // 2.5 → $2.50
+  makeBalance('WETH', '1500000000000000000', '18', { rate: '2000.5' }), // 1.5 → $3000.75
+  makeBalance('GLD', '7', '0'), // no rate
+  makeBalance('ZERO', '0', '18', { rate: '5' }),
+  makeBalance('NFT', '1', null, { type: 'ERC-721', tokenId: '42' }),
+]
+const rows = items.map(toBalanceRow)
+
+describe('balance rows', () => {
+  it('formats amounts exactly and computes fiat in cents', () => {
+    expect(rows[0]!.amount.text).toBe('2.5')
+    expect(rows[0]!.fiatCents).toBe(250n)
+    expect(rows[1]!.amount.text).toBe('1.5')
+    expect(rows[1]!.fiatCents).toBe(300075n)
+    expect(rows[2]!.fiatCents).toBeNull()
+    expect(rows[4]!.tokenId).toBe('42')
+    expect(rows[4]!.amount.text).toBe('1')
+  })
+
+  it('survives malformed items', () => {
+    const bad = toBalanceRow({ token: null, value: 'x' } as unknown as BalanceItem, 0)
+    expect(bad.amount.known).toBe(false)
+    expect(bad.name).toBe('Unnamed token')
+    expect(bad.fiatCents).toBeNull()
+    const noToken = toBalanceRow(undefined as unknown as BalanceItem, 1)
+    expect(noToken.amount.text).toBe('unknown')
+  })
+
+  it('only keeps https icon URLs', () => {
+    expect(toBalanceRow(makeBalance('A', '1', '0', { icon: 'https://x/a.png' }), 0).iconUrl).toBe('https://x/a.png')
+    expect(toBalanceRow(makeBalance('A', '1', '0', { icon: 'http://x/a.png' }), 0).iconUrl).toBeNull()
+    expect(toBalanceRow(makeBalance('A', '1', '0', { icon: 'javascript:alert(1)' }), 0).iconUrl).toBeNull()
+  })
+
+  it('filters by type, zero and text', () => {
+    expect(filterRows(rows, { type: 'all', hideZero: true, query: '' }).map((r) => r.symbol)).toEqual(['USDC', 'WETH', 'GLD', 'NFT'])
+    expect(filterRows(rows, { type: 'ERC-721', hideZero: false, query: '' }).map((r) => r.symbol)).toEqual(['NFT'])
+    expect(filterRows(rows, { type: 'all', hideZero: false, query: 'weth' }).map((r) => r.symbol)).toEqual(['WETH'])
+  })
+
+  it('sorts by amount across decimals and by fiat with unknowns last', () => {
+    expect(sortRows(rows, 'amount', 'desc').map((r) => r.symbol)).toEqual(['GLD', 'USDC', 'WETH', 'NFT', 'ZERO'])
+    expect(sortRows(rows, 'fiat', 'desc').map((r) => r.symbol).slice(0, 3)).toEqual(['WETH', 'USDC', 'ZERO'])
+    expect(sortRows(rows, 'fiat', 'asc').map((r) => r.symbol).slice(-2).sort()).toEqual(['GLD', 'NFT'])
+    expect(sortRows(rows, 'symbol', 'asc').map((r) => r.symbol)).toEqual(['GLD', 'NFT', 'USDC', 'WETH', 'ZERO'])
+  })
+
+  it('builds the allocation and total exactly', () => {
+    expect(totalFiat(rows)).toBe(250n + 300075n + 0n)
+    expect(allocation(rows)).toEqual([
+      { label: 'WETH', cents: 300075n },
+      { label: 'USDC', cents: 250n },
+    ])
+    const many = Array.from({ length: 9 }, (_, i) => toBalanceRow(makeBalance(`T${i}`, '1', '0', { rate: `${i + 1}` }), i))
+    const slices = allocation(many, 6)
+    expect(slices).toHaveLength(7)
+    expect(slices.at(-1)).toEqual({ label: 'Other', cents: 100n + 200n + 300n })
+  })
+})

@@ -1,0 +1,143 @@
+import type { BalancesView } from '@shared/bridge/contract'
+import type { Transaction } from '@shared/domain/service-schemas'
+import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
+import { toBalanceRow } from '../balances/balance-rows'
+import { csvLine } from '../../ui/csv'
+import { directionOf } from '../transactions/tx-view'
+
+export type ExportFormat = 'csv' | 'json'
+export type Progress = (done: number, total: number) => void
+
+/** Yields to the browser between chunks so a long export keeps the page responsive. */
+const yieldToBrowser = (): Promise<void> => new Promise((r) => setTimeout(r, 0))
+
+export interface ExportOptions {
+  /** Rows per chunk between progress reports. Default 500. */
+  chunk?: number
+  onProgress?: Progress
+  signal?: AbortSignal
+}
+
+export class ExportCancelled extends Error {
+  override readonly name = 'ExportCancelled'
+  readonly kind = 'cancelled'
+}
+
+async function mapChunked<T>(rows: readonly T[], render: (row: T) => string, options: ExportOptions): Promise<string[]> {
+  const chunk = options.chunk ?? 500
+  const out: string[] = []
+  for (let i = 0; i < rows.length; i += chunk) {
+    if (options.signal?.aborted) throw new ExportCancelled('Export cancelled.')
+    for (const row of rows.slice(i, i + chunk)) out.push(render(row))
+    options.onProgress?.(Math.min(i + chunk, rows.length), rows.length)
+    if (i + chunk < rows.length) await yieldToBrowser()
+  }
+  options.onProgress?.(rows.length, rows.length)
+  return out
+}
+
+const BALANCE_COLUMNS = ['token_address', 'name', 'symbol', 'type', 'decimals', 'value_raw', 'amount', 'exchange_rate', 'fiat_value', 'token_id']
+
+export async function balancesExport(view: BalancesView, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  const items = Array.isArray(view.items) ? view.items : []
+  if (format === 'json') {
+    await mapChunked(items, () => '', options)
+    // The wire items as received: exact decimal strings, nothing rounded.
+    return JSON.stringify({ network: view.network, address: view.address, fetchedAt: view.fetchedAt, source: view.source, items }, null, 2)
+  }
+  const lines = await mapChunked(items, (item) => {
+    const r = toBalanceRow(item, 0)
+    return csvLine([
+      r.tokenAddress,
+      r.name,
+      r.symbol,
+      r.type,
+      item?.token?.decimals ?? '',
+      typeof item?.value === 'string' ? item.value : '',
+      r.amount.known ? r.amount.exact.replace(/,/g, '') : '',
+      r.rate ?? '',
+      r.fiatCents === null ? '' : formatFiat(r.fiatCents).replace(/,/g, ''),
+      r.tokenId ?? '',
+    ])
+  }, options)
+  return [csvLine(BALANCE_COLUMNS), ...lines].join('\r\n') + '\r\n'
+}
+
+const TX_COLUMNS = [
+  'hash',
+  'timestamp',
+  'block',
+  'position',
+  'direction',
+  'status',
+  'result',
+  'method',
+  'tx_types',
+  'from',
+  'from_name',
+  'to',
+  'to_name',
+  'value_wei',
+  'value',
+  'fee_wei',
+  'fee',
+  'gas_used',
+  'gas_limit',
+  'gas_price',
+  'nonce',
+  'type',
+  'confirmations',
+  'revert_reason',
+  'created_contract',
+  'token_transfers',
+]
+
+const hashOf = (p: unknown): string => (p && typeof p === 'object' && typeof (p as { hash?: unknown }).hash === 'string' ? (p as { hash: string }).hash : '')
+const nameOf = (p: unknown): string => (p && typeof p === 'object' && typeof (p as { name?: unknown }).name === 'string' ? (p as { name: string }).name : '')
+const exactCoin = (wei: unknown): string => {
+  const a = formatTokenAmount(wei, '18', { group: false })
+  return a.known ? a.exact.replace(/,/g, '') : ''
+}
+
+export async function transactionsExport(
+  meta: { network: string; address: string; fetchedAt: string | null },
+  items: readonly Transaction[],
+  format: ExportFormat,
+  options: ExportOptions = {},
+): Promise<string> {
+  if (format === 'json') {
+    const parts = await mapChunked(items, (tx) => JSON.stringify(tx), options)
+    return `{"network":${JSON.stringify(meta.network)},"address":${JSON.stringify(meta.address)},"fetchedAt":${JSON.stringify(meta.fetchedAt)},"count":${items.length},"items":[\n${parts.join(',\n')}\n]}\n`
+  }
+  const lines = await mapChunked(items, (tx) =>
+    csvLine([
+      tx.hash,
+      tx.timestamp,
+      tx.block,
+      tx.position,
+      directionOf(tx, meta.address),
+      tx.status,
+      tx.result,
+      tx.method ?? '',
+      Array.isArray(tx.tx_types) ? tx.tx_types.join(' ') : '',
+      hashOf(tx.from),
+      nameOf(tx.from),
+      hashOf(tx.to),
+      nameOf(tx.to),
+      tx.value,
+      exactCoin(tx.value),
+      tx.fee?.value ?? '',
+      exactCoin(tx.fee?.value),
+      tx.gas_used,
+      tx.gas_limit,
+      tx.gas_price,
+      tx.nonce,
+      tx.type,
+      tx.confirmations,
+      tx.revert_reason ?? '',
+      hashOf(tx.created_contract),
+      Array.isArray(tx.token_transfers) ? tx.token_transfers.length : '',
+    ]),
+  options)
+  return [csvLine(TX_COLUMNS), ...lines].join('\r\n') + '\r\n'
+}

@@ -1,0 +1,123 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import type { BridgeError } from '@shared/bridge/errors'
+import { bridge } from '../../bridge'
+import { isRecord, readStored, writeStored } from '../../ui/persisted'
+import { buildFromForm, buildFromRaw, findMethod, RPC_METHODS } from './rpc-methods'
+
+const HISTORY_KEY = 'chainscope.rpc-history.v1'
+const MAX_HISTORY = 50
+/** Results kept in history are cut to this many characters so storage stays small. */
+const MAX_KEPT_RESULT = 4000
+
+export interface RpcHistoryEntry {
+  id: string
+  at: number
+  network: string
+  method: string
+  params: unknown[]
+  ok: boolean
+  ms: number
+  /** JSON of the result (cut), or the error message. */
+  summary: string
+}
+
+function accept(value: unknown): RpcHistoryEntry[] | null {
+  if (!Array.isArray(value)) return null
+  return value.filter(
+    (e): e is RpcHistoryEntry =>
+      isRecord(e) && typeof e.id === 'string' && typeof e.at === 'number' && typeof e.network === 'string' && typeof e.method === 'string' && Array.isArray(e.params),
+  )
+}
+
+/** The RPC console: method, parameters (form or raw JSON), the last answer and a history. */
+export const useRpcConsoleStore = defineStore('rpcConsole', () => {
+  const method = ref(RPC_METHODS[0]!.method)
+  const mode = ref<'form' | 'raw'>('form')
+  const formValues = ref<Record<string, string>>({})
+  const rawText = ref('[]')
+  const fieldErrors = ref<Record<string, string>>({})
+  const sending = ref(false)
+  const result = shallowRef<{ method: string; value: unknown; ms: number } | null>(null)
+  const error = ref<BridgeError | null>(null)
+  const errorAt = ref(0)
+  const history = ref<RpcHistoryEntry[]>(readStored(HISTORY_KEY, accept, []))
+
+  const spec = computed(() => findMethod(method.value))
+
+  // Switching to raw JSON starts from what the form holds, so nothing typed is lost.
+  watch(mode, (next) => {
+    if (next !== 'raw' || !spec.value) return
+    const built = buildFromForm(spec.value, formValues.value)
+    rawText.value = JSON.stringify({ method: method.value, params: built.ok ? built.call.params : [] }, null, 2)
+  })
+
+  function pick(name: string): void {
+    method.value = name
+    formValues.value = {}
+    fieldErrors.value = {}
+  }
+
+  function build() {
+    if (mode.value === 'raw') return buildFromRaw(rawText.value, method.value)
+    const s = spec.value
+    if (!s) return { ok: false as const, errors: { method: 'Pick a method from the list, or use raw JSON.' } }
+    return buildFromForm(s, formValues.value)
+  }
+
+  async function send(network: string): Promise<boolean> {
+    const built = build()
+    if (!built.ok) {
+      fieldErrors.value = built.errors
+      return false
+    }
+    fieldErrors.value = {}
+    // Raw JSON may name another method: the picker follows it.
+    if (built.call.method !== method.value && findMethod(built.call.method)) method.value = built.call.method
+    sending.value = true
+    const started = performance.now()
+    const answer = await bridge.invoke('rpc.call', { network, method: built.call.method, params: built.call.params })
+    const ms = Math.round(performance.now() - started)
+    sending.value = false
+    let summary: string
+    if (answer.ok) {
+      result.value = { method: built.call.method, value: answer.value.result, ms }
+      error.value = null
+      summary = JSON.stringify(answer.value.result) ?? 'null'
+    } else {
+      result.value = null
+      error.value = answer.error
+      errorAt.value = Date.now()
+      summary = answer.error.message
+      if (answer.error.kind === 'invalid-input' && answer.error.field) fieldErrors.value = { [answer.error.field]: answer.error.message }
+    }
+    const entry: RpcHistoryEntry = {
+      id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+      at: Date.now(),
+      network,
+      method: built.call.method,
+      params: built.call.params,
+      ok: answer.ok,
+      ms,
+      summary: summary.length > MAX_KEPT_RESULT ? `${summary.slice(0, MAX_KEPT_RESULT)}…` : summary,
+    }
+    history.value = [entry, ...history.value].slice(0, MAX_HISTORY)
+    writeStored(HISTORY_KEY, history.value)
+    return answer.ok
+  }
+
+  /** Puts a past call back into the editor, as raw JSON (its params are already converted). */
+  function reuse(entry: RpcHistoryEntry): void {
+    method.value = entry.method
+    mode.value = 'raw'
+    rawText.value = JSON.stringify({ method: entry.method, params: entry.params }, null, 2)
+    fieldErrors.value = {}
+  }
+
+  function clearHistory(): void {
+    history.value = []
+    writeStored(HISTORY_KEY, [])
+  }
+
+  return { method, mode, formValues, rawText, fieldErrors, sending, result, error, errorAt, history, spec, pick, build, send, reuse, clearHistory }
+})

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { makeBalance, makeBalances, makeHeight, makeLimiter, ME, sandboxProfile } from '../../testing/samples'
+import { setupTestApp, type TestApp } from '../../testing/mount'
+import { useChainStore } from './chain-store'
+import { useClockStore } from './clock-store'
+import { useConnectivityStore } from './connectivity-store'
+import { useLimiterStore } from './limiter-store'
+import { useRecentStore } from '../address/recent-store'
+import { useSessionStore } from './session-store'
+import { summaryText, useWatchSummariesStore } from '../watchlists/watch-summaries-store'
+
+describe('small stores', () => {
+  let t: TestApp
+  beforeEach(() => {
+    localStorage.clear()
+    t = setupTestApp()
+  })
+  afterEach(() => vi.useRealTimers())
+
+  it('chain: follows the profile networks and height events', async () => {
+    t.bridge.handle('height.get', () => [makeHeight('alpha', '100')])
+    const session = useSessionStore()
+    const chain = useChainStore()
+    session.profiles = [sandboxProfile(true, true)]
+    await chain.load()
+    await Promise.resolve()
+    expect(chain.selectedNetwork?.name).toBe('alpha')
+    t.bridge.emit('height', makeHeight('beta', '7', { estimated: true }))
+    expect(chain.heights.beta?.estimated).toBe(true)
+    chain.select('beta')
+    expect(chain.selected).toBe('beta')
+    chain.select('nope')
+    expect(chain.selected).toBe('beta')
+    expect(chain.labelOf('alpha')).toBe('Alpha')
+  })
+
+  it('limiter and connectivity: follow events', () => {
+    const limiter = useLimiterStore()
+    const conn = useConnectivityStore()
+    t.bridge.emit('limiter', makeLimiter({ leftToday: 0, usedToday: 1000 }))
+    expect(limiter.exhausted).toBe(true)
+    expect(limiter.resetsAtMs).toBe(Date.parse('2026-01-02T00:00:00.000Z'))
+    t.bridge.emit('connectivity', { online: false, reason: 'ECONNREFUSED' })
+    expect(conn.online).toBe(false)
+    expect(conn.reason).toBe('ECONNREFUSED')
+    t.bridge.emit('connectivity', { online: true, reason: null })
+    expect(conn.online).toBe(true)
+  })
+
+  it('recent: newest first, deduplicated, bounded and robust to bad storage', () => {
+    localStorage.setItem('chainscope.recent.v1', JSON.stringify([{ address: 'bad', network: 'a', at: 1 }, { address: ME, network: 'alpha', at: 2 }]))
+    const recent = useRecentStore()
+    expect(recent.items).toHaveLength(1)
+    for (let i = 0; i < 20; i++) recent.add(`0x${i.toString(16).padStart(40, '0')}`, 'alpha', i)
+    recent.add(ME.toUpperCase().replace('0X', '0x'), 'alpha', 99)
+    expect(recent.items).toHaveLength(12)
+    expect(recent.items[0]!.at).toBe(99)
+    expect(recent.items.filter((r) => r.address.toLowerCase() === ME)).toHaveLength(1)
+  })
+
+  it('watch summaries: newer answers win and text reads well', () => {
+    const s = useWatchSummariesStore()
+    s.record(makeBalances([makeBalance('USDC', '1000000', '6', { rate: '1' }), makeBalance('GLD', '3', '0')], { fetchedAt: '2026-01-01T10:00:00.000Z' }))
+    s.record(makeBalances([], { fetchedAt: '2026-01-01T09:00:00.000Z', source: 'snapshot', staleReason: 'offline' }))
+    const summary = s.get('alpha', ME)!
+    expect(summary.tokens).toBe(2)
+    expect(summaryText(summary)).toBe('2 tokens · USDC, GLD · $1.00')
+    expect(summaryText({ ...summary, tokens: 0 })).toBe('No tokens')
+  })
+
+  it('clock: ticks on fake time', async () => {
+    vi.useFakeTimers()
+    vi.setSystemTime(1_000_000)
+    const clock = useClockStore()
+    clock.stop()
+    clock.start(1000)
+    await vi.advanceTimersByTimeAsync(3000)
+    expect(clock.now).toBe(1_003_000)
+    clock.stop()
+  })
+})

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushPromises } from '@vue/test-utils'
+import { makeTx, ME, party } from '../../testing/samples'
+import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import TxList from './TxList.vue'
+
+describe('TxList', () => {
+  let t: TestApp
+  beforeEach(() => {
+    t = setupTestApp()
+    // happy-dom lays nothing out: give the scroller a 440 px viewport (10 rows of 44 px).
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(440)
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000)
+  })
+  afterEach(() => vi.restoreAllMocks())
+
+  const items = Array.from({ length: 200 }, (_, i) => makeTx(i))
+
+  async function scrollTo(w: ReturnType<typeof mountWith>, top: number) {
+    const el = w.get('.scroller').element as HTMLElement
+    el.scrollTop = top
+    el.dispatchEvent(new Event('scroll'))
+    await flushPromises()
+  }
+
+  it('renders only the visible rows, with row indexes for assistive tech', async () => {
+    const w = mountWith(TxList, t, { props: { items, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const rows = w.findAll('.scroller [role="row"]')
+    expect(rows.length).toBeGreaterThan(5)
+    expect(rows.length).toBeLessThan(40)
+    expect(w.get('[role="table"]').attributes('aria-rowcount')).toBe('201')
+    expect(rows[0]!.attributes('aria-rowindex')).toBe('2')
+    expect(w.get('.spacer').attributes('style')).toContain(`height: ${200 * 44}px`)
+    w.unmount()
+  })
+
+  it('shows direction, parties with badges, exact value, fee and status', async () => {
+    const special = [
+      makeTx(0, { to: party('0x3333333333333333333333333333333333333333', { name: 'Vault', is_contract: true, is_verified: true }), method: 'deposit' }),
+      makeTx(1, { status: 'error', result: 'Reverted', value: '1' }),
+      makeTx(2, { to: null, created_contract: { hash: '0x4444444444444444444444444444444444444444' } }),
+    ]
+    const w = mountWith(TxList, t, { props: { items: special, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const cells = w.findAll('.scroller [role="row"]').map((r) => r.findAll('[role="cell"]').map((c) => c.text()))
+    expect(cells[0]![2]).toBe('deposit')
+    expect(cells[0]![3]).toMatch(/^Out\s*0x1111…1111\s*→\s*Vault\s*contract\s*verified$/)
+    expect(cells[0]![4]).toBe('1.5')
+    expect(cells[0]![5]).toBe('0.000021')
+    expect(cells[0]![6]).toBe('Success')
+    expect(cells[1]![3]).toMatch(/^In\s*0x2222/)
+    expect(cells[1]![4]).toBe('<0.000001')
+    expect(cells[1]![6]).toBe('Failed: Reverted')
+    expect(cells[2]![3]).toContain('new contract 0x4444…4444')
+    w.unmount()
+  })
+
+  it('asks for the next page as the end scrolls into view, not before', async () => {
+    const w = mountWith(TxList, t, { props: { items, address: ME, hasMore: true, loadingMore: false } })
+    await flushPromises()
+    expect(w.emitted('needMore')).toBeUndefined()
+    await scrollTo(w, 150 * 44)
+    expect(w.emitted('needMore')).toBeUndefined()
+    await scrollTo(w, 190 * 44)
+    expect(w.emitted('needMore')?.length).toBeGreaterThanOrEqual(1)
+    w.unmount()
+  })
+
+  it('opens the detail from the hash button with the full hash as its name', async () => {
+    const w = mountWith(TxList, t, { props: { items, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const button = w.get(`button[aria-label="Details of transaction ${items[0]!.hash}"]`)
+    await button.trigger('click')
+    expect(w.emitted('select')?.[0]?.[0]).toBe(items[0]!.hash)
+    w.unmount()
+  })
+})

@@ -1,0 +1,145 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fakeLatency } from '../../testing/delay'
+import { FakeBridgeFailure } from '../../testing/fake-bridge'
+import { makePage, ME } from '../../testing/samples'
+import { setupTestApp, settle, type TestApp } from '../../testing/mount'
+import { useConnectivityStore } from '../shell/connectivity-store'
+import { useTransactionsStore } from './transactions-store'
+
+/** A fake service of `pages` pages of 50, cursors "p1".."p{n-1}". */
+function servePages(t: TestApp, pages: number, options: { delayMs?: number; failAt?: number } = {}) {
+  t.bridge.handle('data.transactions', async (input) => {
+    const n = input.cursor ? Number(input.cursor.slice(1)) : 0
+    if (options.delayMs) await fakeLatency(options.delayMs)
+    if (n === options.failAt) throw new FakeBridgeFailure({ kind: 'rate-limited', message: 'slow down', retryAfterMs: 2000 })
+    return makePage(n * 50, 50, n + 1 < pages ? `p${n + 1}` : null, { cursor: input.cursor ?? null })
+  })
+  t.bridge.handle('work.cancel', () => ({ cancelled: 1 }))
+}
+
+describe('transactions store', () => {
+  let t: TestApp
+  beforeEach(() => {
+    vi.useFakeTimers()
+    t = setupTestApp()
+  })
+  afterEach(() => vi.useRealTimers())
+
+  it('loads the first page, then further pages through the cursor', async () => {
+    servePages(t, 3)
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    expect(s.items).toHaveLength(50)
+    expect(s.nextCursor).toBe('p1')
+    expect(await s.loadMore()).toBe(true)
+    expect(await s.loadMore()).toBe(true)
+    expect(s.items).toHaveLength(150)
+    expect(s.complete).toBe(true)
+    expect(await s.loadMore()).toBe(false)
+    const cursors = t.bridge.callsOf('data.transactions').map((c) => (c as { cursor: string | null }).cursor)
+    expect(cursors).toEqual([null, 'p1', 'p2'])
+    // Every call carries the view's scope so leaving can cancel it.
+    expect(t.bridge.callsOf('data.transactions').every((c) => (c as { scope: string }).scope === `a:alpha:${ME}`)).toBe(true)
+  })
+
+  it('joins a page already loading instead of asking twice', async () => {
+    servePages(t, 3, { delayMs: 100 })
+    const s = useTransactionsStore()
+    const opening = s.open('alpha', ME)
+    await vi.advanceTimersByTimeAsync(100)
+    await opening
+    const a = s.loadMore()
+    const b = s.loadMore()
+    await vi.advanceTimersByTimeAsync(100)
+    await Promise.all([a, b])
+    expect(t.bridge.callsOf('data.transactions')).toHaveLength(2)
+    expect(s.items).toHaveLength(100)
+  })
+
+  it('drops duplicate hashes across pages', async () => {
+    t.bridge.handle('data.transactions', (input) => (input.cursor ? makePage(40, 50, null) : makePage(0, 50, 'p1')))
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadMore()
+    expect(s.items).toHaveLength(90)
+    expect(new Set(s.items.map((x) => x.hash)).size).toBe(90)
+  })
+
+  it('loads all pages with progress, and stops on cancel', async () => {
+    servePages(t, 10, { delayMs: 50 })
+    const s = useTransactionsStore()
+    const opening = s.open('alpha', ME)
+    await vi.advanceTimersByTimeAsync(50)
+    await opening
+    const all = s.loadAll()
+    await vi.advanceTimersByTimeAsync(50 * 3 + 1)
+    expect(s.loadAllProgress.running).toBe(true)
+    expect(s.loadAllProgress.pages).toBeGreaterThanOrEqual(3)
+    await s.cancelLoadAll()
+    await vi.advanceTimersByTimeAsync(200)
+    await all
+    expect(s.loadAllProgress).toMatchObject({ running: false, stopped: 'cancelled' })
+    expect(s.items.length).toBeLessThan(500)
+    expect(t.bridge.callsOf('work.cancel')).toEqual([{ scope: `a:alpha:${ME}` }])
+  })
+
+  it('loads every page when not cancelled', async () => {
+    servePages(t, 6)
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadAll()
+    expect(s.items).toHaveLength(300)
+    expect(s.loadAllProgress).toMatchObject({ running: false, pages: 6, rows: 300, stopped: null })
+  })
+
+  it('stops load-all at an error and keeps what was loaded', async () => {
+    servePages(t, 6, { failAt: 3 })
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadAll()
+    expect(s.items).toHaveLength(150)
+    expect(s.loadAllProgress.stopped).toBe('error')
+    expect(s.error).toMatchObject({ kind: 'rate-limited', retryAfterMs: 2000 })
+    expect(s.nextCursor).toBe('p3')
+  })
+
+  it('ignores an answer for an address that is no longer open', async () => {
+    servePages(t, 2, { delayMs: 100 })
+    const s = useTransactionsStore()
+    void s.open('alpha', ME)
+    await settle()
+    void s.open('beta', ME)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(s.target).toEqual({ network: 'beta', address: ME })
+    expect(s.items).toHaveLength(50)
+    expect(s.pages).toBe(1)
+  })
+
+  it('keeps the stalest provenance and marks the app offline on an offline error', async () => {
+    let n = 0
+    t.bridge.handle('data.transactions', () => {
+      n++
+      if (n === 1) return makePage(0, 50, 'p1', { fetchedAt: '2026-01-01T10:00:00.000Z' })
+      if (n === 2) return makePage(50, 50, 'p2', { source: 'snapshot', staleReason: 'offline', fetchedAt: '2026-01-01T08:00:00.000Z' })
+      throw new FakeBridgeFailure({ kind: 'offline', message: 'connection refused' })
+    })
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadMore()
+    expect(s.provenance).toEqual({ source: 'snapshot', staleReason: 'offline', fetchedAt: '2026-01-01T08:00:00.000Z' })
+    await s.loadMore()
+    expect(useConnectivityStore().online).toBe(false)
+    expect(s.items).toHaveLength(100)
+  })
+
+  it('filters and lists the kinds seen', async () => {
+    servePages(t, 1)
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    expect(s.types).toEqual(['coin_transfer'])
+    s.directionFilter = 'in'
+    expect(s.filtered).toHaveLength(25)
+    s.select(s.filtered[0]!.hash)
+    expect(s.selected?.hash).toBe(s.filtered[0]!.hash)
+  })
+})
