@@ -13,9 +13,17 @@ const LAYERS = [
   { name: 'shared', dir: 'src/shared' },
   { name: 'renderer', dir: 'src/renderer' },
   { name: 'preload', dir: 'src/preload' },
+  // src/main is three layers: the host-agnostic core runs under both hosts, so it may import
+  // neither host; the two hosts never import each other.
+  { name: 'core', dir: 'src/main/core' },
+  { name: 'electron-host', dir: 'src/main/electron' },
+  { name: 'web-host', dir: 'src/main/web' },
   { name: 'main', dir: 'src/main' },
   { name: 'sandbox', dir: 'sandbox' },
 ]
+
+const MAIN_LAYERS = new Set(['core', 'electron-host', 'web-host', 'main'])
+const dirOf = (layer) => LAYERS.find((l) => l.name === layer)?.dir ?? layer
 
 function layerOf(absPath) {
   const rel = relative(ROOT, absPath).split(sep).join('/')
@@ -26,6 +34,14 @@ const isUiPackage = (spec) => UI_PACKAGES.some((p) => spec === p || spec.startsW
 const isNode = (spec) => NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]) || spec.startsWith('node:')
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
 
+/** Rules every part of src/main keeps. */
+function checkMain(spec, toLayer) {
+  if (toLayer === 'renderer') return 'src/main must not import src/renderer: the UI runs in another process; push events through the bridge.'
+  if (toLayer === 'sandbox') return 'src/main must not import the sandbox\'s code: it starts the sandbox as a child process and talks to it over HTTP like the real service.'
+  if (isUiPackage(spec)) return `src/main has no UI: "${spec}" belongs in src/renderer.`
+  return null
+}
+
 /** Returns the reason an import is not allowed, or null. */
 function check(fromLayer, spec, target, isTest) {
   const toLayer = target ? layerOf(target) : null
@@ -34,23 +50,32 @@ function check(fromLayer, spec, target, isTest) {
       if (isElectron(spec)) return 'src/shared is pure TypeScript shared by every layer; it must not import electron (main, preload and the renderer each run elsewhere).'
       if (isNode(spec)) return `src/shared also runs in the renderer, where Node built-ins like "${spec}" do not exist.`
       if (isUiPackage(spec)) return `src/shared also runs in main and the sandbox, which have no UI: "${spec}" belongs in src/renderer.`
-      if (toLayer && toLayer !== 'shared') return `src/shared may import only src/shared, not src/${toLayer === 'sandbox' ? '../sandbox' : toLayer}.`
+      if (toLayer && toLayer !== 'shared') return `src/shared may import only src/shared, not ${dirOf(toLayer)}.`
       return null
     case 'renderer':
-      if (toLayer === 'main') return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
+      if (MAIN_LAYERS.has(toLayer)) return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
       if (toLayer === 'preload') return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/bridge.'
       if (toLayer === 'sandbox') return 'src/renderer must not import the sandbox: it is a separate service reached through main.'
       if (isElectron(spec)) return 'src/renderer runs sandboxed without Node or Electron APIs; reach main through the bridge instead of importing electron.'
       if (isNode(spec)) return `src/renderer runs in a browser page: Node built-in "${spec}" is not available there; ask main through the bridge.`
       if (spec === 'keytar') return 'src/renderer must never touch the keychain: the API key stays in main.'
       return null
+    case 'core':
+      if (isElectron(spec)) return 'src/main/core runs under the web host too, where there is no Electron: keep "electron" in src/main/electron and pass what the core needs in as options.'
+      if (toLayer === 'electron-host') return 'src/main/core must not import src/main/electron: the core is host-agnostic; the Electron glue imports the core, not the other way.'
+      if (toLayer === 'web-host') return 'src/main/core must not import src/main/web: the core is host-agnostic; the web host imports the core, not the other way.'
+      return checkMain(spec, toLayer)
+    case 'electron-host':
+      if (toLayer === 'web-host') return 'src/main/electron must not import src/main/web: the two hosts share only src/main/core.'
+      return checkMain(spec, toLayer)
+    case 'web-host':
+      if (isElectron(spec)) return 'src/main/web runs in plain Node without Electron; "electron" belongs in src/main/electron.'
+      if (toLayer === 'electron-host') return 'src/main/web must not import src/main/electron: the two hosts share only src/main/core.'
+      return checkMain(spec, toLayer)
     case 'main':
-      if (toLayer === 'renderer') return 'src/main must not import src/renderer: the UI runs in another process; push events through the bridge.'
-      if (toLayer === 'sandbox') return 'src/main must not import the sandbox\'s code: it starts the sandbox as a child process and talks to it over HTTP like the real service.'
-      if (isUiPackage(spec)) return `src/main has no UI: "${spec}" belongs in src/renderer.`
-      return null
+      return checkMain(spec, toLayer)
     case 'preload':
-      if (toLayer && toLayer !== 'shared' && toLayer !== 'preload') return `src/preload may import only src/shared and electron, not src/${toLayer}: it must stay a thin, auditable bridge.`
+      if (toLayer && toLayer !== 'shared' && toLayer !== 'preload') return `src/preload may import only src/shared and electron, not ${dirOf(toLayer)}: it must stay a thin, auditable bridge.`
       // A spec beside the preload runs under Vitest in Node and never ships in the preload.
       if (isTest && (spec === 'vitest' || spec.startsWith('vitest/'))) return null
       if (!toLayer && !isElectron(spec) && !spec.startsWith('.')) return `src/preload may import only src/shared and electron, not "${spec}": it runs sandboxed and must stay a thin, auditable bridge.`

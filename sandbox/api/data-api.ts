@@ -2,6 +2,7 @@ import { isAddress } from 'viem'
 import type { Cursor } from '../index/store'
 import { balanceItem, nextPageParams, txItem, type FormatContext } from './format'
 import { invalidParameter, json, type Reply } from './http'
+import { isAddressText } from '../../src/shared/domain/address'
 
 export const PAGE_SIZE = 50
 
@@ -9,7 +10,7 @@ export const PAGE_SIZE = 50
 export function parseAddress(query: URLSearchParams): string | Reply {
   const raw = query.get('address')
   if (raw === null || raw === '') return invalidParameter('address', 'the address parameter is required')
-  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) return invalidParameter('address', 'address must be 0x followed by 40 hex characters')
+  if (!isAddressText(raw)) return invalidParameter('address', 'address must be 0x followed by 40 hex characters')
   const body = raw.slice(2)
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase()
   if (mixed && !isAddress(raw, { strict: true })) return invalidParameter('address', 'address has mixed case but an invalid EIP-55 checksum')

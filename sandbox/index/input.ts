@@ -1,6 +1,7 @@
 import { decodeFunctionData, getAddress, toFunctionSelector, type AbiFunction } from 'viem'
 import { ARTIFACTS, CONTRACT_NAMES, type ContractName } from '../contracts/artifacts'
 import type { DecodedInput } from './types'
+import { isAddressText } from '../../src/shared/domain/address'
 
 /** Which artifact a creation (init) code was compiled from, by its bytecode prefix. */
 export function artifactOfCreationCode(initCode: string): ContractName | null {
@@ -13,7 +14,7 @@ export function artifactOfCreationCode(initCode: string): ContractName | null {
 
 function jsonValue(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) return getAddress(value)
+  if (isAddressText(value)) return getAddress(value)
   if (Array.isArray(value)) return value.map(jsonValue)
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]))
   return value

@@ -1,12 +1,14 @@
 import { z } from 'zod'
-import { limitsSchema, networkName, profileInputSchema } from '../domain/profile'
+import { ADDRESS_PATTERN } from '../domain/address'
+import { watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
+import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
  * renderer imports only their types (through contract.ts), so zod stays out of its bundle.
  */
 const empty = z.object({}).strict()
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected 0x followed by 40 hex characters')
+const address = z.string().regex(ADDRESS_PATTERN, 'expected 0x followed by 40 hex characters')
 const id = z.string().min(1).max(80)
 /** Who waits for the work: the user first, prefetch next, background last. */
 export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
@@ -14,12 +16,14 @@ export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
 /** A view's scope: leaving the view cancels its queued work (`work.cancel`). */
 const scope = z.string().min(1).max(80).optional()
 
+const listName = z.string().trim().pipe(watchListName)
+
 const watchEntryInput = z.object({
   address,
   network: networkName,
-  label: z.string().trim().max(80).default(''),
-  note: z.string().max(2000).default(''),
-  tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
+  label: z.string().trim().pipe(watchLabel).default(''),
+  note: watchNote.default(''),
+  tags: z.array(z.string().trim()).pipe(watchTags).default([]),
 })
 
 export const bridgeCalls = {
@@ -38,7 +42,7 @@ export const bridgeCalls = {
   'key.set': z
     .object({
       profileId: id,
-      key: z.string().trim().min(8, 'an API key has at least 8 characters').max(256).regex(/^[\x21-\x7e]+$/, 'an API key has no spaces or control characters'),
+      key: apiKeySchema,
       sessionOnly: z.boolean().default(false),
     })
     .strict(),
@@ -88,8 +92,8 @@ export const bridgeCalls = {
   'settings.set': z.object({ allowRemoteIcons: z.boolean().optional() }).strict(),
 
   'watchlists.list': empty,
-  'watchlists.create': z.object({ name: z.string().trim().min(1).max(60) }).strict(),
-  'watchlists.rename': z.object({ id, name: z.string().trim().min(1).max(60) }).strict(),
+  'watchlists.create': z.object({ name: listName }).strict(),
+  'watchlists.rename': z.object({ id, name: listName }).strict(),
   'watchlists.delete': z.object({ id }).strict(),
   'watchlists.addEntry': z.object({ listId: id, entry: watchEntryInput }).strict(),
   'watchlists.updateEntry': z
@@ -98,9 +102,9 @@ export const bridgeCalls = {
       entryId: id,
       patch: z
         .object({
-          label: z.string().trim().max(80),
-          note: z.string().max(2000),
-          tags: z.array(z.string().trim().min(1).max(40)).max(20),
+          label: z.string().trim().pipe(watchLabel),
+          note: watchNote,
+          tags: z.array(z.string().trim()).pipe(watchTags),
         })
         .partial()
         .strict(),
@@ -109,7 +113,7 @@ export const bridgeCalls = {
   'watchlists.removeEntry': z.object({ listId: id, entryId: id }).strict(),
   'watchlists.moveEntry': z.object({ fromListId: id, toListId: id, entryId: id }).strict(),
   'watchlists.import': z
-    .object({ format: z.enum(['json', 'csv']), text: z.string().max(5_000_000), listName: z.string().trim().min(1).max(60).optional() })
+    .object({ format: z.enum(['json', 'csv']), text: z.string().max(5_000_000), listName: listName.optional() })
     .strict(),
   'watchlists.export': z.object({ format: z.enum(['json', 'csv']), listId: id.optional() }).strict(),
 } as const

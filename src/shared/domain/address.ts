@@ -1,5 +1,13 @@
 import { getAddress, isAddress } from 'viem'
 
+/** 0x followed by 40 hex digits in any case: the form every layer checks an address against. */
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/
+
+/** Whether a value is address text (any case, no checksum check: for data from files and servers). */
+export function isAddressText(value: unknown): value is string {
+  return typeof value === 'string' && ADDRESS_PATTERN.test(value)
+}
+
 /** Result of checking a user-typed address, with a message precise enough to act on. */
 export type AddressCheck = { ok: true; address: `0x${string}` } | { ok: false; message: string }
 
@@ -32,6 +40,11 @@ export function checkAddress(input: string): AddressCheck {
 /** Addresses are stored lowercase and shown checksummed. */
 export function normaliseAddress(address: string): `0x${string}` {
   return address.toLowerCase() as `0x${string}`
+}
+
+/** The one address comparison: case-insensitive, as EVM addresses are. */
+export function sameAddress(a: string, b: string): boolean {
+  return normaliseAddress(a) === normaliseAddress(b)
 }
 
 export function checksumAddress(address: string): `0x${string}` {

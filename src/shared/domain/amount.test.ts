@@ -11,6 +11,7 @@ import {
   parseAmount,
   parseDecimalNumber,
   parseDecimals,
+  MAX_SAFE_BIGINT,
   parseHexQuantity,
   shareBasisPoints,
   sumAmounts,
@@ -116,7 +117,9 @@ describe('parsers', () => {
   it('parses canonical hex quantities only', () => {
     expect(parseHexQuantity('0x0')).toBe(0n)
     expect(parseHexQuantity('0x1a')).toBe(26n)
-    expect(parseHexQuantity('0x01')).toBeNull()
+    expect(parseHexQuantity('0x01')).toBe(1n)
+    expect(parseHexQuantity('0x20000000000000', MAX_SAFE_BIGINT)).toBeNull()
+    expect(parseHexQuantity('0x1fffffffffffff', MAX_SAFE_BIGINT)).toBe(MAX_SAFE_BIGINT)
     expect(parseHexQuantity('0x')).toBeNull()
     expect(parseHexQuantity('1a')).toBeNull()
   })

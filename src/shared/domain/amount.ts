@@ -155,11 +155,19 @@ export function formatGwei(wei: unknown, maxFractionDigits = 3): string | null {
   return v === null ? null : formatUnitsDetailed(v, 9, { maxFractionDigits }).text
 }
 
-/** A JSON-RPC hex quantity ("0x1a") as bigint, or null if it is not a canonical quantity. */
-export function parseHexQuantity(text: unknown): bigint | null {
-  if (typeof text !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]{0,63})$/.test(text)) return null
-  return BigInt(text)
+/**
+ * A JSON-RPC hex quantity ("0x1a") as bigint, or null. Leading zeros ("0x01") are read,
+ * though not canonical: providers differ, and the value is unambiguous. With `max`, a larger
+ * value is null too (block numbers and timestamps must fit a JS number exactly).
+ */
+export function parseHexQuantity(text: unknown, max?: bigint): bigint | null {
+  if (typeof text !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(text)) return null
+  const n = BigInt(text)
+  return max !== undefined && n > max ? null : n
 }
+
+/** The largest integer a JS number holds exactly, for `parseHexQuantity`'s `max`. */
+export const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** Sums decimal strings exactly, skipping malformed ones. */
 export function sumAmounts(values: readonly unknown[]): bigint {

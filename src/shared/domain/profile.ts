@@ -1,19 +1,27 @@
 import { z } from 'zod'
+import { apiKeyProblem, NETWORK_NAME_PATTERN, NETWORK_NAME_RULE, PROFILE_LIMITS, serviceUrlProblem } from './profile-rules'
 
 /** Network names are data, never constants: each profile names its two networks. */
-export const networkName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a network name is 1-32 lowercase letters, digits or dashes')
+export const networkName = z.string().regex(NETWORK_NAME_PATTERN, NETWORK_NAME_RULE)
 
-const httpUrl = z
+/** Reports the rule's own words (`serviceUrlProblem`) as the issue. */
+const httpUrl = z.string().superRefine((u, ctx) => {
+  const problem = serviceUrlProblem(u)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
+
+/** An API key as pasted; the same words as the setup form (`apiKeyProblem`). */
+export const apiKeySchema = z
   .string()
-  .url('expected a URL')
-  .refine((u) => /^https?:\/\//.test(u), 'the URL must start with http:// or https://')
-  .refine((u) => !/[?#]/.test(u), 'the URL must not carry a query or fragment (the key is added by the app)')
+  .trim()
+  .superRefine((k, ctx) => {
+    const problem = apiKeyProblem(k)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 export const networkConfigSchema = z.object({
   name: networkName,
-  label: z.string().trim().min(1).max(40),
+  label: z.string().trim().min(1).max(PROFILE_LIMITS.networkLabel),
 })
 export type NetworkConfig = z.infer<typeof networkConfigSchema>
 
@@ -41,7 +49,7 @@ export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1
 
 export const profileInputSchema = z.object({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
-  name: z.string().trim().min(1, 'a profile needs a name').max(60),
+  name: z.string().trim().min(1, 'a profile needs a name').max(PROFILE_LIMITS.name),
   baseUrl: httpUrl,
   rpcUrl: httpUrl,
   networks: z.tuple([networkConfigSchema, networkConfigSchema]).refine((n) => n[0].name !== n[1].name, {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ADDRESS_PATTERN } from './address'
 
 /**
  * Schemas of the service's wire format (spec sections 2.1-2.6). They tolerate extra fields
@@ -12,7 +13,7 @@ const nullableDecimal = z.union([decimalString, z.null()])
 const decimalNumberString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal number string')
 const nullableDecimalNumber = z.union([decimalNumberString, z.null()])
 export const hexString = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex')
-export const addressHash = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte address')
+export const addressHash = z.string().regex(ADDRESS_PATTERN, 'expected a 20-byte address')
 export const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a 32-byte hash')
 export const isoTimestamp = z
   .string()

@@ -1,17 +1,17 @@
 import type { AppInfo } from '../../../shared/bridge/contract'
-import { checkAddress } from '../../../shared/domain/address'
+import { checkAddress, normaliseAddress } from '../../../shared/domain/address'
 import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { BridgeHandlers } from './bridge-host'
 import type { CoreServices } from '../core-services'
-import { hexQuantity } from '../profiles/profile-runtime'
 import type { Clock } from '../util/clock'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 
 /** Checks the EIP-55 checksum too (the call schema checks only the form); returns lowercase. */
 function address(input: string, field = 'address'): string {
   const check = checkAddress(input)
   if (!check.ok) throw new AppError('invalid-input', check.message, { field })
-  return check.address.toLowerCase()
+  return normaliseAddress(check.address)
 }
 
 /** Every bridge call, translated to the core's services. Inputs arrive validated by BridgeHost. */
@@ -89,7 +89,7 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       if (!network) throw new AppError('invalid-input', 'This profile has no networks to test against.', { field: 'profileId' })
       const started = clock.now()
       const result = await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' })
-      const height = hexQuantity(result)
+      const height = parseHexQuantity(result, MAX_SAFE_BIGINT)
       if (height === null) throw new AppError('protocol', `eth_blockNumber answered ${JSON.stringify(result).slice(0, 40)}, not a block number.`)
       s.observeHead(profileId, network, Number(height))
       return { latencyMs: clock.now() - started, height: height.toString() }
@@ -109,7 +109,7 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       const { runtime } = await s.activeFor(network)
       const result = await runtime.client.rpc(network, { method, params }, { priority: 'user' })
       if (method === 'eth_blockNumber') {
-        const h = hexQuantity(result)
+        const h = parseHexQuantity(result, MAX_SAFE_BIGINT)
         if (h !== null) s.observeHead(runtime.profileId, network, Number(h))
       }
       return { result }

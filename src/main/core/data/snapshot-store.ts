@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction } from '../../../shared/domain/service-schemas'
 import type { Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
+import { normaliseAddress } from '../../../shared/domain/address'
 
 export interface BalancesSnapshot {
   fetchedAt: number
@@ -63,7 +64,7 @@ export class SnapshotStore {
   }
 
   #dir(profileId: string, network: string, address: string): string {
-    return join(this.#root, profileId, network, address.toLowerCase())
+    return join(this.#root, profileId, network, normaliseAddress(address))
   }
 
   static pageName(cursor: string | null): string {

@@ -12,6 +12,7 @@ import type { SandboxManager } from '../sandbox/sandbox-manager'
 import { ServiceClient, type ServiceClientOptions } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SettingsStore } from './settings-store'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -114,10 +115,10 @@ export class ProfileRuntime {
         )
         if (!block?.ok) throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
         const fields = (typeof block.result === 'object' && block.result !== null ? block.result : {}) as { number?: unknown; timestamp?: unknown }
-        const h = hexQuantity(fields.number)
-        const ts = hexQuantity(fields.timestamp)
+        const h = parseHexQuantity(fields.number, MAX_SAFE_BIGINT)
+        const ts = parseHexQuantity(fields.timestamp, MAX_SAFE_BIGINT)
         if (h === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
-        const g = gas?.ok ? hexQuantity(gas.result, true) : null
+        const g = gas?.ok ? parseHexQuantity(gas.result) : null
         return { height: Number(h), timestampMs: ts === null ? undefined : Number(ts) * 1000, gasPriceWei: g === null ? null : g.toString() }
       },
       blockTime: async (network, height) => {
@@ -132,7 +133,7 @@ export class ProfileRuntime {
           numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })),
           { priority: 'background', attempts: 1 },
         )
-        const times = replies.map((r) => (r.ok && typeof r.result === 'object' && r.result !== null ? hexQuantity((r.result as { timestamp?: unknown }).timestamp) : null))
+        const times = replies.map((r) => (r.ok && typeof r.result === 'object' && r.result !== null ? parseHexQuantity((r.result as { timestamp?: unknown }).timestamp, MAX_SAFE_BIGINT) : null))
         if (times.some((t) => t === null)) return null
         const [t0, t1, t2] = times.map((t) => Number(t) * 1000) as [number, number, number]
         const recent = (t0 - t1) / near
@@ -148,11 +149,4 @@ export class ProfileRuntime {
     this.data.dispose()
     this.limiters.dispose()
   }
-}
-
-export function hexQuantity(value: unknown, allowBig = false): bigint | null {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) return null
-  const n = BigInt(value)
-  if (!allowBig && n > BigInt(Number.MAX_SAFE_INTEGER)) return null
-  return n
 }

@@ -2,6 +2,7 @@ import type { BridgeEvents } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from './sandbox-launcher'
+import { isAddressText } from '../../../shared/domain/address'
 
 export type SandboxStatus = BridgeEvents['sandbox']
 
@@ -108,7 +109,7 @@ export class SandboxManager {
 function sampleWallets(demo: Record<string, Record<string, string>>): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {}
   for (const [network, roles] of Object.entries(demo)) {
-    out[network] = Object.fromEntries(Object.entries(roles).filter(([, a]) => /^0x[0-9a-fA-F]{40}$/.test(a)))
+    out[network] = Object.fromEntries(Object.entries(roles).filter(([, a]) => isAddressText(a)))
   }
   return out
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
+import { formatDuration } from '../../../shared/domain/duration'
 
 /**
  * Turns the service's answers into typed results or typed errors. Spec 7 describes no error
@@ -64,10 +65,10 @@ export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, 
   if (status === 429) {
     const wait = retryAfterMs(answer, nowMs)
     if (body.limit === 'quota') {
-      return new AppError('quota-exhausted', `The service says today's request quota is used up. It resets in about ${humanDuration(wait)}.`, { retryAfterMs: wait })
+      return new AppError('quota-exhausted', `The service says today's request quota is used up. It resets in about ${formatDuration(wait)}.`, { retryAfterMs: wait })
     }
     const which = body.limit === 'burst' || body.limit === 'rate' ? ` (${body.limit} limit)` : ''
-    return new AppError('rate-limited', `The service asked Chainscope to slow down${which}; it may retry in ${humanDuration(wait)}.`, { retryAfterMs: wait })
+    return new AppError('rate-limited', `The service asked Chainscope to slow down${which}; it may retry in ${formatDuration(wait)}.`, { retryAfterMs: wait })
   }
   if (status === 408 || status === 504) {
     return new AppError('timeout', `The service timed out on ${what} (HTTP ${status}).`)
@@ -99,11 +100,3 @@ export function parseBody<S extends z.ZodType>(answer: HttpAnswer, schema: S, wh
   return parsed.data
 }
 
-export function humanDuration(ms: number): string {
-  const s = Math.max(1, Math.ceil(ms / 1000))
-  if (s < 60) return `${s} s`
-  const m = Math.ceil(s / 60)
-  if (m < 60) return `${m} min`
-  const h = Math.floor(m / 60)
-  return `${h} h ${m % 60} min`
-}

@@ -1,8 +1,9 @@
 import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
-import { checkAddress, checksumAddress } from '../../../shared/domain/address'
+import { checkAddress, checksumAddress, normaliseAddress } from '../../../shared/domain/address'
+import { tagsWithinLimits, tidyTags, WATCH_LIMITS, WATCH_MESSAGES } from '../../../shared/domain/watch-limits'
 import { networkName } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
-import { formatCsv, parseCsv, uncell } from './csv'
+import { formatCsv, parseCsv, uncell } from '../../../shared/csv'
 
 export type ImportedEntry = Omit<WatchEntry, 'id'>
 export interface ImportedList {
@@ -16,7 +17,7 @@ interface RowError {
 }
 
 const CSV_COLUMNS = ['list', 'address', 'network', 'label', 'note', 'tags', 'added_at'] as const
-const MAX_ROWS = 10_000
+const MAX_ROWS = WATCH_LIMITS.entries
 
 /**
  * Reads an import and validates every row before anything is kept: one bad row refuses the
@@ -41,19 +42,19 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
     const network = typeof r.network === 'string' ? r.network.trim() : ''
     if (!networkName.safeParse(network).success) problems.push(network ? `"${network.slice(0, 40)}" is not a network name (lowercase letters, digits, dashes)` : 'the network is missing')
     const label = str(r.label)
-    if (label === null || label.length > 80) problems.push('the label must be text of at most 80 characters')
+    if (label === null || label.length > WATCH_LIMITS.label) problems.push(WATCH_MESSAGES.label)
     const note = str(r.note)
-    if (note === null || note.length > 2000) problems.push('the note must be text of at most 2000 characters')
+    if (note === null || note.length > WATCH_LIMITS.note) problems.push(WATCH_MESSAGES.note)
     const tags = tagList(r.tags)
-    if (tags === null) problems.push('tags must be up to 20 words of 1-40 characters')
+    if (tags === null) problems.push(WATCH_MESSAGES.tags)
     let addedAt = nowIso
     if (r.addedAt !== undefined && r.addedAt !== null && r.addedAt !== '') {
       if (typeof r.addedAt !== 'string' || Number.isNaN(Date.parse(r.addedAt))) problems.push('added_at is not a date')
       else addedAt = new Date(r.addedAt).toISOString()
     }
-    const listName = r.list.trim().slice(0, 60) || defaultName
+    const listName = r.list.trim().slice(0, WATCH_LIMITS.listName) || defaultName
     if (problems.length === 0 && address.ok) {
-      const key = `${listName}\u0000${network}\u0000${address.address.toLowerCase()}`
+      const key = `${listName}\u0000${network}\u0000${normaliseAddress(address.address)}`
       const first = seen.get(key)
       if (first !== undefined) problems.push(`the same address and network as row ${first} in list "${listName}"`)
       else seen.set(key, r.row)
@@ -64,7 +65,7 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
     }
     const list = lists.get(listName) ?? { name: listName, entries: [] }
     lists.set(listName, list)
-    list.entries.push({ address: address.address.toLowerCase(), network, label: label!.trim(), note: note!, tags: tags!, addedAt })
+    list.entries.push({ address: normaliseAddress(address.address), network, label: label!.trim(), note: note!, tags: tags!, addedAt })
   }
   if (errors.length > 0) {
     throw new AppError('invalid-input', `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has a problem' : 's have problems'} (first: row ${errors[0]!.row}: ${errors[0]!.message}).`, {
@@ -94,9 +95,9 @@ function str(v: unknown): string | null {
 function tagList(v: unknown): string[] | null {
   if (v === undefined || v === null || v === '') return []
   const parts = typeof v === 'string' ? v.split(/[;|]/) : Array.isArray(v) ? v : null
-  if (!parts || parts.some((t) => typeof t !== 'string')) return null
-  const tags = [...new Set((parts as string[]).map((t) => t.trim()).filter(Boolean))]
-  return tags.length <= 20 && tags.every((t) => t.length <= 40) ? tags : null
+  if (!parts || !parts.every((t): t is string => typeof t === 'string')) return null
+  const tags = tidyTags(parts)
+  return tagsWithinLimits(tags) ? tags : null
 }
 
 function rowsFromJson(text: string, defaultName: string): RawRow[] {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Watchlist } from '../../../shared/bridge/contract'
+import { ADDRESS_PATTERN, isAddressText, normaliseAddress } from '../../../shared/domain/address'
+import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
+import { watchLabel, watchListName, watchNote, watchTags } from '../../../shared/domain/watch-schemas'
 import { networkName } from '../../../shared/domain/profile'
 
 /**
@@ -14,32 +17,32 @@ import { networkName } from '../../../shared/domain/profile'
  */
 export const WATCHLIST_VERSION = 2
 
-const lowerAddress = z.string().regex(/^0x[0-9a-f]{40}$/, 'expected a lowercase 0x address')
+const lowerAddress = z.string().refine((a) => isAddressText(a) && normaliseAddress(a) === a, 'expected a lowercase 0x address')
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
 
 export const watchEntrySchema = z.object({
   id: z.string().min(1).max(80),
   address: lowerAddress,
   network: networkName,
-  label: z.string().max(80),
-  note: z.string().max(2000),
-  tags: z.array(z.string().min(1).max(40)).max(20),
+  label: watchLabel,
+  note: watchNote,
+  tags: watchTags,
   addedAt: isoTime,
 })
 
 export const watchlistSchema = z.object({
   id: z.string().min(1).max(80),
-  name: z.string().min(1).max(60),
-  entries: z.array(watchEntrySchema).max(10_000),
+  name: watchListName,
+  entries: z.array(watchEntrySchema).max(WATCH_LIMITS.entries),
 })
 
-const v2 = z.object({ version: z.literal(2), lists: z.array(watchlistSchema).max(500) })
+const v2 = z.object({ version: z.literal(2), lists: z.array(watchlistSchema).max(WATCH_LIMITS.lists) })
 const v1 = z.object({
   version: z.literal(1),
   lists: z.array(
     z.object({
-      name: z.string().min(1).max(60),
-      items: z.array(z.object({ address: z.string().regex(/^0x[0-9a-fA-F]{40}$/), network: networkName, label: z.string().max(80).optional(), added: isoTime.optional() })),
+      name: watchListName,
+      items: z.array(z.object({ address: z.string().regex(ADDRESS_PATTERN), network: networkName, label: watchLabel.optional(), added: isoTime.optional() })),
     }),
   ),
 })
@@ -58,7 +61,7 @@ export function migrateWatchlists(raw: { version: number } & Record<string, unkn
       lists: old.lists.map((l) => ({
         id: randomUUID(),
         name: l.name,
-        entries: l.items.map((i) => ({ id: randomUUID(), address: i.address.toLowerCase(), network: i.network, label: i.label ?? '', note: '', tags: [], addedAt: i.added ?? now })),
+        entries: l.items.map((i) => ({ id: randomUUID(), address: normaliseAddress(i.address), network: i.network, label: i.label ?? '', note: '', tags: [], addedAt: i.added ?? now })),
       })),
     }
   }

@@ -198,7 +198,7 @@ describe('WatchlistStore import and export', () => {
     }
     const csv = store.export('csv', l.id)
     expect(csv.filename).toBe('desk-2030-05-06.csv')
-    expect(csv.text).toContain(`,'=SUM(A1),`)
+    expect(csv.text).toContain(`,"'=SUM(A1)",`)
   })
 
   it('imports into new lists and never merges into or renames existing ones', () => {

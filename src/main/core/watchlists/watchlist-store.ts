@@ -5,6 +5,7 @@ import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
+import { normaliseAddress } from '../../../shared/domain/address'
 
 export interface WatchlistStoreOptions {
   /** The file is `<dataDir>/watchlists.json`, its backup `watchlists.json.bak`. */
@@ -69,7 +70,7 @@ export class WatchlistStore {
   }
 
   addEntry(listId: string, entry: NewEntry): Watchlist {
-    const address = entry.address.toLowerCase()
+    const address = normaliseAddress(entry.address)
     return this.#commitList(listId, (l) => {
       if (l.entries.some((e) => e.address === address && e.network === entry.network)) {
         throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, { field: 'entry.address' })

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { makeBalance, makeBalances, makeTx, ME } from '../testing/samples'
-import { csvCell, csvLine } from './csv'
+import { csvCell, csvLine } from '@shared/csv'
 import { describeError, secondsUntil } from './errors'
 import { balancesExport, ExportCancelled, transactionsExport } from '../features/exports/export-build'
-import { formatAge, formatDuration } from './time'
+import { formatDuration } from '@shared/domain/duration'
+import { formatAge } from './time'
 import { coin, confirmationRange, decodedInputView, gasUsage, transferViews } from '../features/transactions/tx-detail'
 import { ERROR_KINDS } from '@shared/bridge/errors'
 
@@ -12,7 +13,7 @@ describe('csv', () => {
     expect(csvCell('a,b')).toBe('"a,b"')
     expect(csvCell('say "hi"')).toBe('"say ""hi"""')
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`)
-    expect(csvCell('@SUM')).toBe("'@SUM")
+    expect(csvCell('@SUM')).toBe(`"'@SUM"`)
     expect(csvCell(null)).toBe('')
     expect(csvLine([1, 'x', { a: 1 }])).toBe('1,x,"{""a"":1}"')
   })

@@ -38,12 +38,3 @@ export function formatClock(ms: number | null): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
-/** "1 h 5 min", "42 s" for durations. */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000))
-  if (s < 60) return `${s} s`
-  const m = Math.floor(s / 60)
-  if (m < 60) return `${m} min`
-  const h = Math.floor(m / 60)
-  return m % 60 ? `${h} h ${m % 60} min` : `${h} h`
-}

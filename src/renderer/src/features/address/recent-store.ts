@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
+import { isAddressText, sameAddress } from '@shared/domain/address'
 
 const KEY = 'chainscope.recent.v1'
 const MAX = 12
@@ -15,7 +16,7 @@ function accept(value: unknown): RecentAddress[] | null {
   if (!Array.isArray(value)) return null
   return value.filter(
     (v): v is RecentAddress =>
-      isRecord(v) && typeof v.address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v.address) && typeof v.network === 'string' && typeof v.at === 'number',
+      isRecord(v) && isAddressText(v.address) && typeof v.network === 'string' && typeof v.at === 'number',
   )
 }
 
@@ -24,7 +25,7 @@ export const useRecentStore = defineStore('recent', () => {
   const items = ref<RecentAddress[]>(readStored(KEY, accept, []))
 
   function add(address: string, network: string, at = Date.now()): void {
-    const rest = items.value.filter((r) => !(r.address.toLowerCase() === address.toLowerCase() && r.network === network))
+    const rest = items.value.filter((r) => !(sameAddress(r.address, address) && r.network === network))
     items.value = [{ address, network, at }, ...rest].slice(0, MAX)
     writeStored(KEY, items.value)
   }

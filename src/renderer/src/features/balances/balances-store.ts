@@ -6,6 +6,7 @@ import { bridge } from '../../bridge'
 import { allocation, filterRows, sortRows, toBalanceRow, totalFiat, type BalanceSortKey, type SortDir } from './balance-rows'
 import { useConnectivityStore } from '../shell/connectivity-store'
 import { useWatchSummariesStore } from '../watchlists/watch-summaries-store'
+import { normaliseAddress, sameAddress } from '@shared/domain/address'
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
@@ -36,7 +37,7 @@ export const useBalancesStore = defineStore('balances', () => {
 
   let seq = 0
   async function load(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
-    const same = target.value?.network === network && target.value.address.toLowerCase() === address.toLowerCase()
+    const same = target.value?.network === network && sameAddress(target.value.address, address)
     if (!same) {
       view.value = null
       target.value = { network, address }
@@ -101,5 +102,5 @@ export const useBalancesStore = defineStore('balances', () => {
 
 export function scopeOf(network: string, address: string): string {
   // 'a:' + 32-character network + ':' + 42-character address stays within the 80 allowed.
-  return `a:${network}:${address.toLowerCase()}`
+  return `a:${network}:${normaliseAddress(address)}`
 }

@@ -2,7 +2,7 @@ import type { BalancesView } from '@shared/bridge/contract'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
 import { toBalanceRow } from '../balances/balance-rows'
-import { csvLine } from '../../ui/csv'
+import { csvLine } from '@shared/csv'
 import { directionOf } from '../transactions/tx-view'
 
 export type ExportFormat = 'csv' | 'json'

@@ -53,7 +53,8 @@ function weiNote(v: bigint): string | null {
 /** Decodes a hex quantity at `key` (or the whole result, for quantity methods). */
 export function decodeQuantity(value: unknown, key: string | null, method: string): Decoded | null {
   if (key !== null && !QUANTITY_KEYS.has(key)) return null
-  // Block nonces are 8 bytes of data, not a count; they have leading zeros and fail the check.
+  // Block nonces are 8 bytes of data, not a count: a value with leading zeros is data here.
+  if (typeof value === 'string' && /^0x0./.test(value)) return null
   const v = parseHexQuantity(value)
   if (v === null) return null
   let note: string | null = null

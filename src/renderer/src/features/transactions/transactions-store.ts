@@ -7,6 +7,7 @@ import { bridge } from '../../bridge'
 import { filterTransactions, type DirectionFilter, type StatusFilter } from './tx-view'
 import { scopeOf } from '../balances/balances-store'
 import { useConnectivityStore } from '../shell/connectivity-store'
+import { sameAddress } from '@shared/domain/address'
 
 export interface LoadAllProgress {
   running: boolean
@@ -108,7 +109,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
 
   /** Opens an address: the first page, unless it is already the open one. */
   async function open(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
-    const same = target.value?.network === network && target.value.address.toLowerCase() === address.toLowerCase()
+    const same = target.value?.network === network && sameAddress(target.value.address, address)
     if (same && !options.refresh && (pages.value > 0 || loadingFirst.value)) return
     reset()
     target.value = { network, address }

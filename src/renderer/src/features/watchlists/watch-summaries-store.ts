@@ -4,6 +4,7 @@ import type { BalancesView } from '@shared/bridge/contract'
 import { formatFiat } from '@shared/domain/amount'
 import { toBalanceRow, totalFiat } from '../balances/balance-rows'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
+import { normaliseAddress } from '@shared/domain/address'
 
 const KEY = 'chainscope.watch-summaries.v1'
 const MAX = 500
@@ -20,7 +21,7 @@ export interface WatchSummary {
 }
 
 export function summaryKey(network: string, address: string): string {
-  return `${network}:${address.toLowerCase()}`
+  return `${network}:${normaliseAddress(address)}`
 }
 
 function accept(value: unknown): Record<string, WatchSummary> | null {
