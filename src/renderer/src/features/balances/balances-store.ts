@@ -4,15 +4,14 @@ import type { BalancesView } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../bridge'
 import { allocation, filterRows, sortRows, toBalanceRow, totalFiat, type BalanceSortKey, type SortDir } from './balance-rows'
-import { useConnectivityStore } from '../shell/connectivity-store'
 import { useWatchSummariesStore } from '../watchlists/watch-summaries-store'
-import { normaliseAddress, sameAddress } from '@shared/domain/address'
+import { sameAddress } from '@shared/domain/address'
+import { scopeOf } from '../address/view-scope'
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 
 /** Balances of the open address, and how the table shows them. */
 export const useBalancesStore = defineStore('balances', () => {
-  const connectivity = useConnectivityStore()
   const summaries = useWatchSummariesStore()
   const target = ref<{ network: string; address: string } | null>(null)
   const view = shallowRef<BalancesView | null>(null)
@@ -51,13 +50,10 @@ export const useBalancesStore = defineStore('balances', () => {
       status.value = 'ready'
       error.value = null
       summaries.record(result.value)
-      if (result.value.source === 'network') connectivity.markOnline()
-      else if (result.value.staleReason === 'offline') connectivity.markOffline('the service cannot be reached')
     } else {
       error.value = result.error
       errorAt.value = Date.now()
       status.value = 'error'
-      if (result.error.kind === 'offline') connectivity.markOffline(result.error.message)
     }
   }
 
@@ -99,8 +95,3 @@ export const useBalancesStore = defineStore('balances', () => {
     reset,
   }
 })
-
-export function scopeOf(network: string, address: string): string {
-  // 'a:' + 32-character network + ':' + 42-character address stays within the 80 allowed.
-  return `a:${network}:${normaliseAddress(address)}`
-}

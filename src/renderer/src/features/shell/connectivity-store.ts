@@ -2,7 +2,10 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { bridge } from '../../bridge'
 
-/** Whether main can reach the service, as main reports it. */
+/**
+ * Whether main can reach the service, as main reports it: main's service client sees every
+ * request, so it is the one writer; views read this store.
+ */
 export const useConnectivityStore = defineStore('connectivity', () => {
   const online = ref(true)
   const reason = ref<string | null>(null)
@@ -15,17 +18,5 @@ export const useConnectivityStore = defineStore('connectivity', () => {
     reason.value = c.online ? null : (c.reason ?? null)
   })
 
-  /** A call answered `offline`: show it now rather than waiting for main's event. */
-  function markOffline(message: string): void {
-    if (online.value) since.value = Date.now()
-    online.value = false
-    reason.value = message
-  }
-
-  function markOnline(): void {
-    online.value = true
-    reason.value = null
-  }
-
-  return { online, reason, since, markOffline, markOnline }
+  return { online, reason, since }
 })

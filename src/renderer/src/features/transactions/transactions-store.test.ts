@@ -115,7 +115,7 @@ describe('transactions store', () => {
     expect(s.pages).toBe(1)
   })
 
-  it('keeps the stalest provenance and marks the app offline on an offline error', async () => {
+  it('keeps the stalest provenance; connectivity is left to main (its one writer)', async () => {
     let n = 0
     t.bridge.handle('data.transactions', () => {
       n++
@@ -128,6 +128,9 @@ describe('transactions store', () => {
     await s.loadMore()
     expect(s.provenance).toEqual({ source: 'snapshot', staleReason: 'offline', fetchedAt: '2026-01-01T08:00:00.000Z' })
     await s.loadMore()
+    // The offline answer does not flip connectivity: only main's 'connectivity' event does.
+    expect(useConnectivityStore().online).toBe(true)
+    t.bridge.emit('connectivity', { online: false, reason: 'connection refused' })
     expect(useConnectivityStore().online).toBe(false)
     expect(s.items).toHaveLength(100)
   })

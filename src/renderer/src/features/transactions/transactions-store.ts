@@ -5,8 +5,7 @@ import type { BridgeError } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../bridge'
 import { filterTransactions, type DirectionFilter, type StatusFilter } from './tx-view'
-import { scopeOf } from '../balances/balances-store'
-import { useConnectivityStore } from '../shell/connectivity-store'
+import { scopeOf } from '../address/view-scope'
 import { sameAddress } from '@shared/domain/address'
 
 export interface LoadAllProgress {
@@ -22,7 +21,6 @@ export interface LoadAllProgress {
  * in a shallowRef: tens of thousands of rows must not become deep reactive proxies.
  */
 export const useTransactionsStore = defineStore('transactions', () => {
-  const connectivity = useConnectivityStore()
   const target = ref<{ network: string; address: string } | null>(null)
   const items = shallowRef<Transaction[]>([])
   const nextCursor = ref<string | null>(null)
@@ -87,7 +85,6 @@ export const useTransactionsStore = defineStore('transactions', () => {
       if (result.error.kind === 'cancelled') return false
       error.value = result.error
       errorAt.value = Date.now()
-      if (result.error.kind === 'offline') connectivity.markOffline(result.error.message)
       return false
     }
     const page = result.value
@@ -101,8 +98,6 @@ export const useTransactionsStore = defineStore('transactions', () => {
     pages.value++
     const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
     if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason }
-    if (page.source === 'network') connectivity.markOnline()
-    else if (page.staleReason === 'offline') connectivity.markOffline('the service cannot be reached')
     error.value = null
     return true
   }
