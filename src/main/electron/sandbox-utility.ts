@@ -109,7 +109,7 @@ export function createUtilitySandboxLauncher(options: UtilitySandboxOptions): Sa
           // The ready line is the one line that parses as the sandbox's info (notes/sandbox-api.md, core's schema).
           let parsed: { success: true; data: SandboxInfo } | { success: false }
           try {
-            parsed = sandboxInfoSchema.safeParse(JSON.parse(line)) as typeof parsed
+            parsed = sandboxInfoSchema.safeParse(JSON.parse(line))
           } catch {
             parsed = { success: false }
           }

@@ -1,5 +1,6 @@
 import { app } from 'electron'
 import { userArgs } from './launch-args'
+import { isRecord } from '../../shared/guards'
 
 export interface SingleInstanceOptions {
   /** This launch's own arguments, handed to the first instance if one runs. */
@@ -27,8 +28,8 @@ export function claimSingleInstance(options: SingleInstanceOptions): boolean {
 
 /** The args a second instance sent, if well-formed; data from another process is checked first. */
 export function forwardedArgs(additionalData: unknown): string[] | null {
-  if (typeof additionalData !== 'object' || additionalData === null) return null
-  const args = (additionalData as { chainscopeArgs?: unknown }).chainscopeArgs
+  if (!isRecord(additionalData)) return null
+  const args = additionalData.chainscopeArgs
   if (!Array.isArray(args) || args.length > MAX_ARGS) return null
   if (!args.every((a): a is string => typeof a === 'string' && a.length <= MAX_ARG_LENGTH)) return null
   return args

@@ -10,8 +10,6 @@ export interface VisibilityTrackerOptions {
   powerMonitor: PowerEvents
 }
 
-const WINDOW_EVENTS = ['show', 'hide', 'minimize', 'restore'] as const
-
 /**
  * Polling costs quota: it runs only while some app window can be seen. Every window hidden or
  * minimised, the system asleep or the screen locked pauses it; showing, restoring, waking or
@@ -20,31 +18,39 @@ const WINDOW_EVENTS = ['show', 'hide', 'minimize', 'restore'] as const
 export class VisibilityTracker {
   readonly #windows = new Map<WatchedWindow, () => void>()
   readonly #options: VisibilityTrackerOptions
-  readonly #power: Array<[string, () => void]>
+  readonly #onSuspend = (): void => this.#set('asleep', true)
+  readonly #onResume = (): void => this.#set('asleep', false)
+  readonly #onLock = (): void => this.#set('locked', true)
+  readonly #onUnlock = (): void => this.#set('locked', false)
   #asleep = false
   #locked = false
   #last: boolean | null = null
 
   constructor(options: VisibilityTrackerOptions) {
     this.#options = options
-    this.#power = [
-      ['suspend', () => this.#set('asleep', true)],
-      ['resume', () => this.#set('asleep', false)],
-      ['lock-screen', () => this.#set('locked', true)],
-      ['unlock-screen', () => this.#set('locked', false)],
-    ]
-    for (const [event, listener] of this.#power) options.powerMonitor.on(event as 'suspend', listener)
+    // One call per event: Electron types each event as its own overload.
+    const power = options.powerMonitor
+    power.on('suspend', this.#onSuspend)
+    power.on('resume', this.#onResume)
+    power.on('lock-screen', this.#onLock)
+    power.on('unlock-screen', this.#onUnlock)
     this.update()
   }
 
   watch(window: WatchedWindow): void {
     const onChange = (): void => this.update()
     const onClosed = (): void => {
-      for (const event of WINDOW_EVENTS) window.removeListener(event as 'show', onChange)
+      window.removeListener('show', onChange)
+      window.removeListener('hide', onChange)
+      window.removeListener('minimize', onChange)
+      window.removeListener('restore', onChange)
       this.#windows.delete(window)
       this.update()
     }
-    for (const event of WINDOW_EVENTS) window.on(event as 'show', onChange)
+    window.on('show', onChange)
+    window.on('hide', onChange)
+    window.on('minimize', onChange)
+    window.on('restore', onChange)
     window.on('closed', onClosed)
     this.#windows.set(window, onClosed)
     this.update()
@@ -67,7 +73,11 @@ export class VisibilityTracker {
   }
 
   dispose(): void {
-    for (const [event, listener] of this.#power) this.#options.powerMonitor.removeListener(event as 'suspend', listener)
+    const power = this.#options.powerMonitor
+    power.removeListener('suspend', this.#onSuspend)
+    power.removeListener('resume', this.#onResume)
+    power.removeListener('lock-screen', this.#onLock)
+    power.removeListener('unlock-screen', this.#onUnlock)
     this.#windows.clear()
   }
 

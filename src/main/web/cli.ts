@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir']
   const redactor = new Redactor()
   const log = createLogger(redactor, join(dataDir, 'logs', 'main.log'))
-  const pkg = JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }
+  const pkg = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')))
   // The built-in sandbox: the bundled sandbox CLI next to this file, run by this same Node.
   // CHAINSCOPE_SANDBOX_ARGS adds flags (e.g. "--block-time 2"), split on spaces.
   const sandboxScript = join(here, 'sandbox.js')

@@ -1,10 +1,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream, statSync, type Stats } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import type { BridgeHost } from '../core/bridge/bridge-host'
 import { CONTENT_SECURITY_POLICY } from '../../shared/security'
+import { isRecord } from '../../shared/guards'
 
 export interface WebHostOptions {
   bridge: BridgeHost
@@ -129,7 +129,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
       return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON${at ? ` (at character ${at})` : ''}.`, field: 'body' } })
     }
-    const call = (typeof body === 'object' && body !== null ? body : {}) as { name?: unknown; input?: unknown }
+    const call = isRecord(body) ? body : {}
     send(res, 200, await options.bridge.dispatch(call.name, call.input))
   }
 
@@ -177,7 +177,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.once('error', reject)
     server.listen(options.port ?? 0, bindHost, () => resolveListen())
   })
-  port = (server.address() as AddressInfo).port
+  const address = server.address()
+  if (address === null || typeof address === 'string') throw new Error('The web host is not listening on a TCP port.')
+  port = address.port
   const origin = `http://${bindHost === '::1' ? '[::1]' : bindHost}:${port}`
   return {
     url: `${origin}/?token=${secret}`,

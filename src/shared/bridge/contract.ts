@@ -215,7 +215,7 @@ export const bridgeEventNames = [
 ] as const satisfies readonly BridgeEventName[]
 
 export function isBridgeEventName(name: unknown): name is BridgeEventName {
-  return typeof name === 'string' && (bridgeEventNames as readonly string[]).includes(name)
+  return bridgeEventNames.some((n) => n === name)
 }
 
 /** The interface both transports implement and the renderer uses. */

@@ -1,3 +1,4 @@
+import { isRecord } from '../guards'
 /**
  * Errors cross the bridge as plain data, recognised by `kind`, never by `instanceof`
  * (ARCHITECTURE.md "One bridge, two transports").
@@ -40,13 +41,7 @@ export interface BridgeError {
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError }
 
 export function isBridgeError(value: unknown): value is BridgeError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { kind?: unknown }).kind === 'string' &&
-    (ERROR_KINDS as readonly string[]).includes((value as { kind: string }).kind) &&
-    typeof (value as { message?: unknown }).message === 'string'
-  )
+  return isRecord(value) && ERROR_KINDS.some((k) => k === value.kind) && typeof value.message === 'string'
 }
 
 export function ok<T>(value: T): BridgeResult<T> {

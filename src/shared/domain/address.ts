@@ -39,6 +39,7 @@ export function checkAddress(input: string): AddressCheck {
 
 /** Addresses are stored lowercase and shown checksummed. */
 export function normaliseAddress(address: string): `0x${string}` {
+  // Lowercasing keeps the 0x prefix; TypeScript cannot see that through toLowerCase.
   return address.toLowerCase() as `0x${string}`
 }
 

@@ -18,8 +18,8 @@ export class MemoryCache<V> {
   set(key: string, value: V, fetchedAt: number): void {
     this.#entries.delete(key)
     this.#entries.set(key, { value, fetchedAt })
-    while (this.#entries.size > this.#max) {
-      const oldest = this.#entries.keys().next().value as string
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#max) break
       this.#entries.delete(oldest)
     }
   }

@@ -11,7 +11,8 @@ export interface KeychainBackend {
 
 /** keytar, loaded on first use: a missing or unloadable native module means "no keychain". */
 export async function loadKeytar(): Promise<KeychainBackend> {
-  const mod = (await import('keytar')) as unknown as { default?: KeychainBackend } & KeychainBackend
+  // keytar is CommonJS: bundled, its functions sit on `default`; under plain Node ESM, on both.
+  const mod = await import('keytar')
   return mod.default ?? mod
 }
 

@@ -116,7 +116,7 @@ function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxPr
       if (settled) return
       let info: SandboxInfo
       try {
-        info = sandboxInfoSchema.parse(JSON.parse(line)) as SandboxInfo
+        info = sandboxInfoSchema.parse(JSON.parse(line))
       } catch {
         options.log?.warn(`sandbox printed an unexpected line on stdout (${line.length} characters); ignored`)
         return

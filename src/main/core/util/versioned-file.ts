@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
+import { errorCode, isRecord } from '../../../shared/guards'
 
 /**
  * A JSON file with a schema version, a backup of the last good content and recovery:
@@ -54,7 +55,7 @@ function isAlive(pid: number): boolean {
     process.kill(pid, 0)
     return true
   } catch (error) {
-    return (error as { code?: string }).code === 'EPERM'
+    return errorCode(error) === 'EPERM'
   }
 }
 
@@ -67,13 +68,13 @@ function parse<T>(text: string, options: VersionedFileOptions<T>): Parsed<T> {
   } catch {
     return { ok: false, why: 'it is not valid JSON' }
   }
-  if (typeof raw !== 'object' || raw === null || typeof (raw as { version?: unknown }).version !== 'number') {
+  if (!isRecord(raw) || typeof raw.version !== 'number') {
     return { ok: false, why: 'it has no schema version' }
   }
-  const version = (raw as { version: number }).version
+  const version = raw.version
   if (version > options.version) return { ok: false, why: `it was written by a newer Chainscope (schema ${version})`, future: true }
   try {
-    return { ok: true, data: options.migrate(raw as { version: number } & Record<string, unknown>) }
+    return { ok: true, data: options.migrate({ ...raw, version }) }
   } catch (error) {
     return { ok: false, why: describeProblem(error) }
   }

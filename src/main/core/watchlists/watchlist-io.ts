@@ -4,6 +4,7 @@ import { tagsWithinLimits, tidyTags, WATCH_LIMITS, WATCH_MESSAGES } from '../../
 import { networkName } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import { formatCsv, parseCsv, uncell } from '../../../shared/csv'
+import { errorMessage, isRecord } from '../../../shared/guards'
 
 export type ImportedEntry = Omit<WatchEntry, 'id'>
 export interface ImportedList {
@@ -105,27 +106,24 @@ function rowsFromJson(text: string, defaultName: string): RawRow[] {
   try {
     doc = JSON.parse(text)
   } catch (error) {
-    throw new AppError('invalid-input', `The file is not valid JSON: ${(error as Error).message.slice(0, 120)}`, { field: 'text' })
+    throw new AppError('invalid-input', `The file is not valid JSON: ${errorMessage(error).slice(0, 120)}`, { field: 'text' })
   }
   const shapeError = new AppError('invalid-input', 'The JSON is not a watchlist export: expected { lists: [{ name, entries }] }, { name, entries } or a list of entries.', { field: 'text' })
+  const nameOf = (name: unknown): string => (typeof name === 'string' && name.trim() ? name : defaultName)
+  const listOf = (l: unknown): { name: string; entries: unknown[] } => {
+    if (!isRecord(l) || !Array.isArray(l.entries)) throw shapeError
+    return { name: nameOf(l.name), entries: l.entries }
+  }
   let lists: { name: string; entries: unknown[] }[]
   if (Array.isArray(doc)) lists = [{ name: defaultName, entries: doc }]
-  else if (typeof doc === 'object' && doc !== null && Array.isArray((doc as { lists?: unknown }).lists)) {
-    lists = ((doc as { lists: unknown[] }).lists).map((l) => {
-      if (typeof l !== 'object' || l === null || !Array.isArray((l as { entries?: unknown }).entries)) throw shapeError
-      const name = (l as { name?: unknown }).name
-      return { name: typeof name === 'string' && name.trim() ? name : defaultName, entries: (l as { entries: unknown[] }).entries }
-    })
-  } else if (typeof doc === 'object' && doc !== null && Array.isArray((doc as { entries?: unknown }).entries)) {
-    const name = (doc as { name?: unknown }).name
-    lists = [{ name: typeof name === 'string' && name.trim() ? name : defaultName, entries: (doc as { entries: unknown[] }).entries }]
-  } else throw shapeError
+  else if (isRecord(doc) && Array.isArray(doc.lists)) lists = doc.lists.map(listOf)
+  else lists = [listOf(doc)]
   const rows: RawRow[] = []
   let row = 0
   for (const list of lists) {
     for (const e of list.entries) {
       row += 1
-      const o = (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : {}) as Record<string, unknown>
+      const o = isRecord(e) ? e : {}
       rows.push({ row, list: list.name, address: o.address, network: o.network, label: o.label, note: o.note, tags: o.tags, addedAt: o.addedAt ?? o.added_at })
     }
   }

@@ -6,6 +6,7 @@ import { VersionedFile } from '../util/versioned-file'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
 import { normaliseAddress } from '../../../shared/domain/address'
+import { errorMessage } from '../../../shared/guards'
 
 export interface WatchlistStoreOptions {
   /** The file is `<dataDir>/watchlists.json`, its backup `watchlists.json.bak`. */
@@ -164,7 +165,7 @@ export class WatchlistStore {
       this.#file.save({ version: WATCHLIST_VERSION, lists: next } satisfies WatchlistFile)
     } catch (error) {
       if (error instanceof AppError) throw error
-      throw new AppError('internal', `The watchlists could not be saved (${(error as Error).message}); nothing was changed.`)
+      throw new AppError('internal', `The watchlists could not be saved (${errorMessage(error)}); nothing was changed.`)
     }
     this.#lists = next
     this.#onChange?.(this.list())

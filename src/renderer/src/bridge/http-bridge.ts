@@ -1,5 +1,6 @@
 import { isBridgeEventName, type BridgeEventName, type BridgeEvents, type ChainscopeBridge } from '@shared/bridge/contract'
 import { isBridgeError, type BridgeResult } from '@shared/bridge/errors'
+import { isRecord } from '@shared/guards'
 
 type AnyListener = (payload: unknown) => void
 
@@ -15,13 +16,13 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
     if (source) return
     source = new EventSource(`${base}/bridge/events`)
     source.onmessage = (message: MessageEvent<string>) => {
-      let data: { event?: unknown; payload?: unknown }
+      let data: unknown
       try {
-        data = JSON.parse(message.data) as { event?: unknown; payload?: unknown }
+        data = JSON.parse(message.data)
       } catch {
         return
       }
-      if (!isBridgeEventName(data.event)) return
+      if (!isRecord(data) || !isBridgeEventName(data.event)) return
       for (const listener of listeners.get(data.event) ?? []) listener(data.payload)
     }
   }
@@ -63,9 +64,10 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
  * message, so callers always get a well-formed `BridgeResult`.
  */
 function asBridgeResult(body: unknown, status: number): BridgeResult<never> {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as { ok?: unknown; error?: unknown; message?: unknown }
-  // A call without a value (`void`) arrives as `{ ok: true }`.
-  if (b.ok === true) return b as BridgeResult<never>
+  const b = isRecord(body) ? body : {}
+  // A call without a value (`void`) arrives as `{ ok: true }`. The value is the same core's
+  // answer, typed by the contract; the host is not a foreign party, so it is taken as is.
+  if (b.ok === true) return { ok: true, value: b.value as never }
   if (b.ok === false && isBridgeError(b.error)) return { ok: false, error: b.error }
   const detail = typeof b.message === 'string' ? `: ${b.message}` : ' without a bridge result.'
   return { ok: false, error: { kind: 'protocol', message: `The Chainscope host answered ${status}${detail}` } }

@@ -21,6 +21,4 @@ export function writeStored(key: string, value: unknown): void {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+export { isRecord } from '@shared/guards'

@@ -36,6 +36,7 @@ export function useChart(canvas: Ref<HTMLCanvasElement | null>, source: Ref<unkn
       const { Chart } = await loadChartModule()
       if (disposed) return
       chart.value?.destroy()
+      // Chart's generics (per chart type) do not narrow to the one interface both charts use.
       chart.value = new Chart(el, cfg) as unknown as ChartInstance
     } catch (error) {
       failed.value = `The chart could not be drawn: ${error instanceof Error ? error.message : String(error)}`

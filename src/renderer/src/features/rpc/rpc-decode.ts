@@ -1,4 +1,5 @@
 import { formatUnits, parseHexQuantity } from '@shared/domain/amount'
+import { isRecord } from '@shared/guards'
 
 /** Fields of blocks, transactions, receipts and logs that hold hex quantities (not data). */
 const QUANTITY_KEYS = new Set([
@@ -86,8 +87,8 @@ export function toTree(value: unknown, method: string, key: string | null = null
       children: value.slice(0, 500).map((v, i) => toTree(v, method, `${i}`, `${path}[${i}]`, depth + 1, decodeKey)),
     }
   }
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
+  if (isRecord(value)) {
+    const entries = Object.entries(value)
     return {
       key,
       path,

@@ -1,4 +1,5 @@
 import { checkAddress } from '@shared/domain/address'
+import { isRecord } from '@shared/guards'
 
 /** Kinds of parameter the console's form knows how to check and convert. */
 export type ParamKind = 'address' | 'block' | 'hash' | 'data' | 'quantity' | 'bool' | 'json-object' | 'json-array' | 'slot'
@@ -121,7 +122,8 @@ export function checkParam(spec: ParamSpec, raw: string): ParamCheck {
 export function parseJson(text: string): ParamCheck {
   if (text.trim() === '') return { ok: false, message: 'Enter JSON.' }
   try {
-    return { ok: true, value: JSON.parse(text) as unknown }
+    const value: unknown = JSON.parse(text)
+    return { ok: true, value }
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
     return { ok: false, message: `Not valid JSON: ${detail}` }
@@ -161,12 +163,13 @@ export function buildFromRaw(text: string, pickedMethod: string): BuildResult {
   if (!parsed.ok) return { ok: false, errors: { raw: parsed.message } }
   const value = parsed.value
   if (Array.isArray(value)) return { ok: true, call: { method: pickedMethod, params: value } }
-  if (typeof value !== 'object' || value === null) return { ok: false, errors: { raw: 'Enter a JSON object with "method" and "params", or a params array.' } }
-  const { method, params } = value as { method?: unknown; params?: unknown }
+  if (!isRecord(value)) return { ok: false, errors: { raw: 'Enter a JSON object with "method" and "params", or a params array.' } }
+  const { method, params } = value
   if (typeof method !== 'string' || !METHOD_RE.test(method)) {
     return { ok: false, errors: { raw: '"method" must be a standard eth_, net_ or web3_ method name.' } }
   }
-  if (params !== undefined && !Array.isArray(params)) return { ok: false, errors: { raw: '"params" must be an array.' } }
-  if (Array.isArray(params) && params.length > 64) return { ok: false, errors: { raw: 'At most 64 params.' } }
-  return { ok: true, call: { method, params: (params as unknown[] | undefined) ?? [] } }
+  if (params === undefined) return { ok: true, call: { method, params: [] } }
+  if (!Array.isArray(params)) return { ok: false, errors: { raw: '"params" must be an array.' } }
+  if (params.length > 64) return { ok: false, errors: { raw: 'At most 64 params.' } }
+  return { ok: true, call: { method, params } }
 }
