@@ -68,6 +68,10 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
     await nav.getByRole('link', { name: 'Settings' }).click()
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible()
     await audit('settings')
+    // A toast on screen, in both themes.
+    await page.getByRole('button', { name: 'Save limits' }).click()
+    await expect(page.getByRole('region', { name: /^Notifications/ }).getByRole('listitem').filter({ hasText: 'Limits saved' })).toBeVisible()
+    await audit('settings with a toast')
 
     await page.evaluate("location.hash = '#/no/such/screen'")
     await expect(page.getByRole('heading', { level: 1, name: 'Nothing here' })).toBeVisible()
