@@ -121,8 +121,9 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
     })
 
     await test.step('the detail panel shows every field with copy buttons', async () => {
-      const first = txTable.getByRole('button', { name: /^Details of transaction 0x[0-9a-f]{64}$/ }).first()
-      const hash = ((await first.getAttribute('aria-label')) ?? '').replace('Details of transaction ', '')
+      const first = txTable.getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ }).first()
+      const hash = (await first.getAttribute('title')) ?? ''
+      expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
       await first.click()
       const dialog = page.getByRole('dialog', { name: 'Transaction details' })
       await expect(dialog).toBeVisible()

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   compareAmounts,
+  exactFiatValue,
   fiatValue,
   formatFiat,
   formatGwei,
@@ -10,6 +11,8 @@ import {
   formatUnitsDetailed,
   parseAmount,
   parseDecimalNumber,
+  roundScaled,
+  sumScaled,
   parseDecimals,
   MAX_SAFE_BIGINT,
   parseHexQuantity,
@@ -137,6 +140,18 @@ describe('fiat', () => {
     expect(formatFiat(100n)).toBe('1.00')
     expect(formatFiat(5n)).toBe('0.05')
     expect(formatFiat(0n)).toBe('0.00')
+  })
+
+  it('sums exact values across scales and rounds the sum once', () => {
+    // 1.005 at 1 (scale 6) + 0.0049 at 1 (scale 4 + 0): 1.0099 → 1.01, where the cents add to 1.01 + 0.00.
+    const a = exactFiatValue('1005000', '6', '1')!
+    const b = exactFiatValue('49', '4', '1.0')!
+    expect(a).toEqual({ units: 1005000n, scale: 6 })
+    expect(sumScaled([a, b])).toEqual({ units: 1009900n, scale: 6 })
+    expect(roundScaled(sumScaled([a, a, a]))).toBe(302n)
+    expect(3n * fiatValue('1005000', '6', '1')!).toBe(303n)
+    expect(sumScaled([])).toEqual({ units: 0n, scale: 0 })
+    expect(exactFiatValue('1', '18', null)).toBeNull()
   })
 
   it('keeps huge values exact', () => {

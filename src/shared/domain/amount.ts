@@ -118,15 +118,37 @@ function roundTo(units: bigint, scale: number, places: number): bigint {
 }
 
 /**
- * Fiat value of `value` smallest units at `rate` per whole token, exactly, rounded half up to
- * `places` digits. Null when any input is unknown or malformed.
+ * Fiat value of `value` smallest units at `rate` per whole token, exactly (nothing rounded).
+ * Null when any input is unknown or malformed. Sum these with `sumScaled` and round the sum once
+ * with `roundScaled`: adding rounded values drifts by up to half a cent per row.
  */
-export function fiatValue(value: unknown, decimals: unknown, rate: unknown, places = 2): bigint | null {
+export function exactFiatValue(value: unknown, decimals: unknown, rate: unknown): ScaledDecimal | null {
   const v = parseAmount(value)
   const d = decimals === null || decimals === undefined ? null : parseDecimals(decimals)
   const r = parseDecimalNumber(rate)
   if (v === null || d === null || r === null) return null
-  return roundTo(v * r.units, d + r.scale, places)
+  return { units: v * r.units, scale: d + r.scale }
+}
+
+/** The exact sum of scaled decimals, at the largest scale among them; 0 for none. */
+export function sumScaled(parts: readonly ScaledDecimal[]): ScaledDecimal {
+  const scale = parts.reduce((m, p) => Math.max(m, p.scale), 0)
+  const units = parts.reduce((s, p) => s + p.units * 10n ** BigInt(scale - p.scale), 0n)
+  return { units, scale }
+}
+
+/** Rounds a scaled decimal half up to `places` digits, as a bigint of 10^-places (cents for 2). */
+export function roundScaled(x: ScaledDecimal, places = 2): bigint {
+  return roundTo(x.units, x.scale, places)
+}
+
+/**
+ * Fiat value of `value` smallest units at `rate` per whole token, exactly, rounded half up to
+ * `places` digits. Null when any input is unknown or malformed.
+ */
+export function fiatValue(value: unknown, decimals: unknown, rate: unknown, places = 2): bigint | null {
+  const exact = exactFiatValue(value, decimals, rate)
+  return exact === null ? null : roundScaled(exact, places)
 }
 
 /** Formats a fiat amount held in 10^-places units, e.g. 123456n → "1,234.56". */

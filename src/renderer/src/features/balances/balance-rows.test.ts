@@ -51,6 +51,26 @@ describe('balance rows', () => {
     expect(sortRows(rows, 'symbol', 'asc').map((r) => r.symbol)).toEqual(['GLD', 'NFT', 'USDC', 'WETH', 'ZERO'])
   })
 
+  it('totals the exact values and rounds once, not the rows rounded to cents', () => {
+    const shown = [
+      makeBalance('WETH', '500000000000000000000', '18', { rate: '2000.00' }), // $1,000,000.00
+      makeBalance('USDC', '237839475000', '6', { rate: '1.00' }), // $237,839.475 → shown $237,839.48
+      makeBalance('DUST', '5000', '6', { rate: '1.00' }), // $0.005 → shown $0.01
+    ].map(toBalanceRow)
+    expect(shown.map((r) => r.fiatCents)).toEqual([100_000_000n, 23_783_948n, 1n])
+    // The rounded rows add up to $1,237,839.49; the exact sum is $1,237,839.480.
+    expect(totalFiat(shown)).toBe(123_783_948n)
+    // Rounding down accumulates too: three rows of $0.004 each show $0.00 but total $0.012 → $0.01.
+    const crumbs = ['A', 'B', 'C'].map((s, i) => toBalanceRow(makeBalance(s, '4', '3', { rate: '1' }), i))
+    expect(crumbs.map((r) => r.fiatCents)).toEqual([0n, 0n, 0n])
+    expect(totalFiat(crumbs)).toBe(1n)
+    // The allocation's "Other" slice is an exact sum too: $237,839.48, not $237,839.49.
+    expect(allocation(shown, 1)).toEqual([
+      { label: 'WETH', cents: 100_000_000n },
+      { label: 'Other', cents: 23_783_948n },
+    ])
+  })
+
   it('builds the allocation and total exactly', () => {
     expect(totalFiat(rows)).toBe(250n + 300075n + 0n)
     expect(allocation(rows)).toEqual([

@@ -1,5 +1,5 @@
 import type { BalanceItem } from '@shared/domain/service-schemas'
-import { compareAmounts, fiatValue, formatTokenAmount, type TokenAmount } from '@shared/domain/amount'
+import { compareAmounts, exactFiatValue, formatTokenAmount, roundScaled, sumScaled, type ScaledDecimal, type TokenAmount } from '@shared/domain/amount'
 
 /** One row of the balances table, computed once from a wire item. */
 export interface BalanceRow {
@@ -10,8 +10,10 @@ export interface BalanceRow {
   type: string
   iconUrl: string | null
   amount: TokenAmount
-  /** Fiat value in cents, or null without an exchange rate. */
+  /** Fiat value in cents (rounded once, for display), or null without an exchange rate. */
   fiatCents: bigint | null
+  /** The exact fiat value, which sums add before they round (a total is not a sum of cents). */
+  fiatExact: ScaledDecimal | null
   rate: string | null
   tokenId: string | null
   instance: Record<string, unknown> | null
@@ -29,6 +31,7 @@ export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
   const tokenId = typeof item?.token_id === 'string' ? item.token_id : null
   const address = str(token.address, 'unknown')
   const rate = typeof token.exchange_rate === 'string' ? token.exchange_rate : null
+  const fiatExact = rate === null ? null : exactFiatValue(item?.value, token.decimals, rate)
   return {
     id: `${address}:${tokenId ?? ''}:${index}`,
     tokenAddress: address,
@@ -37,7 +40,8 @@ export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
     type: str(token.type, 'unknown'),
     iconUrl: typeof token.icon_url === 'string' && /^https:\/\//.test(token.icon_url) ? token.icon_url : null,
     amount: formatTokenAmount(item?.value, token.decimals),
-    fiatCents: rate === null ? null : fiatValue(item?.value, token.decimals, rate),
+    fiatCents: fiatExact === null ? null : roundScaled(fiatExact),
+    fiatExact,
     rate,
     tokenId,
     instance: item?.token_instance && typeof item.token_instance === 'object' ? item.token_instance : null,
@@ -94,11 +98,15 @@ export interface AllocationSlice {
 export function allocation(rows: readonly BalanceRow[], max = 6): AllocationSlice[] {
   const priced = rows.filter((r) => r.fiatCents !== null && r.fiatCents > 0n).sort((a, b) => compareNullableBig(b.fiatCents, a.fiatCents))
   const top = priced.slice(0, max).map((r) => ({ label: r.symbol === '—' ? r.name : r.symbol, cents: r.fiatCents! }))
-  const rest = priced.slice(max).reduce((s, r) => s + r.fiatCents!, 0n)
+  const rest = totalFiat(priced.slice(max)) ?? 0n
   return rest > 0n ? [...top, { label: 'Other', cents: rest }] : top
 }
 
+/**
+ * The rows' fiat total in cents: their exact values summed, then rounded once. Adding the rows'
+ * rounded cents drifts by up to half a cent a row (issue 15). Null when no row has a rate.
+ */
 export function totalFiat(rows: readonly BalanceRow[]): bigint | null {
-  const priced = rows.filter((r) => r.fiatCents !== null)
-  return priced.length ? priced.reduce((s, r) => s + r.fiatCents!, 0n) : null
+  const parts = rows.flatMap((r) => (r.fiatExact ? [r.fiatExact] : []))
+  return parts.length ? roundScaled(sumScaled(parts)) : null
 }

@@ -2,12 +2,15 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { useRpcConsoleStore } from './rpc-console-store'
+import { sandboxProfile } from '../../testing/samples'
+import { useSessionStore } from '../shell/session-store'
 
 describe('rpc console store', () => {
   let t: TestApp
   beforeEach(() => {
     localStorage.clear()
     t = setupTestApp()
+    useSessionStore().profiles = [sandboxProfile(true, true)]
   })
 
   it('sends a form call, keeps the result and a persisted history', async () => {
@@ -47,6 +50,41 @@ describe('rpc console store', () => {
     expect(s.history[0]).toMatchObject({ ok: false, summary: 'execution reverted', network: 'beta' })
     s.reuse(s.history[0]!)
     expect(JSON.parse(s.rawText)).toMatchObject({ method: 'eth_call' })
+  })
+
+  it('keeps history per profile, each call with its network label as it was then', async () => {
+    t.bridge.handle('rpc.call', () => ({ result: '0x1' }))
+    const session = useSessionStore()
+    const other = { ...sandboxProfile(false, true), id: 'desk-2', name: 'Second desk', kind: 'service' as const, networks: [{ name: 'alpha', label: 'Main' }, { name: 'beta', label: 'Side' }] }
+    session.profiles = [sandboxProfile(true, true), other]
+    const s = useRpcConsoleStore()
+    await s.send('alpha')
+    expect(s.history.map((h) => [h.profileId, h.networkLabel])).toEqual([['sandbox', 'Alpha']])
+    session.profiles = [sandboxProfile(false, true), { ...other, active: true }]
+    expect(s.history).toEqual([])
+    await s.send('alpha')
+    expect(s.history.map((h) => [h.profileId, h.networkLabel])).toEqual([['desk-2', 'Main']])
+    s.clearHistory()
+    expect(s.history).toEqual([])
+    session.profiles = [sandboxProfile(true, true), other]
+    expect(s.history.map((h) => h.networkLabel)).toEqual(['Alpha'])
+  })
+
+  it('keeps calls recorded before history was per profile readable, apart', async () => {
+    const old = { id: 'a1', at: 1, network: 'alpha', method: 'eth_blockNumber', params: [], ok: true, ms: 5, summary: '"0x5"' }
+    localStorage.setItem('chainscope.rpc-history.v1', JSON.stringify([old]))
+    t.bridge.handle('rpc.call', () => ({ result: '0x6' }))
+    const s = useRpcConsoleStore()
+    expect(s.history).toEqual([])
+    expect(s.earlier).toEqual([{ ...old, profileId: null, networkLabel: null }])
+    await s.send('alpha')
+    // Both stay in the one stored list, the old entry untouched for an older build to read.
+    const stored = JSON.parse(localStorage.getItem('chainscope.rpc-history.v1')!) as { id: string }[]
+    expect(stored.map((e) => e.id)).toEqual([s.history[0]!.id, 'a1'])
+    s.clearHistory()
+    expect(s.earlier).toHaveLength(1)
+    s.clearEarlier()
+    expect(s.earlier).toEqual([])
   })
 
   it('ignores a corrupt stored history', () => {

@@ -4,8 +4,15 @@ import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../bridge'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
 import { buildFromForm, buildFromRaw, findMethod, RPC_METHODS } from './rpc-methods'
+import { useSessionStore } from '../shell/session-store'
 
+/**
+ * One list for every profile, each entry tagged with its profile. The key keeps its v1 name:
+ * entries only gained fields, so an older build still reads the list and ours reads its entries
+ * (profile not recorded: shown apart as "earlier calls").
+ */
 const HISTORY_KEY = 'chainscope.rpc-history.v1'
+/** Kept per profile (and for the earlier calls without one). */
 const MAX_HISTORY = 50
 /** Results kept in history are cut to this many characters so storage stays small. */
 const MAX_KEPT_RESULT = 4000
@@ -13,7 +20,11 @@ const MAX_KEPT_RESULT = 4000
 export interface RpcHistoryEntry {
   id: string
   at: number
+  /** The profile the call went through; null for calls recorded before history was per profile. */
+  profileId: string | null
   network: string
+  /** The network's label in that profile when the call was made; null when not recorded. */
+  networkLabel: string | null
   method: string
   params: unknown[]
   ok: boolean
@@ -24,10 +35,33 @@ export interface RpcHistoryEntry {
 
 function accept(value: unknown): RpcHistoryEntry[] | null {
   if (!Array.isArray(value)) return null
-  return value.filter(
-    (e): e is RpcHistoryEntry =>
-      isRecord(e) && typeof e.id === 'string' && typeof e.at === 'number' && typeof e.network === 'string' && typeof e.method === 'string' && Array.isArray(e.params),
-  )
+  return value.flatMap((e): RpcHistoryEntry[] => {
+    if (!isRecord(e) || typeof e.id !== 'string' || typeof e.at !== 'number' || typeof e.network !== 'string' || typeof e.method !== 'string' || !Array.isArray(e.params)) return []
+    return [
+      {
+        id: e.id,
+        at: e.at,
+        profileId: typeof e.profileId === 'string' ? e.profileId : null,
+        network: e.network,
+        networkLabel: typeof e.networkLabel === 'string' ? e.networkLabel : null,
+        method: e.method,
+        params: e.params,
+        ok: e.ok === true,
+        ms: typeof e.ms === 'number' ? e.ms : 0,
+        summary: typeof e.summary === 'string' ? e.summary : '',
+      },
+    ]
+  })
+}
+
+/** The newest `MAX_HISTORY` entries of each profile, order kept. */
+function trim(entries: readonly RpcHistoryEntry[]): RpcHistoryEntry[] {
+  const seen = new Map<string | null, number>()
+  return entries.filter((e) => {
+    const n = (seen.get(e.profileId) ?? 0) + 1
+    seen.set(e.profileId, n)
+    return n <= MAX_HISTORY
+  })
 }
 
 /** The RPC console: method, parameters (form or raw JSON), the last answer and a history. */
@@ -41,7 +75,12 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
   const result = shallowRef<{ method: string; value: unknown; ms: number } | null>(null)
   const error = ref<BridgeError | null>(null)
   const errorAt = ref(0)
-  const history = ref<RpcHistoryEntry[]>(readStored(HISTORY_KEY, accept, []))
+  const session = useSessionStore()
+  const entries = ref<RpcHistoryEntry[]>(readStored(HISTORY_KEY, accept, []))
+  /** The active profile's calls, newest first. */
+  const history = computed(() => entries.value.filter((e) => e.profileId !== null && e.profileId === session.active?.id))
+  /** Calls recorded before history was kept per profile: their profile is unknown. */
+  const earlier = computed(() => entries.value.filter((e) => e.profileId === null))
 
   const spec = computed(() => findMethod(method.value))
 
@@ -91,18 +130,21 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
       summary = answer.error.message
       if (answer.error.kind === 'invalid-input' && answer.error.field) fieldErrors.value = { [answer.error.field]: answer.error.message }
     }
+    const profile = session.active
     const entry: RpcHistoryEntry = {
       id: `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
       at: Date.now(),
+      profileId: profile?.id ?? null,
       network,
+      networkLabel: profile?.networks.find((n) => n.name === network)?.label ?? null,
       method: built.call.method,
       params: built.call.params,
       ok: answer.ok,
       ms,
       summary: summary.length > MAX_KEPT_RESULT ? `${summary.slice(0, MAX_KEPT_RESULT)}…` : summary,
     }
-    history.value = [entry, ...history.value].slice(0, MAX_HISTORY)
-    writeStored(HISTORY_KEY, history.value)
+    entries.value = trim([entry, ...entries.value])
+    writeStored(HISTORY_KEY, entries.value)
     return answer.ok
   }
 
@@ -114,10 +156,17 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
     fieldErrors.value = {}
   }
 
+  /** Clears the active profile's calls; other profiles' stay. */
   function clearHistory(): void {
-    history.value = []
-    writeStored(HISTORY_KEY, [])
+    const id = session.active?.id
+    entries.value = entries.value.filter((e) => e.profileId === null || e.profileId !== id)
+    writeStored(HISTORY_KEY, entries.value)
   }
 
-  return { method, mode, formValues, rawText, fieldErrors, sending, result, error, errorAt, history, spec, pick, build, send, reuse, clearHistory }
+  function clearEarlier(): void {
+    entries.value = entries.value.filter((e) => e.profileId !== null)
+    writeStored(HISTORY_KEY, entries.value)
+  }
+
+  return { method, mode, formValues, rawText, fieldErrors, sending, result, error, errorAt, history, earlier, spec, pick, build, send, reuse, clearHistory, clearEarlier }
 })

@@ -67,10 +67,13 @@ describe('TxList', () => {
     w.unmount()
   })
 
-  it('opens the detail from the hash button with the full hash as its name', async () => {
+  it('opens the detail from the hash button, named after its visible text, the full hash as its title', async () => {
     const w = mountWith(TxList, t, { props: { items, address: ME, hasMore: false, loadingMore: false } })
     await flushPromises()
-    const button = w.get(`button[aria-label="Details of transaction ${items[0]!.hash}"]`)
+    const button = w.get(`button[title="${items[0]!.hash}"]`)
+    // axe label-content-name-mismatch: the visible text must be part of the accessible name.
+    expect(button.attributes('aria-label')).toBe(`Transaction ${button.text()}, open details`)
+    expect(button.text()).toBe(`${items[0]!.hash.slice(0, 8)}…${items[0]!.hash.slice(-6)}`)
     await button.trigger('click')
     expect(w.emitted('select')?.[0]?.[0]).toBe(items[0]!.hash)
     w.unmount()
