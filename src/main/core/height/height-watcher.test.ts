@@ -81,7 +81,6 @@ describe('HeightWatcher', () => {
       errors.push(Math.abs(Number(w.views()[0]!.height) - c.height()))
     }
     errors.sort((a, b) => a - b)
-    console.log(JSON.stringify(errors.reduce<Record<number, number>>((m, e) => ((m[e] = (m[e] ?? 0) + 1), m), {})))
     expect(errors.at(-1)).toBeLessThanOrEqual(2)
     expect(errors[Math.floor(errors.length * 0.95)]).toBeLessThanOrEqual(1)
     expect(events.some((e) => e.estimated)).toBe(true)
