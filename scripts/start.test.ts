@@ -47,12 +47,13 @@ function runStart(args: string[], env: Record<string, string> = {}): Run {
       await new Promise((r) => setTimeout(r, 100))
     }
   }
-  const stop = async (): Promise<number | null> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-    const code = await exited
-    clearTimeout(timer)
-    return code
+  // SIGTERM reaches start.mjs, which passes it to the web host and exits with it.
+  const stop = (): Promise<number | null> => {
+    child.kill('SIGTERM')
+    return Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]).then((code) => {
+      child.kill('SIGKILL')
+      return code
+    })
   }
   return { lines, waitFor, exited, stop }
 }
