@@ -8,7 +8,7 @@ import { ChainStore, SNAPSHOT_VERSION, type StoreSnapshot } from '../index/store
 import { buildSeedPlan, type SeedPlan } from '../seed/plan'
 import { deriveAccounts, GENESIS_TIMESTAMP, rolesFrom, SEED_ACCOUNTS, SEED_BALANCE, SEED_MNEMONIC, type Roles } from '../seed/roles'
 import { executePlan } from '../seed/seeder'
-import { unpackShipped } from '../shipped-state'
+import { readShippedIndex, unpackShipped } from '../shipped-state'
 import { cacheEntry, cacheKey, isComplete, pruneOtherEntries, withEntryLock, writeEntry } from '../state-cache'
 import { startAnvil, type AnvilChain } from './anvil'
 
@@ -97,7 +97,7 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     () => isComplete(entry),
     async (): Promise<Network | null> => {
       if (options.shippedDir) {
-        options.onProgress({ stage: 'unpacking' })
+        if (readShippedIndex(options.shippedDir)?.entries[String(spec.chainId)] === key) options.onProgress({ stage: 'unpacking' })
         const unpacked = await unpackShipped(options.shippedDir, entry, spec.chainId, key, options.anvilVersion)
         if (unpacked.ok) {
           source = 'shipped'
