@@ -40,7 +40,7 @@ function buildIfStale() {
   const builtAt = existsSync(join(root, 'out/main/web.js')) ? statSync(join(root, 'out/main/web.js')).mtimeMs : 0
   // The build bundles sandbox/ too (out/main/sandbox.js).
   if (builtAt !== 0 && Math.max(newest(join(root, 'src')), newest(join(root, 'sandbox'))) <= builtAt) return
-  say(builtAt === 0 ? 'Building Chainscope (the first time takes about half a minute)…' : 'Sources changed: rebuilding Chainscope…')
+  say(builtAt === 0 ? 'Building Chainscope (once; about 10 s)…' : 'Sources changed: rebuilding Chainscope…')
   const started = Date.now()
   const r = spawnSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } })
   if (r.status !== 0) {
