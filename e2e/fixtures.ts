@@ -7,6 +7,8 @@ import { startWebHostProcess } from './web-host-process'
 
 export interface AppFixtureOptions {
   appHost: 'web' | 'electron'
+  /** Extra flags for the built-in sandbox (CHAINSCOPE_SANDBOX_ARGS), e.g. an empty --state-dir. Default none. */
+  sandboxArgs: string
 }
 
 export interface AppFixtures {
@@ -22,6 +24,7 @@ const ROOT = resolve(import.meta.dirname, '..')
 
 export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate: void }>({
   appHost: ['web', { option: true }],
+  sandboxArgs: ['', { option: true }],
 
   // Runs before any other fixture, so a missing runtime skips the test before a browser starts.
   electronGate: [
@@ -41,9 +44,9 @@ export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate
     rmSync(dir, { recursive: true, force: true })
   },
 
-  webHost: async ({ appHost, dataDir }, use) => {
+  webHost: async ({ appHost, dataDir, sandboxArgs }, use) => {
     if (appHost !== 'web') return use(null)
-    const host = await startWebHostProcess(dataDir)
+    const host = await startWebHostProcess(dataDir, sandboxArgs ? { CHAINSCOPE_SANDBOX_ARGS: sandboxArgs } : {})
     await use({ origin: host.origin, url: host.url })
     host.child.kill('SIGTERM')
     await new Promise((r) => host.child.once('exit', r))

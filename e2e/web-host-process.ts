@@ -8,11 +8,11 @@ const ROOT = resolve(import.meta.dirname, '..')
  * Starts the built web host (`out/main/web.js`) on a free port with `dataDir` and resolves with
  * the opening URL from its ready line. Used by the e2e fixture and by `bench:ui`.
  */
-export async function startWebHostProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; origin: string }> {
+export async function startWebHostProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; origin: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env },
+    env: { ...process.env, ...env },
   })
   let stderr = ''
   // Read stderr continuously: an unread pipe would eventually block the host.

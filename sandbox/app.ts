@@ -6,6 +6,7 @@ import { CHAIN_IDS, COIN_RATES } from './config'
 import type { MarketInfo } from './api/format'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
 import { resolveAnvilBinary } from './paths'
+import { defaultShippedDir } from './shipped-state'
 import { TOKENS } from './seed/tokens'
 import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
 
@@ -24,7 +25,7 @@ export interface Reporter {
   log(message: string): void
 }
 
-function anvilVersion(bin: string): string {
+export function anvilVersion(bin: string): string {
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10_000 })
   if (r.status !== 0) throw new Error(`${bin} --version failed: ${r.stderr || r.error?.message}`)
   return r.stdout.trim().split('\n').slice(0, 2).join(' ')
@@ -44,7 +45,12 @@ function marketOf(network: Network, baseUrl: string): Map<string, MarketInfo> {
   return map
 }
 
-export async function startSandbox(options: SandboxOptions, report: Reporter): Promise<RunningSandbox> {
+export interface StartExtras {
+  /** The shipped default seed to unpack when the cache has no entry; null always seeds. Default sandbox/seed-state. */
+  shippedDir?: string | null
+}
+
+export async function startSandbox(options: SandboxOptions, report: Reporter, extras: StartExtras = {}): Promise<RunningSandbox> {
   const started = Date.now()
   const bin = resolveAnvilBinary()
   const version = anvilVersion(bin)
@@ -66,6 +72,8 @@ export async function startSandbox(options: SandboxOptions, report: Reporter): P
         stateDir: options.stateDir,
         whaleTxs: options.seedTxs,
         onProgress: (p) => report.progress({ ...p, network: name }),
+        shippedDir: extras.shippedDir === undefined ? defaultShippedDir() : extras.shippedDir,
+        log: report.log,
       }),
     ),
   )
@@ -84,7 +92,7 @@ export async function startSandbox(options: SandboxOptions, report: Reporter): P
     lives.push(live)
     report.log(
       `${network.spec.name}: chain ${network.spec.chainId} (anvil ${network.anvil.url}), ${network.store.txs.length} transactions to block ${network.store.head}, ` +
-        (network.seeded ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s` : 'loaded from cache'),
+        (network.seeded ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s` : network.source === 'shipped' ? 'loaded from the shipped state' : 'loaded from cache'),
     )
     void network.anvil.exited.then((code) => {
       if (!stopping) report.log(`${network.spec.name}: anvil exited unexpectedly (code ${code})`)

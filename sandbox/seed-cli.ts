@@ -18,7 +18,7 @@ try {
   })
   await sandbox.stop()
   for (const n of sandbox.networks) {
-    log(`${n.spec.name}: ${n.seeded ? `seeded in ${(n.manifest.seedMs / 1000).toFixed(1)} s` : 'already cached'}; busy address in ${n.manifest.whaleTxs} transactions`)
+    log(`${n.spec.name}: ${n.seeded ? `seeded in ${(n.manifest.seedMs / 1000).toFixed(1)} s` : n.source === 'shipped' ? 'unpacked from the shipped state' : 'already cached'}; busy address in ${n.manifest.whaleTxs} transactions`)
   }
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s (cache: ${options.stateDir})`)
 } catch (error) {

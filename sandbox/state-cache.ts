@@ -33,7 +33,7 @@ export function isComplete(entry: CacheEntry): boolean {
 }
 
 /** Writes the entry's files into a temporary folder, then renames it into place. */
-export function writeEntry(entry: CacheEntry, files: { anvilState: string; index: string; manifest: string }): void {
+export function writeEntry(entry: CacheEntry, files: { anvilState: string | Buffer; index: string | Buffer; manifest: string }): void {
   const tmp = `${entry.dir}.tmp-${process.pid}`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })

@@ -28,11 +28,14 @@ export interface StartOptions {
   args?: string[]
   /** Default 10 minutes: a first run seeds both chains. */
   timeoutMs?: number
+  /** A built sandbox (out/main/sandbox.js) to run with plain Node instead of sandbox/cli.ts under tsx. */
+  built?: string
 }
 
 export async function startSandbox(options: StartOptions = {}): Promise<StartedSandbox> {
   const root = packageRoot()
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'sandbox', 'cli.ts'), ...(options.args ?? [])], {
+  const entry = options.built ? [options.built] : ['--import', 'tsx', join(root, 'sandbox', 'cli.ts')]
+  const child = spawn(process.execPath, [...entry, ...(options.args ?? [])], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FORCE_COLOR: '0' },

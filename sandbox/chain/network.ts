@@ -8,6 +8,7 @@ import { ChainStore, SNAPSHOT_VERSION, type StoreSnapshot } from '../index/store
 import { buildSeedPlan, type SeedPlan } from '../seed/plan'
 import { deriveAccounts, GENESIS_TIMESTAMP, rolesFrom, SEED_ACCOUNTS, SEED_BALANCE, SEED_MNEMONIC, type Roles } from '../seed/roles'
 import { executePlan } from '../seed/seeder'
+import { readShippedIndex, unpackShipped } from '../shipped-state'
 import { cacheEntry, cacheKey, isComplete, pruneOtherEntries, withEntryLock, writeEntry } from '../state-cache'
 import { startAnvil, type AnvilChain } from './anvil'
 
@@ -39,6 +40,8 @@ export interface Network {
   manifest: SeedManifest
   /** True when this start seeded the chain (no cache entry existed). */
   seeded: boolean
+  /** Where the chain came from: seeded now, the state dir's cache, or the shipped state (unpacked into the cache). */
+  source: 'seeded' | 'cache' | 'shipped'
 }
 
 export interface PrepareOptions {
@@ -48,6 +51,26 @@ export interface PrepareOptions {
   stateDir: string
   whaleTxs: number
   onProgress(progress: { stage: string; done?: number; total?: number }): void
+  /** The shipped default seed (sandbox/shipped-state.ts), or null to always seed. Default: none. */
+  shippedDir?: string | null
+  /** Why the shipped state was not used, when it was not. */
+  log?(message: string): void
+}
+
+/** The cache key of a chain: everything that shapes it, so a change anywhere reseeds. */
+export function seedKey(chainId: number, whaleTxs: number, anvilVersion: string): { key: string; plan: SeedPlan; roles: Roles } {
+  const roles = rolesFrom(deriveAccounts(SEED_MNEMONIC, SEED_ACCOUNTS))
+  const plan = buildSeedPlan({ chainId, roles, whaleTxs, genesisTimestamp: GENESIS_TIMESTAMP })
+  const key = cacheKey({
+    plan: plan.blocks,
+    artifacts: ARTIFACTS,
+    anvil: anvilVersion,
+    snapshot: SNAPSHOT_VERSION,
+    mnemonic: SEED_MNEMONIC,
+    accounts: SEED_ACCOUNTS,
+    balance: SEED_BALANCE,
+  })
+  return { key, plan, roles }
 }
 
 /**
@@ -57,17 +80,7 @@ export interface PrepareOptions {
  */
 export async function prepareNetwork(options: PrepareOptions): Promise<Network> {
   const { spec } = options
-  const roles = rolesFrom(deriveAccounts(SEED_MNEMONIC, SEED_ACCOUNTS))
-  const plan = buildSeedPlan({ chainId: spec.chainId, roles, whaleTxs: options.whaleTxs, genesisTimestamp: GENESIS_TIMESTAMP })
-  const key = cacheKey({
-    plan: plan.blocks,
-    artifacts: ARTIFACTS,
-    anvil: options.anvilVersion,
-    snapshot: SNAPSHOT_VERSION,
-    mnemonic: SEED_MNEMONIC,
-    accounts: SEED_ACCOUNTS,
-    balance: SEED_BALANCE,
-  })
+  const { key, plan, roles } = seedKey(spec.chainId, options.whaleTxs, options.anvilVersion)
   mkdirSync(options.stateDir, { recursive: true })
   const entry = cacheEntry(options.stateDir, spec.chainId, key)
   const anvilOptions = {
@@ -78,10 +91,21 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     balance: SEED_BALANCE,
     genesisTimestamp: GENESIS_TIMESTAMP,
   }
+  let source: Network['source'] = 'cache'
   const seeded = await withEntryLock(
     entry,
     () => isComplete(entry),
-    async (): Promise<Network> => {
+    async (): Promise<Network | null> => {
+      if (options.shippedDir) {
+        if (readShippedIndex(options.shippedDir)?.entries[String(spec.chainId)] === key) options.onProgress({ stage: 'unpacking' })
+        const unpacked = await unpackShipped(options.shippedDir, entry, spec.chainId, key, options.anvilVersion)
+        if (unpacked.ok) {
+          source = 'shipped'
+          pruneOtherEntries(options.stateDir, spec.chainId, key)
+          return null
+        }
+        options.log?.(`${spec.name}: seeding, not using the shipped state: ${unpacked.reason}`)
+      }
       const started = Date.now()
       const anvil = await startAnvil(anvilOptions)
       try {
@@ -113,7 +137,7 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
           manifest: JSON.stringify(manifest, null, 1),
         })
         pruneOtherEntries(options.stateDir, spec.chainId, key)
-        return { spec, anvil, store, indexer, manifest, seeded: true }
+        return { spec, anvil, store, indexer, manifest, seeded: true, source: 'seeded' }
       } catch (error) {
         await anvil.stop()
         throw error
@@ -122,7 +146,7 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     () => options.onProgress({ stage: 'waiting for another sandbox to finish seeding' }),
   )
   if (seeded) return seeded
-  return loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)
+  return { ...(await loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)), source }
 }
 
 async function loadNetwork(
@@ -131,7 +155,7 @@ async function loadNetwork(
   indexFile: string,
   manifestFile: string,
   anvilOptions: Parameters<typeof startAnvil>[0],
-): Promise<Network> {
+): Promise<Omit<Network, 'source'>> {
   options.onProgress({ stage: 'loading' })
   const anvilPromise = startAnvil({ ...anvilOptions, loadState: anvilState })
   const store = ChainStore.fromSnapshot(JSON.parse(readFileSync(indexFile, 'utf8')) as StoreSnapshot)

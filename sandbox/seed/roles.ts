@@ -1,6 +1,5 @@
-import { pbkdf2Sync } from 'node:crypto'
 import { getAddress, keccak256, toHex, type Address } from 'viem'
-import { HDKey, hdKeyToAccount } from 'viem/accounts'
+import { deriveAddresses } from './hd'
 
 /** Fixed so every machine derives the same accounts, transactions and hashes. */
 export const SEED_MNEMONIC = 'knife drive zoo high guard bike book impulse street unable exotic alien'
@@ -39,6 +38,5 @@ export function rolesFrom(accounts: readonly string[]): Roles {
  * computed without anvil so the cache key can cover the whole plan before any chain starts.
  */
 export function deriveAccounts(mnemonic: string = SEED_MNEMONIC, count: number = SEED_ACCOUNTS): Address[] {
-  const hd = HDKey.fromMasterSeed(pbkdf2Sync(mnemonic.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512'))
-  return Array.from({ length: count }, (_, i) => hdKeyToAccount(hd, { addressIndex: i }).address)
+  return deriveAddresses(mnemonic, count)
 }

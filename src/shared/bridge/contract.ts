@@ -140,6 +140,8 @@ export interface SandboxStatus {
   state: 'starting' | 'ready' | 'stopped' | 'failed'
   message: string | null
   progress?: { stage: string; network?: string; done?: number; total?: number } | null
+  /** While starting: the latest stage of each network (they prepare side by side), in first-seen order. */
+  stages?: { stage: string; network?: string; done?: number; total?: number }[] | null
   /** Once ready: the sandbox's sample wallets per network and role (whale, holder, empty, …). Public data. */
   demoAddresses?: Record<string, Record<string, string>> | null
 }

@@ -49,8 +49,13 @@ export class SandboxManager {
       return Promise.reject(new AppError('offline', 'The built-in sandbox is not available in this build; create a profile for the service instead.'))
     }
     this.#abort = new AbortController()
-    this.#set({ state: 'starting', message: 'Starting the built-in sandbox…', progress: null, demoAddresses: null })
-    const onProgress = (p: SandboxProgress): void => this.#set({ state: 'starting', message: describe(p), progress: p, demoAddresses: null })
+    this.#set({ state: 'starting', message: 'Starting the built-in sandbox…', progress: null, stages: [], demoAddresses: null })
+    // Both networks report at once; keep each one's latest stage so neither hides the other.
+    const stages = new Map<string, SandboxProgress>()
+    const onProgress = (p: SandboxProgress): void => {
+      stages.set(p.network ?? '', p)
+      this.#set({ state: 'starting', message: describe(p), progress: p, stages: [...stages.values()], demoAddresses: null })
+    }
     this.#starting = launcher.launch({ onProgress, signal: this.#abort.signal }).then(
       (running) => {
         this.#starting = null
