@@ -8,6 +8,7 @@ import { AppError } from '../core/util/app-error'
 import type { Logger, Redactor } from '../core/util/logger'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from '../core/sandbox/sandbox-launcher'
 import { sandboxInfoSchema } from '../core/sandbox/sandbox-process'
+import { withDefaults } from '../core/util/options'
 
 /** The parts of a utility process the launcher uses (a fake stands in for it in tests). */
 export type SandboxChild = Pick<UtilityProcess, 'stdout' | 'stderr' | 'kill' | 'once' | 'pid'>
@@ -54,8 +55,7 @@ const PROGRESS_PREFIX = 'sandbox-progress '
  */
 export function createUtilitySandboxLauncher(options: UtilitySandboxOptions): SandboxLauncher & { stopAll(): Promise<void> } {
   const fork: ForkSandbox = options.fork ?? ((path, args, forkOptions) => utilityProcess.fork(path, args, forkOptions))
-  const quietMs = options.quietTimeoutMs ?? 120_000
-  const stopMs = options.stopTimeoutMs ?? 10_000
+  const { quietTimeoutMs: quietMs, stopTimeoutMs: stopMs } = withDefaults({ quietTimeoutMs: 120_000, stopTimeoutMs: 10_000 }, options)
   /** Every forked sandbox not yet exited, ready or still starting: all stop with the app. */
   const live = new Set<() => Promise<void>>()
 

@@ -9,6 +9,7 @@ import type { ServiceClient } from '../service/service-client'
 import { systemClock, type Clock } from '../util/clock'
 import { MemoryCache } from './memory-cache'
 import type { BalancesSnapshot, PageSnapshot, SnapshotStore } from './snapshot-store'
+import { withDefaults } from '../util/options'
 
 /** How long an answer is served without asking again (`refresh` always asks). */
 export interface Freshness {
@@ -81,8 +82,7 @@ export class DataService {
   constructor(options: DataServiceOptions) {
     this.#o = options
     this.#clock = options.clock ?? systemClock
-    this.#fresh = { ...DEFAULT_FRESHNESS }
-    for (const [k, v] of Object.entries(options.freshness ?? {})) if (typeof v === 'number') this.#fresh[k as keyof Freshness] = v
+    this.#fresh = withDefaults(DEFAULT_FRESHNESS, options.freshness)
   }
 
   cancelScope(scope: string): number {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from './sandbox-launcher'
+import { withDefaults } from '../util/options'
 
 export interface ChildSandboxLauncherOptions {
   /** Default: this Node (`process.execPath`). */
@@ -18,6 +19,8 @@ export interface ChildSandboxLauncherOptions {
   stopTimeoutMs?: number
   log?: Logger
 }
+
+const DEFAULT_TIMEOUTS = { readyTimeoutMs: 600_000, stopTimeoutMs: 5000 }
 
 /** The ready line (sandbox-api.md), parsed where it enters. */
 export const sandboxInfoSchema = z.looseObject({
@@ -44,6 +47,7 @@ export function childProcessSandboxLauncher(options: ChildSandboxLauncherOptions
 }
 
 function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxProgress) => void, signal?: AbortSignal): Promise<RunningSandbox> {
+  const { readyTimeoutMs, stopTimeoutMs } = withDefaults(DEFAULT_TIMEOUTS, options)
   if (!exitHookInstalled) {
     exitHookInstalled = true
     // A sandbox must not outlive the app, even when the app exits without disposing.
@@ -87,7 +91,7 @@ function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxPr
   const stop = async (): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 5000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), stopTimeoutMs)
     await exited
     clearTimeout(timer)
   }
@@ -102,8 +106,8 @@ function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxPr
       reject(error)
     }
     const timer = setTimeout(
-      () => fail(new AppError('offline', `The built-in sandbox did not get ready within ${Math.round((options.readyTimeoutMs ?? 600_000) / 1000)} s.`)),
-      options.readyTimeoutMs ?? 600_000,
+      () => fail(new AppError('offline', `The built-in sandbox did not get ready within ${Math.round(readyTimeoutMs / 1000)} s.`)),
+      readyTimeoutMs,
     )
     signal?.addEventListener('abort', () => fail(new AppError('cancelled', 'Starting the sandbox was cancelled.')), { once: true })
     child.once('error', (error) => fail(new AppError('offline', `The built-in sandbox could not be started: ${error.message}`)))
