@@ -1,3 +1,4 @@
+import prettier from 'eslint-config-prettier'
 import pluginVue from 'eslint-plugin-vue'
 import tseslint from 'typescript-eslint'
 import layers from './eslint-rules/layers.js'
@@ -10,6 +11,8 @@ export default tseslint.config(
     files: ['**/*.vue'],
     languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'] } },
   },
+  // Prettier owns formatting (checked by `prettier --check` in `npm run lint`): no style rule may fight it.
+  prettier,
   {
     plugins: { chainscope: layers },
     rules: {
