@@ -179,7 +179,8 @@ describe('core against the sandbox', () => {
     const sent = (await ops.stats(info.api_key)).requests - before
     expect(sent).toBeLessThan(addresses.length)
     expect(sent).toBeGreaterThanOrEqual(addresses.length - cancelled)
-    expect((await call('limiter.state', {})).queued).toEqual({ user: 0, prefetch: 0, background: 0 })
+    // The view's (user) work is gone; the live height poll may queue background work meanwhile.
+    expect((await call('limiter.state', {})).queued).toMatchObject({ user: 0, prefetch: 0 })
   })
 
   it('counts exactly what the service counts and publishes the limiter state', async () => {
