@@ -20,6 +20,7 @@ const watchEntryInput = z.object({
   label: z.string().trim().max(80).default(''),
   note: z.string().max(2000).default(''),
   tags: z.array(z.string().trim().min(1).max(40)).max(20).default([]),
+  alsoNetworks: z.array(networkName).max(8).optional(),
 })
 
 export const bridgeCalls = {
@@ -101,6 +102,7 @@ export const bridgeCalls = {
           label: z.string().trim().max(80),
           note: z.string().max(2000),
           tags: z.array(z.string().trim().min(1).max(40)).max(20),
+          alsoNetworks: z.array(networkName).max(8),
         })
         .partial()
         .strict(),
@@ -112,6 +114,19 @@ export const bridgeCalls = {
     .object({ format: z.enum(['json', 'csv']), text: z.string().max(5_000_000), listName: z.string().trim().min(1).max(60).optional() })
     .strict(),
   'watchlists.export': z.object({ format: z.enum(['json', 'csv']), listId: id.optional() }).strict(),
+
+  // Issue 12: notes, the cached search and the both-networks summary.
+  'notes.list': empty,
+  'notes.set': z
+    .object({
+      kind: z.enum(['tx', 'address']),
+      network: networkName,
+      key: z.string().regex(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, 'expected an address or a transaction hash'),
+      text: z.string().max(2000),
+    })
+    .strict(),
+  'search.query': z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) }).strict(),
+  'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
 } as const
 
 

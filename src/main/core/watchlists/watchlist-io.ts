@@ -51,6 +51,8 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
       if (typeof r.addedAt !== 'string' || Number.isNaN(Date.parse(r.addedAt))) problems.push('added_at is not a date')
       else addedAt = new Date(r.addedAt).toISOString()
     }
+    const alsoNetworks = r.alsoNetworks === undefined || r.alsoNetworks === null ? undefined : Array.isArray(r.alsoNetworks) && r.alsoNetworks.length <= 8 && r.alsoNetworks.every((n) => networkName.safeParse(n).success) ? r.alsoNetworks.map(String) : null
+    if (alsoNetworks === null) problems.push('alsoNetworks must be a list of up to 8 network names')
     const listName = r.list.trim().slice(0, 60) || defaultName
     if (problems.length === 0 && address.ok) {
       const key = `${listName}\u0000${network}\u0000${address.address.toLowerCase()}`
@@ -64,7 +66,7 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
     }
     const list = lists.get(listName) ?? { name: listName, entries: [] }
     lists.set(listName, list)
-    list.entries.push({ address: address.address.toLowerCase(), network, label: label!.trim(), note: note!, tags: tags!, addedAt })
+    list.entries.push({ address: address.address.toLowerCase(), network, label: label!.trim(), note: note!, tags: tags!, addedAt, ...(alsoNetworks ? { alsoNetworks } : {}) })
   }
   if (errors.length > 0) {
     throw new AppError('invalid-input', `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has a problem' : 's have problems'} (first: row ${errors[0]!.row}: ${errors[0]!.message}).`, {
@@ -84,6 +86,8 @@ interface RawRow {
   note: unknown
   tags: unknown
   addedAt: unknown
+  /** JSON only (issue 12): other networks the address is watched on. */
+  alsoNetworks?: unknown
 }
 
 function str(v: unknown): string | null {
@@ -125,7 +129,7 @@ function rowsFromJson(text: string, defaultName: string): RawRow[] {
     for (const e of list.entries) {
       row += 1
       const o = (typeof e === 'object' && e !== null && !Array.isArray(e) ? e : {}) as Record<string, unknown>
-      rows.push({ row, list: list.name, address: o.address, network: o.network, label: o.label, note: o.note, tags: o.tags, addedAt: o.addedAt ?? o.added_at })
+      rows.push({ row, list: list.name, address: o.address, network: o.network, label: o.label, note: o.note, tags: o.tags, addedAt: o.addedAt ?? o.added_at, alsoNetworks: o.alsoNetworks })
     }
   }
   return rows

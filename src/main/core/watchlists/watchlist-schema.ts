@@ -25,6 +25,9 @@ export const watchEntrySchema = z.object({
   note: z.string().max(2000),
   tags: z.array(z.string().min(1).max(40)).max(20),
   addedAt: isoTime,
+  // Issue 12: the same address watched on other networks too. Optional, so version-2 files
+  // written before it load unchanged (no version bump: older builds simply drop the field).
+  alsoNetworks: z.array(networkName).max(8).optional(),
 })
 
 export const watchlistSchema = z.object({
