@@ -12,7 +12,10 @@ import type { SearchHit } from '../../../shared/bridge/contract'
  *   by prefix only (no fuzzy matching, which would walk them all), and only from 4 hex digits
  *   on, so "0x" alone does not enumerate the whole tree.
  * - `text`: methods, token symbols and names, labels, tags and note text. Few distinct terms;
- *   prefix and (from 5 letters) fuzzy matching, all words required.
+ *   prefix and (from 5 letters) fuzzy matching, all words required. Thousands of cached
+ *   transactions share the same words ("transfer USDC Uniswap Router"), so the text index
+ *   holds each distinct text once and maps it to the items that carry it: a common word
+ *   costs one scored entry, not tens of thousands (bench/analysis.ts).
  */
 /** A hit (`SearchHit`, without the item) plus the words it is found by. Ids: `tx|<network>|<hash>`, `bal|<network>|<address>`, `w|<entry id>`, `n|<kind>|<network>|<key>`. */
 export interface SearchDoc extends Omit<SearchHit, 'tx'> {
@@ -36,6 +39,8 @@ const textTokens = (s: string): string[] => s.split(/[\s\p{P}\p{S}]+/u).filter(B
 export class CachedSearch {
   readonly #hex = new MiniSearch<{ id: string; hex: string }>({ fields: ['hex'], tokenize: (s) => s.split(' ').filter(Boolean), processTerm: (t) => t.toLowerCase() })
   readonly #text = new MiniSearch<{ id: string; text: string }>({ fields: ['text'], tokenize: textTokens, processTerm: (t) => t.toLowerCase() })
+  /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
+  readonly #byText = new Map<string, Set<string>>()
   readonly #docs = new Map<string, Held>()
   readonly #bySource = new Map<string, string[]>()
 
@@ -75,7 +80,7 @@ export class CachedSearch {
       this.#docs.set(doc.id, { doc, sources: new Set([source]) })
       ids.push(doc.id)
       if (doc.hex.length) this.#hex.add({ id: doc.id, hex: doc.hex.join(' ') })
-      if (doc.text.length) this.#text.add({ id: doc.id, text: doc.text.join(' ') })
+      if (doc.text.length) this.#addText(doc)
     }
     if (ids.length) this.#bySource.set(source, ids)
   }
@@ -91,7 +96,28 @@ export class CachedSearch {
       if (held.sources.size > 0) continue
       this.#docs.delete(id)
       if (held.doc.hex.length) this.#hex.discard(id)
-      if (held.doc.text.length) this.#text.discard(id)
+      if (held.doc.text.length) this.#removeText(held.doc)
+    }
+  }
+
+  #addText(doc: SearchDoc): void {
+    const key = doc.text.join(' ')
+    const ids = this.#byText.get(key)
+    if (ids) ids.add(doc.id)
+    else {
+      this.#byText.set(key, new Set([doc.id]))
+      this.#text.add({ id: key, text: key })
+    }
+  }
+
+  #removeText(doc: SearchDoc): void {
+    const key = doc.text.join(' ')
+    const ids = this.#byText.get(key)
+    if (!ids) return
+    ids.delete(doc.id)
+    if (ids.size === 0) {
+      this.#byText.delete(key)
+      this.#text.discard(key)
     }
   }
 
@@ -123,12 +149,17 @@ export class CachedSearch {
         fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       })
       scored = []
+      // Best text first; the items sharing one text keep their indexing order. Enough are
+      // taken for `limit` (a common word must not walk every item that carries it).
       for (const r of results) {
-        if (hexHits && !hexHits.has(r.id)) continue
-        scored.push([r.id, r.score + (hexHits?.get(r.id) ?? 0)])
+        for (const id of this.#byText.get(String(r.id)) ?? []) {
+          if (hexHits && !hexHits.has(id)) continue
+          scored.push([id, r.score + (hexHits?.get(id) ?? 0)])
+          if (!hexHits && scored.length >= limit) break
+        }
+        if (!hexHits && scored.length >= limit) break
       }
     } else scored = hexHits ? [...hexHits] : []
-    scored.sort((a, b) => b[1] - a[1])
     const out: SearchDoc[] = []
     for (const [id] of scored) {
       const held = this.#docs.get(id)
