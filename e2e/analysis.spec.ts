@@ -77,6 +77,7 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await expect(main.getByRole('img', { name: /balance from/ })).toBeVisible()
       await main.getByRole('combobox', { name: 'Range' }).selectOption('30d')
       await expect(main.getByText(/today:/)).toBeVisible()
+      await main.getByRole('combobox', { name: 'Range' }).selectOption('all')
       await shootBothThemes(page, testInfo, 'a2-whale-history')
     })
 

@@ -1,15 +1,21 @@
 import type { NetworkPresence } from '../../../shared/bridge/contract'
 import { AppError } from '../app-error'
-import type { ProfileRuntime } from '../profiles/profile-runtime'
 import { hexQuantity } from '../profiles/profile-runtime'
+import type { ServiceClient } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SnapshotStore } from './snapshot-store'
 
 export interface PresenceOptions {
   snapshots: SnapshotStore
-  clock: Clock
+  clock: Pick<Clock, 'now'>
   /** How long an answer is reused without asking again. Default 2 min, like balances. */
   freshMs?: number
+}
+
+/** What the check needs of a profile's runtime. */
+export interface PresenceRuntime {
+  profileId: string
+  client: Pick<ServiceClient, 'rpcBatch'>
 }
 
 interface Seen {
@@ -33,12 +39,12 @@ export class PresenceChecker {
     this.#o = options
   }
 
-  async check(runtime: ProfileRuntime, networks: readonly string[], address: string, refresh: boolean): Promise<NetworkPresence[]> {
+  async check(runtime: PresenceRuntime, networks: readonly string[], address: string, refresh: boolean): Promise<NetworkPresence[]> {
     const catalogue = await this.#o.snapshots.catalogue(runtime.profileId)
     return Promise.all(networks.map((network) => this.#one(runtime, network, address, refresh, catalogue)))
   }
 
-  async #one(runtime: ProfileRuntime, network: string, address: string, refresh: boolean, catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>): Promise<NetworkPresence> {
+  async #one(runtime: PresenceRuntime, network: string, address: string, refresh: boolean, catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>): Promise<NetworkPresence> {
     const key = `${runtime.profileId}|${network}|${address}`
     const now = this.#o.clock.now()
     const mine = catalogue.filter((e) => e.network === network && e.address === address)

@@ -67,12 +67,16 @@ export function balanceHistory(items: readonly Transaction[], address: string, n
   for (const a of now) assets.set(a.key, { key: a.key, symbol: a.symbol, decimals: a.decimals, today: a.value, points: [{ ms: nowMs, value: a.value }], inconsistent: false, running: a.value })
   const nativeKnown = assets.has(NATIVE)
 
-  const sorted = items.filter((tx) => tx && !Number.isNaN(msOf(tx)))
-  // Newest first; within one time, the later block and position first.
-  sorted.sort((a, b) => msOf(b) - msOf(a) || (b.block ?? 0) - (a.block ?? 0) || (b.position ?? 0) - (a.position ?? 0))
+  // Newest first; within one time, the later block and position first. Times parsed once.
+  const sorted: { tx: Transaction; ms: number }[] = []
+  for (const tx of items) {
+    const ms = tx ? msOf(tx) : Number.NaN
+    if (!Number.isNaN(ms)) sorted.push({ tx, ms })
+  }
+  sorted.sort((a, b) => b.ms - a.ms || (b.tx.block ?? 0) - (a.tx.block ?? 0) || (b.tx.position ?? 0) - (a.tx.position ?? 0))
 
   const deltas = new Map<string, bigint>()
-  for (const tx of sorted) {
+  for (const { tx, ms } of sorted) {
     deltas.clear()
     const failed = isFailed(tx)
     const from = partyHash(tx.from)
@@ -97,7 +101,6 @@ export function balanceHistory(items: readonly Transaction[], address: string, n
         deltas.set(f.token, (deltas.get(f.token) ?? 0n) + d)
       }
     }
-    const ms = msOf(tx)
     for (const [key, d] of deltas) {
       const a = assets.get(key)!
       a.points.push({ ms, value: a.running })
@@ -105,7 +108,7 @@ export function balanceHistory(items: readonly Transaction[], address: string, n
       if (a.running < 0n) a.inconsistent = true
     }
   }
-  const oldest = sorted.length ? msOf(sorted[sorted.length - 1]!) : null
+  const oldest = sorted.length ? sorted[sorted.length - 1]!.ms : null
   const out: AssetHistory[] = []
   for (const { running, ...a } of assets.values()) {
     if (oldest !== null) a.points.push({ ms: oldest - 1, value: running })

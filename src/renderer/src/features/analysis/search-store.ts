@@ -40,6 +40,21 @@ export const useCachedSearchStore = defineStore('cached-search', () => {
     }
   }
 
+  /**
+   * Main brings its index up to date at each query; with a large cache the first one reads
+   * every snapshot. Asking once with an empty query when the box gets focus does that
+   * while the user is still typing.
+   */
+  let warmed = false
+  function warm(): void {
+    if (warmed) return
+    warmed = true
+    void bridge.invoke('search.query', { query: '', limit: 1 }).then((r) => {
+      if (r.ok) cachedItems.value = r.value.cachedItems
+      else warmed = false
+    })
+  }
+
   function clear(): void {
     seq++
     query.value = ''
@@ -47,5 +62,5 @@ export const useCachedSearchStore = defineStore('cached-search', () => {
     searching.value = false
   }
 
-  return { query, hits, cachedItems, searching, error, openTx, run, clear }
+  return { query, hits, cachedItems, searching, error, openTx, run, warm, clear }
 })
