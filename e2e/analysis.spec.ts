@@ -125,6 +125,9 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await both.getByRole('button', { name: /^Open on / }).click()
       await expect(page).toHaveURL(new RegExp(`/address/${service!.info.networks[1]}/`))
       await expect(both.getByText('Shown now')).toBeVisible()
+      // The switch asks again, but the answers of the last two minutes are reused for free.
+      await expect(both).toContainText('This check cost no requests')
+      await expect(both.getByRole('listitem').first()).toContainText('token kinds')
       await shootBothThemes(page, testInfo, 'a5-other-network')
     })
 
