@@ -104,6 +104,20 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await expect(main.getByRole('table', { name: 'Transactions' }).getByText('note', { exact: true }).first()).toBeVisible()
     })
 
+    await test.step('a watch entry on both networks; the address note shows in the list', async () => {
+      await main.getByRole('button', { name: 'Add to watchlist' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Add to watchlist' })
+      await dialog.getByLabel('New watchlist name').fill('Desks')
+      await dialog.getByLabel('Label').fill('The busy whale')
+      await dialog.getByRole('checkbox', { name: /^Also watch it on / }).check()
+      await dialog.getByRole('button', { name: 'Add' }).click()
+      await expect(dialog).toBeHidden()
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Watchlists' }).click()
+      const entries = page.getByRole('table', { name: 'Entries of Desks' })
+      await expect(entries.getByRole('row').nth(1)).toContainText(new RegExp(` \\+ ${service!.info.networks[1]}`, 'i'))
+      await expect(entries).toContainText('Address note: Market maker, watch the USDC outflows')
+    })
+
     await test.step('holder: several token kinds in counterparties and history', async () => {
       await open(holder!)
       await main.getByRole('tab', { name: 'Counterparties' }).click()
@@ -137,6 +151,8 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await expect(results.getByRole('button', { name: /Note/ }).first()).toBeVisible()
       await search.fill('market maker')
       await expect(results.getByRole('button', { name: /Note on address/ })).toBeVisible()
+      await search.fill('busy whale')
+      await expect(results.getByRole('button', { name: /Watched The busy whale/ })).toBeVisible()
       await search.press('Escape')
     })
 
