@@ -58,6 +58,8 @@ export const bridgeCalls = {
       priority: prioritySchema.default('user'),
       scope,
       refresh: z.boolean().default(false),
+      /** Issue 12: answer only from the cache or a snapshot of any age, never a request (`not-found` otherwise). */
+      cacheOnly: z.boolean().default(false),
     })
     .strict(),
   'rpc.call': z
