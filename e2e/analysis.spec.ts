@@ -123,6 +123,9 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await main.getByRole('tab', { name: 'Counterparties' }).click()
       await main.getByRole('button', { name: 'Load the first page of transactions' }).click()
       await expect(main.getByRole('table', { name: 'Counterparties' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+      // A few pages: "load the rest" says its cost, then the views are complete.
+      await main.getByRole('button', { name: 'Load the rest' }).click()
+      await expect(main.getByText(/Every page is loaded: complete from the first transaction/)).toBeVisible({ timeout: 60_000 })
       await shootBothThemes(page, testInfo, 'a3-holder-counterparties')
       await main.getByRole('tab', { name: 'Balance history' }).click()
       const asset = main.getByRole('combobox', { name: 'Asset' })
