@@ -59,6 +59,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name)
 
 check('typecheck-node', bin('tsc'), ['-p', 'tsconfig.node.json'])
 check('typecheck-web', bin('vue-tsc'), ['-p', 'tsconfig.web.json'])
+check('typecheck-bench', bin('tsc'), ['-p', 'tsconfig.bench.json'])
 check('lint', bin('eslint'), ['--max-warnings', '0', '.'])
 
 const vitestReport = join(results, 'vitest-report.json')

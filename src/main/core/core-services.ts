@@ -14,6 +14,9 @@ import { SandboxManager } from './sandbox/sandbox-manager'
 import type { SandboxLauncher } from './sandbox/sandbox-launcher'
 import type { Clock } from './util/clock'
 import { WatchlistStore } from './watchlists/watchlist-store'
+import { NotesStore } from './notes/notes-store'
+import { SearchService } from './search/search-service'
+import { PresenceChecker } from './data/network-presence'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -41,6 +44,9 @@ export class CoreServices {
   readonly snapshots: SnapshotStore
   readonly watchlists: WatchlistStore
   readonly quota: QuotaFile
+  readonly notes: NotesStore
+  readonly search: SearchService
+  readonly presence: PresenceChecker
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #notices: Notice[] = []
@@ -55,7 +61,30 @@ export class CoreServices {
     this.keys = new KeyStore({ backend: options.keychain, service: options.keychainService, redactor: options.redactor, log })
     this.snapshots = new SnapshotStore({ root: join(dataDir, 'snapshots'), log, redact: options.redactor, ...options.snapshots })
     this.quota = new QuotaFile(join(dataDir, 'quota.json'))
-    this.watchlists = new WatchlistStore({ dataDir, now: () => options.clock.now(), onChange: (lists) => options.emit('watchlists.changed', lists) })
+    this.watchlists = new WatchlistStore({
+      dataDir,
+      now: () => options.clock.now(),
+      onChange: (lists) => {
+        this.search.markDirty('watchlists')
+        options.emit('watchlists.changed', lists)
+      },
+    })
+    this.notes = new NotesStore({
+      dataDir,
+      now: () => options.clock.now(),
+      onChange: (notes) => {
+        this.search.markDirty('notes')
+        options.emit('notes.changed', notes)
+      },
+    })
+    this.search = new SearchService({
+      snapshots: this.snapshots,
+      profileId: () => this.settings.activeProfileId,
+      watchlists: () => this.watchlists.list(),
+      notes: () => this.notes.list(),
+      log,
+    })
+    this.presence = new PresenceChecker({ snapshots: this.snapshots, clock: options.clock })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
       log,
@@ -71,7 +100,7 @@ export class CoreServices {
         this.#profilesChanged()
       },
     })
-    for (const notice of [this.settings.notice, this.watchlists.notice]) if (notice) this.notify('warning', notice)
+    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice]) if (notice) this.notify('warning', notice)
     this.#syncWatcher()
   }
 

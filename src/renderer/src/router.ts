@@ -13,7 +13,7 @@ export function createAppRouter(): Router {
       { path: '/', name: 'home', component: HomeView },
       { path: '/welcome', name: 'welcome', component: () => import('./features/setup/WelcomeView.vue'), meta: { open: true } },
       {
-        path: '/address/:network/:address/:tab(balances|transactions)?',
+        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history)?',
         name: 'address',
         component: () => import('./features/address/AddressView.vue'),
       },

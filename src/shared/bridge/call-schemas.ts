@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ADDRESS_PATTERN } from '../domain/address'
-import { watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
+import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 
 /**
@@ -24,6 +24,7 @@ const watchEntryInput = z.object({
   label: z.string().trim().pipe(watchLabel).default(''),
   note: watchNote.default(''),
   tags: z.array(z.string().trim()).pipe(watchTags).default([]),
+  alsoNetworks: watchAlsoNetworks.optional(),
 })
 
 export const bridgeCalls = {
@@ -61,6 +62,8 @@ export const bridgeCalls = {
       priority: prioritySchema.default('user'),
       scope,
       refresh: z.boolean().default(false),
+      /** Issue 12: answer only from the cache or a snapshot of any age, never a request (`not-found` otherwise). */
+      cacheOnly: z.boolean().default(false),
     })
     .strict(),
   'rpc.call': z
@@ -105,6 +108,7 @@ export const bridgeCalls = {
           label: z.string().trim().pipe(watchLabel),
           note: watchNote,
           tags: z.array(z.string().trim()).pipe(watchTags),
+          alsoNetworks: watchAlsoNetworks,
         })
         .partial()
         .strict(),
@@ -116,6 +120,19 @@ export const bridgeCalls = {
     .object({ format: z.enum(['json', 'csv']), text: z.string().max(5_000_000), listName: listName.optional() })
     .strict(),
   'watchlists.export': z.object({ format: z.enum(['json', 'csv']), listId: id.optional() }).strict(),
+
+  // Issue 12: notes, the cached search and the both-networks summary.
+  'notes.list': empty,
+  'notes.set': z
+    .object({
+      kind: z.enum(['tx', 'address']),
+      network: networkName,
+      key: z.string().regex(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, 'expected an address or a transaction hash'),
+      text: z.string().max(2000),
+    })
+    .strict(),
+  'search.query': z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) }).strict(),
+  'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
 } as const
 
 

@@ -119,6 +119,8 @@ export interface WatchEntry {
   note: string
   tags: string[]
   addedAt: string
+  /** Other networks the same address is watched on (issue 12); absent in older files. */
+  alsoNetworks?: string[]
 }
 
 export interface Watchlist {
@@ -150,6 +152,53 @@ export interface ExportFile {
   filename: string
   mime: 'application/json' | 'text/csv'
   text: string
+}
+
+/** A local note on a transaction (key = hash) or an address (key = address), both lowercase. */
+export interface Note {
+  kind: 'tx' | 'address'
+  network: string
+  key: string
+  text: string
+  updatedAt: string
+}
+
+/** One hit of the cached search (`search.query`); what the renderer needs to open it. */
+export interface SearchHit {
+  id: string
+  kind: 'transaction' | 'address' | 'watch-entry' | 'note'
+  network: string
+  /** Lowercase address to open (the page's owner for a transaction), or null. */
+  address: string | null
+  hash: string | null
+  title: string
+  detail: string
+  /** A transaction hit carries the cached item, so it opens with the sandbox or service down. */
+  tx?: Transaction
+}
+
+export interface SearchAnswer {
+  hits: SearchHit[]
+  /** Items in the index (transactions, balances, watch entries, notes). */
+  cachedItems: number
+}
+
+/** Whether an address has balances and activity on one network (issue 12, "both networks"). */
+export interface NetworkPresence {
+  network: string
+  /** Native balance in wei (decimal string), from `eth_getBalance`; null when unknown. */
+  nativeWei: string | null
+  /** Transactions sent (`eth_getTransactionCount`); null when unknown. */
+  nonce: number | null
+  /** Token kinds in the last balances answer kept for it (any age); null when none is kept. */
+  tokens: number | null
+  /** Transactions of it in the offline snapshots. */
+  cachedTransactions: number
+  source: 'cache' | 'network' | 'none'
+  /** Requests this answer cost (0 from cache, 1 for the RPC batch). */
+  requests: number
+  fetchedAt: string | null
+  error: { kind: string; message: string } | null
 }
 
 export interface BridgeCallOutputs {
@@ -184,8 +233,14 @@ export interface BridgeCallOutputs {
   'watchlists.updateEntry': Watchlist
   'watchlists.removeEntry': Watchlist
   'watchlists.moveEntry': Watchlist[]
-  'watchlists.import': { lists: number; entries: number }
+  /** `notes`: notes merged from a JSON backup that carried them (issue 12). */
+  'watchlists.import': { lists: number; entries: number; notes?: number }
   'watchlists.export': ExportFile
+  'notes.list': Note[]
+  /** Empty text removes the note (answers null). */
+  'notes.set': Note | null
+  'search.query': SearchAnswer
+  'analysis.networks': NetworkPresence[]
 }
 
 export interface BridgeEvents {
@@ -194,6 +249,7 @@ export interface BridgeEvents {
   connectivity: { online: boolean; reason: string | null }
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
+  'notes.changed': Note[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
   sandbox: SandboxStatus
   notice: Notice
@@ -210,6 +266,7 @@ export const bridgeEventNames = [
   'connectivity',
   'profiles.changed',
   'watchlists.changed',
+  'notes.changed',
   'sandbox',
   'notice',
   'open.address',

@@ -18,6 +18,8 @@ export const WATCH_LIMITS = {
   entries: 10_000,
   /** Lists in the file. */
   lists: 500,
+  /** Further networks one entry may also watch. */
+  alsoNetworks: 8,
 } as const
 
 export const WATCH_MESSAGES = {
@@ -25,6 +27,7 @@ export const WATCH_MESSAGES = {
   note: `the note must be text of at most ${WATCH_LIMITS.note} characters`,
   tags: `tags must be up to ${WATCH_LIMITS.tags} words of 1-${WATCH_LIMITS.tag} characters`,
   listName: `a list name is 1-${WATCH_LIMITS.listName} characters`,
+  alsoNetworks: `alsoNetworks must be a list of up to ${WATCH_LIMITS.alsoNetworks} network names`,
 } as const
 
 /** Tags trimmed, blanks and repeats dropped, in order. */

@@ -50,6 +50,10 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'watchlists.moveEntry': { fromListId: 'nope', toListId: 'nope', entryId: 'nope' },
   'watchlists.import': { format: 'csv', text: 'address,network\n' },
   'watchlists.export': { format: 'json' },
+  'notes.list': {},
+  'notes.set': { kind: 'address', network: 'one', key: A, text: 'note' },
+  'search.query': { query: '0x5290' },
+  'analysis.networks': { address: A },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

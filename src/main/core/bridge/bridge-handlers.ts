@@ -6,6 +6,7 @@ import type { BridgeHandlers } from './bridge-host'
 import type { CoreServices } from '../core-services'
 import type { Clock } from '../util/clock'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { notesFromImport, withNotes } from '../notes/notes-io'
 
 /** Checks the EIP-55 checksum too (the call schema checks only the form); returns lowercase. */
 function address(input: string, field = 'address'): string {
@@ -136,7 +137,25 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
     'watchlists.moveEntry': ({ fromListId, toListId, entryId }) => s.watchlists.moveEntry(fromListId, toListId, entryId),
-    'watchlists.import': ({ format, text, listName }) => s.watchlists.import(format, text, listName),
-    'watchlists.export': ({ format, listId }) => s.watchlists.export(format, listId),
+    'watchlists.import': ({ format, text, listName }) => {
+      // Notes ride in the JSON backup (notes-io.ts): checked first, so a bad note imports nothing.
+      const carried = format === 'json' ? notesFromImport(text) : { notes: [], notesOnly: false }
+      const counts = carried.notesOnly ? { lists: 0, entries: 0 } : s.watchlists.import(format, text, listName)
+      return carried.notes.length ? { ...counts, notes: s.notes.merge(carried.notes) } : counts
+    },
+    'watchlists.export': ({ format, listId }) => {
+      const file = s.watchlists.export(format, listId)
+      return listId === undefined ? withNotes(file, s.notes.list()) : file
+    },
+
+    'notes.list': () => s.notes.list(),
+    'notes.set': ({ key, ...rest }) => s.notes.set({ ...rest, key: key.toLowerCase() }),
+    'search.query': ({ query, limit }) => s.search.query(query, limit),
+    'analysis.networks': async ({ address: input, refresh }) => {
+      const addr = address(input)
+      const runtime = s.active()
+      const profile = await runtime.ready()
+      return s.presence.check(runtime, profile.networks.map((n) => n.name), addr, refresh)
+    },
   }
 }

@@ -130,7 +130,7 @@ export class DataService {
     })
   }
 
-  async transactions(req: DataRequest & { cursor: string | null }): Promise<TransactionsPage> {
+  async transactions(req: DataRequest & { cursor: string | null; cacheOnly?: boolean }): Promise<TransactionsPage> {
     const { network, address, cursor } = req
     const params = cursor === null ? null : decodeCursor(cursor)
     const key = `t|${network}|${address}|${cursor ?? ''}`
@@ -143,6 +143,14 @@ export class DataService {
       nextCursor: page.nextCursor,
       ...provenance(source, fetchedAt, staleReason),
     })
+    if (req.cacheOnly) {
+      // The analyst views widen to everything cached for an address without spending quota.
+      const mem = this.#pages.get(key)
+      if (mem) return view(mem.value, mem.fetchedAt, 'cache', null)
+      const saved = await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
+      if (saved) return view(saved, saved.fetchedAt, 'snapshot', null)
+      throw new AppError('not-found', 'This page of transactions is not cached.')
+    }
     if (!req.refresh) {
       const hit = this.#pages.get(key)
       if (hit && this.#clock.now() - hit.fetchedAt < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)

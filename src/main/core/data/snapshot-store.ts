@@ -18,6 +18,15 @@ export interface PageSnapshot {
   nextCursor: string | null
 }
 
+export interface SnapshotEntry {
+  path: string
+  network: string
+  /** Lowercase. */
+  address: string
+  kind: 'balances' | 'page'
+  stamp: number
+}
+
 export interface SnapshotStoreOptions {
   /** `<dataDir>/snapshots`. */
   root: string
@@ -95,6 +104,31 @@ export class SnapshotStore {
     const r = this.#redact
     if (!r) return JSON.stringify(value)
     return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && r.contains(v) ? r.redact(v) : v))
+  }
+
+  /**
+   * Every snapshot of a profile, for the cached search (issue 12): its file, network, address,
+   * kind and a stamp that changes whenever the file is rewritten. Waits for queued writes.
+   */
+  async catalogue(profileId: string): Promise<SnapshotEntry[]> {
+    await this.#chain
+    const base = join(this.#root, profileId)
+    const out: SnapshotEntry[] = []
+    for (const [path, e] of await this.#loadIndex()) {
+      if (!path.startsWith(base)) continue
+      const parts = path.slice(base.length + 1).split(/[\\/]/)
+      if (parts.length !== 3) continue
+      const [network, address, name] = parts as [string, string, string]
+      const kind = name === 'balances.json' ? 'balances' : name.startsWith('tx-') ? 'page' : null
+      if (kind) out.push({ path, network, address, kind, stamp: e.mtimeMs })
+    }
+    return out
+  }
+
+  /** Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). */
+  async readEntry(entry: SnapshotEntry): Promise<BalancesSnapshot | PageSnapshot | null> {
+    const data = entry.kind === 'balances' ? await this.#read(entry.path, balancesFile) : await this.#read(entry.path, pageFile)
+    return data
   }
 
   removeProfile(profileId: string): Promise<void> {

@@ -53,6 +53,8 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
       if (typeof r.addedAt !== 'string' || Number.isNaN(Date.parse(r.addedAt))) problems.push('added_at is not a date')
       else addedAt = new Date(r.addedAt).toISOString()
     }
+    const alsoNetworks = r.alsoNetworks === undefined || r.alsoNetworks === null ? undefined : Array.isArray(r.alsoNetworks) && r.alsoNetworks.length <= WATCH_LIMITS.alsoNetworks && r.alsoNetworks.every((n) => networkName.safeParse(n).success) ? r.alsoNetworks.map(String) : null
+    if (alsoNetworks === null) problems.push(WATCH_MESSAGES.alsoNetworks)
     const listName = r.list.trim().slice(0, WATCH_LIMITS.listName) || defaultName
     if (problems.length === 0 && address.ok) {
       const key = `${listName}\u0000${network}\u0000${normaliseAddress(address.address)}`
@@ -66,7 +68,7 @@ export function parseImport(format: 'json' | 'csv', text: string, defaultName: s
     }
     const list = lists.get(listName) ?? { name: listName, entries: [] }
     lists.set(listName, list)
-    list.entries.push({ address: normaliseAddress(address.address), network, label: label!.trim(), note: note!, tags: tags!, addedAt })
+    list.entries.push({ address: normaliseAddress(address.address), network, label: label!.trim(), note: note!, tags: tags!, addedAt, ...(alsoNetworks ? { alsoNetworks } : {}) })
   }
   if (errors.length > 0) {
     throw new AppError('invalid-input', `Nothing was imported: ${errors.length} row${errors.length === 1 ? ' has a problem' : 's have problems'} (first: row ${errors[0]!.row}: ${errors[0]!.message}).`, {
@@ -86,6 +88,8 @@ interface RawRow {
   note: unknown
   tags: unknown
   addedAt: unknown
+  /** JSON only (issue 12): other networks the address is watched on. */
+  alsoNetworks?: unknown
 }
 
 function str(v: unknown): string | null {
@@ -124,7 +128,7 @@ function rowsFromJson(text: string, defaultName: string): RawRow[] {
     for (const e of list.entries) {
       row += 1
       const o = isRecord(e) ? e : {}
-      rows.push({ row, list: list.name, address: o.address, network: o.network, label: o.label, note: o.note, tags: o.tags, addedAt: o.addedAt ?? o.added_at })
+      rows.push({ row, list: list.name, address: o.address, network: o.network, label: o.label, note: o.note, tags: o.tags, addedAt: o.addedAt ?? o.added_at, alsoNetworks: o.alsoNetworks })
     }
   }
   return rows

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Watchlist } from '../../../shared/bridge/contract'
 import { ADDRESS_PATTERN, isAddressText, normaliseAddress } from '../../../shared/domain/address'
 import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
-import { watchLabel, watchListName, watchNote, watchTags } from '../../../shared/domain/watch-schemas'
+import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../../../shared/domain/watch-schemas'
 import { networkName } from '../../../shared/domain/profile'
 
 /**
@@ -28,6 +28,9 @@ export const watchEntrySchema = z.object({
   note: watchNote,
   tags: watchTags,
   addedAt: isoTime,
+  // Issue 12: the same address watched on other networks too. Optional, so version-2 files
+  // written before it load unchanged (no version bump: older builds simply drop the field).
+  alsoNetworks: watchAlsoNetworks.optional(),
 })
 
 export const watchlistSchema = z.object({

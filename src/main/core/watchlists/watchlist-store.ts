@@ -77,15 +77,16 @@ export class WatchlistStore {
         throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, { field: 'entry.address' })
       }
       const added: WatchEntry = { id: randomUUID(), ...entry, address, tags: [...new Set(entry.tags)], addedAt: new Date(this.#now()).toISOString() }
+      if (added.alsoNetworks) added.alsoNetworks = otherNetworks(added.alsoNetworks, added.network)
       return { ...l, entries: [...l.entries, added] }
     })
   }
 
-  updateEntry(listId: string, entryId: string, patch: Partial<Pick<WatchEntry, 'label' | 'note' | 'tags'>>): Watchlist {
+  updateEntry(listId: string, entryId: string, patch: Partial<Pick<WatchEntry, 'label' | 'note' | 'tags' | 'alsoNetworks'>>): Watchlist {
     return this.#commitList(listId, (l) => {
       this.#entry(l, entryId)
       const clean = { ...patch, ...(patch.tags ? { tags: [...new Set(patch.tags)] } : {}) }
-      return { ...l, entries: l.entries.map((e) => (e.id === entryId ? { ...e, ...clean } : e)) }
+      return { ...l, entries: l.entries.map((e) => (e.id === entryId ? { ...e, ...clean, ...(clean.alsoNetworks ? { alsoNetworks: otherNetworks(clean.alsoNetworks, e.network) } : {}) } : e)) }
     })
   }
 
@@ -170,6 +171,11 @@ export class WatchlistStore {
     this.#lists = next
     this.#onChange?.(this.list())
   }
+}
+
+/** The entry's own network is implied; repeats are dropped. */
+function otherNetworks(names: string[], own: string): string[] {
+  return [...new Set(names)].filter((n) => n !== own)
 }
 
 function freeName(name: string, taken: Set<string>): string {

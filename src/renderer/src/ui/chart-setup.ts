@@ -7,10 +7,13 @@ import {
   DoughnutController,
   Legend,
   LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
   Tooltip,
 } from 'chart.js'
 
-/** Loaded on demand (see use-chart.ts): only the pieces the two charts use are bundled. */
-Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Legend, LinearScale, Tooltip)
+/** Loaded on demand (see use-chart.ts): only the pieces the charts use are bundled (lines: balance history). */
+Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip)
 
 export { Chart }

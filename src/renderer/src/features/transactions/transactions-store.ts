@@ -74,15 +74,16 @@ export const useTransactionsStore = defineStore('transactions', () => {
     loadAllProgress.value = { running: false, pages: 0, rows: 0, stopped: null }
   }
 
-  async function fetchPage(cursor: string | null, refresh: boolean): Promise<boolean> {
+  async function fetchPage(cursor: string | null, refresh: boolean, cacheOnly = false): Promise<boolean> {
     const t = target.value
     if (!t) return false
     const mine = generation
-    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: 'user', scope: scope() })
+    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: 'user', scope: scope(), cacheOnly })
     if (mine !== generation) return false
     if (!result.ok) {
-      // The user cancelled (load-all, leaving the view): nothing went wrong.
-      if (result.error.kind === 'cancelled') return false
+      // The user cancelled (load-all, leaving the view): nothing went wrong. Nor did a page
+      // that is simply not cached when only cached ones were asked for.
+      if (result.error.kind === 'cancelled' || (cacheOnly && result.error.kind === 'not-found')) return false
       error.value = result.error
       errorAt.value = Date.now()
       return false
@@ -127,6 +128,25 @@ export const useTransactionsStore = defineStore('transactions', () => {
     })
     pending = p
     return p
+  }
+
+  /**
+   * Issue 12: every further page main has cached (a snapshot of any age), without a request;
+   * stops at the first page that is not cached. Answers how many transactions it added.
+   */
+  function loadCached(): Promise<number> {
+    if (pending || loadAllProgress.value.running || !target.value || nextCursor.value === null) return Promise.resolve(0)
+    const mine = generation
+    const before = items.value.length
+    const run = async (): Promise<boolean> => {
+      while (nextCursor.value !== null && mine === generation) if (!(await fetchPage(nextCursor.value, false, true))) break
+      return true
+    }
+    const p = run().finally(() => {
+      if (mine === generation) pending = null
+    })
+    pending = p
+    return p.then(() => (mine === generation ? items.value.length - before : 0))
   }
 
   /** Every remaining page, with progress, until done, cancelled or an error. */
@@ -183,6 +203,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     open,
     loadMore,
     loadAll,
+    loadCached,
     cancelLoadAll,
     leave,
     select,

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench:analysis`: the analyst views' work, measured in Node on generated data of
+ * the service's shape (no network, no browser). Prints one line:
+ *
+ *   analysis: txs=10000 counterparties_ms=… history_ms=… search_ms=… cached_items=…
+ *
+ * - counterparties_ms / history_ms: median of 7 runs (after 2 warm-ups) of the renderer's
+ *   aggregations (src/renderer/src/features/analysis) over --txs transactions of one address
+ *   with 1,000 counterparties; a third carry token transfers (ERC-20 with 6 and 18 decimals,
+ *   ERC-721), 5% failed, some self-transfers. Targets: ≤ 100 ms each.
+ * - search_ms: mean time of one query on main's cached search (src/main/core/search) holding
+ *   --items transactions plus balances, watch entries and notes; the queries are a hash prefix,
+ *   an address prefix, a method, a token symbol, a label and note text. Target: ≤ 50 ms.
+ * - cached_items: items in that index (target ≥ 100,000).
+ *
+ * Options: --txs N (10000), --items N (100000).
+ */
+import { createHash } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import { performance } from 'node:perf_hooks'
+import type { Note, Watchlist } from '../src/shared/bridge/contract'
+import type { BalanceItem, Transaction } from '../src/shared/domain/service-schemas'
+import { CachedSearch } from '../src/main/core/search/cached-search'
+import { balancesDoc, noteDocs, transactionDoc, watchlistDocs } from '../src/main/core/search/search-docs'
+import { balanceHistory, NATIVE } from '../src/renderer/src/features/analysis/balance-history'
+import { counterparties } from '../src/renderer/src/features/analysis/counterparties'
+
+const { values } = parseArgs({ options: { txs: { type: 'string', default: '10000' }, items: { type: 'string', default: '100000' } } })
+const TXS = Number(values.txs)
+const ITEMS = Number(values.items)
+
+/** Hashes and addresses spread like real ones (a shared prefix would make every prefix search match everything). */
+const hex = (n: number, width: number): string => `0x${createHash('sha256').update(String(n)).digest('hex').slice(0, width)}`
+const addr = (n: number): string => hex(n, 40)
+const party = (hash: string, name: string | null = null) => ({ hash, ens_domain_name: null, implementations: [], is_contract: false, is_verified: false, metadata: null, name, private_tags: [], proxy_type: null, public_tags: [], watchlist_names: [] })
+const ME = addr(0xabcdef)
+const TOKENS = [
+  { address: addr(0xc0), symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' },
+  { address: addr(0xc1), symbol: 'WETH', name: 'Wrapped Ether', decimals: '18', type: 'ERC-20' },
+  { address: addr(0xc2), symbol: 'ART', name: 'Sandbox Art', decimals: null, type: 'ERC-721' },
+]
+const METHODS = ['transfer', 'approve', 'swapExactTokensForTokens', 'multicall', 'deposit', null]
+
+function makeTx(i: number, owner: string): Transaction {
+  const other = addr(1 + (i % 1000))
+  const out = i % 2 === 0
+  const self = i % 97 === 0
+  const failed = i % 20 === 7
+  const token = TOKENS[i % 3]!
+  const transfers =
+    i % 3 === 0
+      ? [
+          {
+            from: party(out ? owner : other),
+            to: party(out ? other : owner),
+            token,
+            total: token.decimals === null ? { token_id: String(i) } : { value: String(1_000_000 + i * 7919), decimals: token.decimals },
+            type: 'token_transfer',
+          },
+        ]
+      : null
+  return {
+    actions: [],
+    base_fee_per_gas: '1000000000',
+    block: 10_000_000 - i,
+    confirmation_duration: [0, 2000],
+    confirmations: i + 1,
+    created_contract: null,
+    decoded_input: null,
+    exchange_rate: null,
+    fee: { type: 'actual', value: String(21_000_000_000_000 + i) },
+    from: party(self || out ? owner : other, out ? null : `Desk ${i % 50}`),
+    to: party(self || !out ? owner : other),
+    gas_limit: '21000',
+    gas_price: '1000000000',
+    gas_used: '21000',
+    has_error_in_internal_txs: false,
+    hash: hex(-1 - i, 64),
+    max_fee_per_gas: null,
+    max_priority_fee_per_gas: null,
+    method: METHODS[i % METHODS.length]!,
+    nonce: i,
+    position: i % 100,
+    priority_fee: '0',
+    raw_input: '0x',
+    result: failed ? 'execution reverted' : 'success',
+    revert_reason: null,
+    status: failed ? 'error' : 'ok',
+    timestamp: new Date(Date.UTC(2026, 0, 1) - i * 60_000).toISOString().replace('Z', '000Z'),
+    token_transfers: transfers,
+    token_transfers_overflow: transfers ? false : null,
+    tx_burnt_fee: '0',
+    tx_tag: null,
+    tx_types: ['coin_transfer'],
+    type: 2,
+    value: String(10n ** 17n + BigInt(i)),
+  }
+}
+
+function median(run: () => void): number {
+  for (let i = 0; i < 2; i++) run()
+  const times: number[] = []
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now()
+    run()
+    times.push(performance.now() - t0)
+  }
+  times.sort((a, b) => a - b)
+  return times[3]!
+}
+
+const txs = Array.from({ length: TXS }, (_, i) => makeTx(i, ME))
+const now = [
+  { key: NATIVE, symbol: 'coin', decimals: 18, value: 10n ** 24n },
+  ...TOKENS.map((t) => ({ key: t.address, symbol: t.symbol, decimals: t.decimals === null ? null : Number(t.decimals), value: 10n ** 20n })),
+]
+let rows = 0
+const counterpartiesMs = median(() => {
+  rows = counterparties(txs, ME).rows.length
+})
+const historyMs = median(() => {
+  balanceHistory(txs, ME, now, Date.UTC(2026, 0, 2))
+})
+
+// Main's index, filled as SearchService fills it: one source per page of 50.
+const index = new CachedSearch()
+const build0 = performance.now()
+const owners = 200
+for (let page = 0; page * 50 < ITEMS; page++) {
+  const owner = addr(0x100000 + (page % owners))
+  const docs = []
+  for (let j = 0; j < 50 && page * 50 + j < ITEMS; j++) {
+    const doc = transactionDoc('alpha', owner, makeTx(TXS + page * 50 + j, owner))
+    if (doc) docs.push(doc)
+  }
+  index.setSource(`page-${page}`, docs)
+}
+const balanceItems = (n: number): BalanceItem[] =>
+  TOKENS.map((t) => ({ token: { ...t, circulating_market_cap: null, exchange_rate: null, holders: '1', icon_url: null, total_supply: null, volume_24h: null }, token_id: null, token_instance: null, value: String(n) }))
+for (let o = 0; o < owners; o++) index.setSource(`balances-${o}`, [balancesDoc('alpha', addr(0x100000 + o), balanceItems(o), 0)])
+const lists: Watchlist[] = [
+  { id: 'l', name: 'Desks', entries: Array.from({ length: 500 }, (_, i) => ({ id: `e${i}`, address: addr(0x200000 + i), network: 'alpha', label: `Desk ${i}`, note: i % 10 === 0 ? 'cold storage of the fund' : '', tags: ['otc'], addedAt: '2026-01-01T00:00:00.000Z' })) },
+]
+index.setSource('watchlists', watchlistDocs(lists))
+const notes: Note[] = Array.from({ length: 500 }, (_, i) => ({ kind: 'tx', network: 'alpha', key: hex(-1 - (TXS + i), 64), text: `refund for order ${i}`, updatedAt: '2026-01-01T00:00:00.000Z' }))
+index.setSource('notes', noteDocs(notes))
+const buildMs = performance.now() - build0
+
+const sample = makeTx(TXS + 4321, addr(0x100000))
+const queries = [sample.hash.slice(0, 12), addr(0x100000 + 17).slice(0, 10), 'swapexact', 'usdc', 'desk 42', 'refund order', 'cold storage', 'wrapped']
+let hits = 0
+for (const q of queries) index.search(q, 30) // warm-up
+const s0 = performance.now()
+const rounds = 5
+for (let r = 0; r < rounds; r++) for (const q of queries) hits += index.search(q, 30).length
+const searchMs = (performance.now() - s0) / (rounds * queries.length)
+
+console.log(
+  `analysis: txs=${TXS} counterparties_ms=${counterpartiesMs.toFixed(1)} history_ms=${historyMs.toFixed(1)} search_ms=${searchMs.toFixed(2)} cached_items=${index.size}`,
+)
+console.error(`(counterparties=${rows}, index built in ${Math.round(buildMs)} ms, ${hits} hits over ${rounds * queries.length} queries)`)
+for (const q of queries) {
+  const t = performance.now()
+  const n = index.search(q, 30).length
+  console.error(`  "${q}": ${n} hits, ${(performance.now() - t).toFixed(1)} ms`)
+}

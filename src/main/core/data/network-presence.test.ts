@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { makeBalance, makeTx, ME } from '../../../shared/testing/service-samples'
+import { AppError } from '../util/app-error'
+import { PresenceChecker, type PresenceRuntime } from './network-presence'
+import { SnapshotStore } from './snapshot-store'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'presence-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+describe('PresenceChecker (both networks side by side)', () => {
+  it('asks one RPC batch per network, reuses a fresh answer for free, and adds what is cached', async () => {
+    let now = 1_000_000
+    const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+    await snapshots.writeBalances('p', 'alpha', ME, { fetchedAt: 1, items: [makeBalance('USDC', '5', '6'), makeBalance('DUST', '0', '18')] })
+    await snapshots.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1), makeTx(2)], nextCursor: null })
+    const batches: string[] = []
+    const runtime: PresenceRuntime = {
+      profileId: 'p',
+      client: {
+        rpcBatch: async (network, calls) => {
+          batches.push(`${network}:${calls.map((c) => c.method).join('+')}`)
+          if (network === 'beta') throw new AppError('offline', 'The service cannot be reached.')
+          return [
+            { ok: true, result: '0xde0b6b3a7640000' },
+            { ok: true, result: '0x2a' },
+          ]
+        },
+      },
+    }
+    const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
+    const [alpha, beta] = await checker.check(runtime, ['alpha', 'beta'], ME, false)
+    expect(batches.sort()).toEqual(['alpha:eth_getBalance+eth_getTransactionCount', 'beta:eth_getBalance+eth_getTransactionCount'])
+    expect(alpha).toMatchObject({ network: 'alpha', nativeWei: '1000000000000000000', nonce: 42, tokens: 1, cachedTransactions: 2, source: 'network', requests: 1, error: null })
+    expect(beta).toMatchObject({ network: 'beta', nativeWei: null, tokens: null, source: 'none', requests: 1, error: { kind: 'offline' } })
+
+    now += 60_000
+    const [again] = await checker.check(runtime, ['alpha'], ME, false)
+    expect(again).toMatchObject({ source: 'cache', requests: 0, nativeWei: '1000000000000000000' })
+    expect(batches).toHaveLength(2)
+    now += 120_000
+    await checker.check(runtime, ['alpha'], ME, false)
+    expect(batches).toHaveLength(3)
+  })
+})

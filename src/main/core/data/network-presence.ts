@@ -1,0 +1,93 @@
+import type { NetworkPresence } from '../../../shared/bridge/contract'
+import { AppError } from '../util/app-error'
+import type { ServiceClient } from '../service/service-client'
+import type { Clock } from '../util/clock'
+import type { SnapshotStore } from './snapshot-store'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+
+export interface PresenceOptions {
+  snapshots: SnapshotStore
+  clock: Pick<Clock, 'now'>
+  /** How long an answer is reused without asking again. Default 2 min, like balances. */
+  freshMs?: number
+}
+
+/** What the check needs of a profile's runtime. */
+export interface PresenceRuntime {
+  profileId: string
+  client: Pick<ServiceClient, 'rpcBatch'>
+}
+
+interface Seen {
+  at: number
+  nativeWei: string | null
+  nonce: number | null
+}
+
+/**
+ * "Both networks side by side" (issue 12): per network, whether an address holds anything
+ * and has sent anything. The cheapest answer the service has is one JSON-RPC batch
+ * (`eth_getBalance` + `eth_getTransactionCount`): one request, however many calls it holds
+ * (spec 8 counts a batch once). Fresh answers are reused; cached balances and pages add what
+ * they know for free. The cost of each answer is part of it, so the view can say so.
+ */
+export class PresenceChecker {
+  readonly #o: PresenceOptions
+  readonly #seen = new Map<string, Seen>()
+
+  constructor(options: PresenceOptions) {
+    this.#o = options
+  }
+
+  async check(runtime: PresenceRuntime, networks: readonly string[], address: string, refresh: boolean): Promise<NetworkPresence[]> {
+    const catalogue = await this.#o.snapshots.catalogue(runtime.profileId)
+    return Promise.all(networks.map((network) => this.#one(runtime, network, address, refresh, catalogue)))
+  }
+
+  async #one(runtime: PresenceRuntime, network: string, address: string, refresh: boolean, catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>): Promise<NetworkPresence> {
+    const key = `${runtime.profileId}|${network}|${address}`
+    const now = this.#o.clock.now()
+    const mine = catalogue.filter((e) => e.network === network && e.address === address)
+    let tokens: number | null = null
+    let cachedTransactions = 0
+    for (const entry of mine) {
+      const data = await this.#o.snapshots.readEntry(entry)
+      if (!data) continue
+      if (entry.kind === 'balances') tokens = data.items.filter((i) => typeof i?.value === 'string' && i.value !== '0').length
+      else cachedTransactions += data.items.length
+    }
+    const base = { network, tokens, cachedTransactions }
+    const seen = this.#seen.get(key)
+    if (seen && !refresh && now - seen.at < (this.#o.freshMs ?? 120_000)) {
+      return { ...base, nativeWei: seen.nativeWei, nonce: seen.nonce, source: 'cache', requests: 0, fetchedAt: new Date(seen.at).toISOString(), error: null }
+    }
+    try {
+      const [balance, count] = await runtime.client.rpcBatch(
+        network,
+        [
+          { method: 'eth_getBalance', params: [address, 'latest'] },
+          { method: 'eth_getTransactionCount', params: [address, 'latest'] },
+        ],
+        { priority: 'prefetch' },
+      )
+      const wei = balance?.ok ? parseHexQuantity(balance.result) : null
+      const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
+      const fresh: Seen = { at: now, nativeWei: wei === null ? null : wei.toString(), nonce: nonce === null ? null : Number(nonce) }
+      this.#seen.set(key, fresh)
+      return { ...base, nativeWei: fresh.nativeWei, nonce: fresh.nonce, source: 'network', requests: 1, fetchedAt: new Date(now).toISOString(), error: null }
+    } catch (error) {
+      const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
+      // A refused request costs no quota (spec 8); one that went out may have been counted.
+      const requests = e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : 1
+      return {
+        ...base,
+        nativeWei: seen?.nativeWei ?? null,
+        nonce: seen?.nonce ?? null,
+        source: seen ? 'cache' : 'none',
+        requests,
+        fetchedAt: seen ? new Date(seen.at).toISOString() : null,
+        error: { kind: e.kind, message: e.message },
+      }
+    }
+  }
+}

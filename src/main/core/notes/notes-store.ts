@@ -1,0 +1,108 @@
+import { z } from 'zod'
+import { join } from 'node:path'
+import type { Note } from '../../../shared/bridge/contract'
+import { networkName } from '../../../shared/domain/profile'
+import { AppError } from '../util/app-error'
+import { VersionedFile } from '../util/versioned-file'
+
+/**
+ * Local notes on transactions and addresses (issue 12), apart from watchlist notes: a note
+ * belongs to a hash or an address on one network whether or not it is watched.
+ *
+ * File `<dataDir>/notes.json`, schema version 1:
+ *   { version: 1, notes: [{ kind: 'tx'|'address', network, key, text, updatedAt }] }
+ * Kept like the watchlists (versioned-file.ts): atomic writes, a backup of the last good
+ * file, a damaged file moved aside, a newer file left untouched.
+ */
+export const NOTES_VERSION = 1
+export const MAX_NOTES = 50_000
+export const MAX_NOTE_LENGTH = 2000
+
+const key = z.string().regex(/^0x([0-9a-f]{40}|[0-9a-f]{64})$/, 'expected a lowercase address or transaction hash')
+export const noteSchema = z.object({
+  kind: z.enum(['tx', 'address']),
+  network: networkName,
+  key,
+  text: z.string().min(1).max(MAX_NOTE_LENGTH),
+  updatedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time'),
+})
+const fileSchema = z.object({ version: z.literal(1), notes: z.array(noteSchema).max(MAX_NOTES) })
+type NotesFile = z.infer<typeof fileSchema>
+
+export const noteId = (n: Pick<Note, 'kind' | 'network' | 'key'>): string => `${n.kind}|${n.network}|${n.key.toLowerCase()}`
+
+export interface NotesStoreOptions {
+  /** The file is `<dataDir>/notes.json`, its backup `notes.json.bak`. */
+  dataDir: string
+  now?: () => number
+  onChange?: (notes: Note[]) => void
+}
+
+/** One writer for the notes: every change is written first and only then made current. */
+export class NotesStore {
+  readonly #file: VersionedFile<NotesFile>
+  readonly #now: () => number
+  readonly #onChange: NotesStoreOptions['onChange']
+  #notes = new Map<string, Note>()
+  readonly notice: string | null
+  /** Bumped on every change, so the search index knows when to re-read. */
+  revision = 0
+
+  constructor(options: NotesStoreOptions) {
+    this.#now = options.now ?? Date.now
+    this.#onChange = options.onChange
+    this.#file = new VersionedFile<NotesFile>({
+      path: join(options.dataDir, 'notes.json'),
+      version: NOTES_VERSION,
+      label: 'notes',
+      migrate: (raw) => fileSchema.parse(raw),
+      empty: () => ({ version: 1, notes: [] }),
+      now: this.#now,
+    })
+    const loaded = this.#file.load()
+    for (const n of loaded.data.notes) this.#notes.set(noteId(n), n)
+    this.notice = loaded.notice
+  }
+
+  list(): Note[] {
+    return [...this.#notes.values()].map((n) => ({ ...n }))
+  }
+
+  /** Sets (or, with blank text, removes) one note. */
+  set(input: Omit<Note, 'updatedAt'>): Note | null {
+    const note: Note = { ...input, key: input.key.toLowerCase(), text: input.text.slice(0, MAX_NOTE_LENGTH), updatedAt: new Date(this.#now()).toISOString() }
+    const next = new Map(this.#notes)
+    if (note.text.trim() === '') next.delete(noteId(note))
+    else next.set(noteId(note), note)
+    this.#commit(next)
+    return note.text.trim() === '' ? null : { ...note }
+  }
+
+  /** Merges imported notes: a newer `updatedAt` wins, so importing an old export loses nothing. */
+  merge(notes: Note[]): number {
+    const next = new Map(this.#notes)
+    let changed = 0
+    for (const n of notes) {
+      const id = noteId(n)
+      const mine = next.get(id)
+      if (mine && Date.parse(mine.updatedAt) >= Date.parse(n.updatedAt)) continue
+      next.set(id, { ...n, key: n.key.toLowerCase() })
+      changed++
+    }
+    if (changed > 0) this.#commit(next)
+    return changed
+  }
+
+  #commit(next: Map<string, Note>): void {
+    if (next.size > MAX_NOTES) throw new AppError('invalid-input', `Chainscope keeps at most ${MAX_NOTES.toLocaleString('en-US')} notes; remove some first.`)
+    try {
+      this.#file.save({ version: NOTES_VERSION, notes: [...next.values()] })
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      throw new AppError('internal', `The notes could not be saved (${error instanceof Error ? error.message : String(error)}); nothing was changed.`)
+    }
+    this.#notes = next
+    this.revision++
+    this.#onChange?.(this.list())
+  }
+}

@@ -1,0 +1,171 @@
+import MiniSearch from 'minisearch'
+import type { SearchHit } from '../../../shared/bridge/contract'
+
+/**
+ * The index behind the one search box (issue 12), built with MiniSearch. It lives in main:
+ * main already holds every cached page, balance, watchlist and note, so nothing has to be
+ * copied across the bridge to build it, the renderer stays small, and it answers with the
+ * service or sandbox down.
+ *
+ * Two indexes, because the two kinds of text behave differently:
+ * - `hex`: transaction hashes and addresses. Hundreds of thousands of unique terms; searched
+ *   by prefix only (no fuzzy matching, which would walk them all), and only from 4 hex digits
+ *   on, so "0x" alone does not enumerate the whole tree.
+ * - `text`: methods, token symbols and names, labels, tags and note text. Few distinct terms;
+ *   prefix and (from 5 letters) fuzzy matching, all words required. Thousands of cached
+ *   transactions share the same words ("transfer USDC Uniswap Router"), so the text index
+ *   holds each distinct text once and maps it to the items that carry it: a common word
+ *   costs one scored entry, not tens of thousands (bench/analysis.ts).
+ */
+/** A hit (`SearchHit`, without the item) plus the words it is found by. Ids: `tx|<network>|<hash>`, `bal|<network>|<address>`, `w|<entry id>`, `n|<kind>|<network>|<key>`. */
+export interface SearchDoc extends Omit<SearchHit, 'tx'> {
+  /** Lowercase hex words: hashes and addresses. */
+  hex: string[]
+  /** Words of free text. */
+  text: string[]
+}
+
+interface Held {
+  doc: SearchDoc
+  sources: Set<string>
+}
+
+const HEX_TERM = /^0x[0-9a-f]*$/
+/** Hex digits after 0x before a prefix search starts (fewer: whole words only). */
+const MIN_HEX_PREFIX = 4
+
+const textTokens = (s: string): string[] => s.split(/[\s\p{P}\p{S}]+/u).filter(Boolean)
+
+export class CachedSearch {
+  readonly #hex = new MiniSearch<{ id: string; hex: string }>({ fields: ['hex'], tokenize: (s) => s.split(' ').filter(Boolean), processTerm: (t) => t.toLowerCase() })
+  readonly #text = new MiniSearch<{ id: string; text: string }>({ fields: ['text'], tokenize: textTokens, processTerm: (t) => t.toLowerCase() })
+  /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
+  readonly #byText = new Map<string, Set<string>>()
+  readonly #docs = new Map<string, Held>()
+  readonly #bySource = new Map<string, string[]>()
+
+  get size(): number {
+    return this.#docs.size
+  }
+
+  has(id: string): boolean {
+    return this.#docs.has(id)
+  }
+
+  get(id: string): SearchDoc | null {
+    return this.#docs.get(id)?.doc ?? null
+  }
+
+  sources(): string[] {
+    return [...this.#bySource.keys()]
+  }
+
+  /**
+   * Replaces what `source` (a snapshot file, "watchlists", "notes") contributes. An item
+   * several sources hold (a transaction on the pages of both its parties) is kept once and
+   * stays while any of them holds it.
+   */
+  setSource(source: string, docs: readonly SearchDoc[]): void {
+    this.removeSource(source)
+    const ids: string[] = []
+    for (const doc of docs) {
+      const held = this.#docs.get(doc.id)
+      if (held) {
+        if (!held.sources.has(source)) {
+          held.sources.add(source)
+          ids.push(doc.id)
+        }
+        continue
+      }
+      this.#docs.set(doc.id, { doc, sources: new Set([source]) })
+      ids.push(doc.id)
+      if (doc.hex.length) this.#hex.add({ id: doc.id, hex: doc.hex.join(' ') })
+      if (doc.text.length) this.#addText(doc)
+    }
+    if (ids.length) this.#bySource.set(source, ids)
+  }
+
+  removeSource(source: string): void {
+    const ids = this.#bySource.get(source)
+    if (!ids) return
+    this.#bySource.delete(source)
+    for (const id of ids) {
+      const held = this.#docs.get(id)
+      if (!held) continue
+      held.sources.delete(source)
+      if (held.sources.size > 0) continue
+      this.#docs.delete(id)
+      if (held.doc.hex.length) this.#hex.discard(id)
+      if (held.doc.text.length) this.#removeText(held.doc)
+    }
+  }
+
+  #addText(doc: SearchDoc): void {
+    const key = doc.text.join(' ')
+    const ids = this.#byText.get(key)
+    if (ids) ids.add(doc.id)
+    else {
+      this.#byText.set(key, new Set([doc.id]))
+      this.#text.add({ id: key, text: key })
+    }
+  }
+
+  #removeText(doc: SearchDoc): void {
+    const key = doc.text.join(' ')
+    const ids = this.#byText.get(key)
+    if (!ids) return
+    ids.delete(doc.id)
+    if (ids.size === 0) {
+      this.#byText.delete(key)
+      this.#text.discard(key)
+    }
+  }
+
+  clear(): void {
+    for (const source of [...this.#bySource.keys()]) this.removeSource(source)
+  }
+
+  /** The best `limit` items for `query`; hex words must all match, then text words must all match. */
+  search(query: string, limit = 30): SearchDoc[] {
+    const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean)
+    const hexWords = words.filter((w) => HEX_TERM.test(w))
+    const textWords = words.filter((w) => !HEX_TERM.test(w))
+    let hexHits: Map<string, number> | null = null
+    if (hexWords.length) {
+      hexHits = new Map()
+      const results = this.#hex.search(hexWords.join(' '), {
+        combineWith: 'AND',
+        prefix: (term) => term.length >= 2 + MIN_HEX_PREFIX,
+        fuzzy: false,
+      })
+      // A whole hash or address ranks first; then by MiniSearch's score.
+      for (const r of results) hexHits.set(r.id, r.score + (r.terms.some((t) => hexWords.includes(t)) ? 1000 : 0))
+    }
+    let scored: [string, number][]
+    if (textWords.length) {
+      const results = this.#text.search(textWords.join(' '), {
+        combineWith: 'AND',
+        prefix: true,
+        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      })
+      scored = []
+      // Best text first; the items sharing one text keep their indexing order. Enough are
+      // taken for `limit` (a common word must not walk every item that carries it).
+      for (const r of results) {
+        for (const id of this.#byText.get(String(r.id)) ?? []) {
+          if (hexHits && !hexHits.has(id)) continue
+          scored.push([id, r.score + (hexHits?.get(id) ?? 0)])
+          if (!hexHits && scored.length >= limit) break
+        }
+        if (!hexHits && scored.length >= limit) break
+      }
+    } else scored = hexHits ? [...hexHits] : []
+    const out: SearchDoc[] = []
+    for (const [id] of scored) {
+      const held = this.#docs.get(id)
+      if (held) out.push(held.doc)
+      if (out.length >= limit) break
+    }
+    return out
+  }
+}

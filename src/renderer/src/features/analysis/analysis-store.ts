@@ -1,0 +1,113 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { NetworkPresence } from '@shared/bridge/contract'
+import type { BridgeError } from '@shared/bridge/errors'
+import { bridge } from '../../bridge'
+import { useBalancesStore } from '../balances/balances-store'
+import { useTransactionsStore } from '../transactions/transactions-store'
+import { useWatchlistsStore } from '../watchlists/watchlists-store'
+import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
+import { counterparties, filterCounterparties, sortCounterparties, type Counterparty, type CounterpartySort } from './counterparties'
+
+/**
+ * The analyst views of the open address (issue 12). Counterparties and balance history are
+ * worked out from what the transactions and balances stores already hold: no requests of
+ * their own. The both-networks summary is the one part that may ask (one RPC batch per
+ * network, unless a fresh answer is cached), and it reports its cost.
+ */
+export const useAnalysisStore = defineStore('analysis', () => {
+  const txs = useTransactionsStore()
+  const balances = useBalancesStore()
+  const watchlists = useWatchlistsStore()
+
+  const presence = shallowRef<NetworkPresence[] | null>(null)
+  const presenceFor = ref<string | null>(null)
+  const presenceLoading = ref(false)
+  const presenceError = ref<BridgeError | null>(null)
+
+  const sortKey = ref<CounterpartySort>('txs')
+  const sortDir = ref<'asc' | 'desc'>('desc')
+  const query = ref('')
+  const chartMetric = ref<'count' | 'native'>('count')
+
+  /** Watchlist labels of the open network, by lowercase address (an entry may list other networks too). */
+  const watchLabels = computed(() => {
+    const net = txs.target?.network
+    const out = new Map<string, string>()
+    for (const list of watchlists.lists) {
+      for (const e of list.entries) {
+        if (e.label && (e.network === net || (net && e.alsoNetworks?.includes(net)))) out.set(e.address.toLowerCase(), e.label)
+      }
+    }
+    return out
+  })
+  const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
+
+  const summary = computed(() => (txs.target ? counterparties(txs.items, txs.target.address) : null))
+  const rows = computed(() => {
+    const s = summary.value
+    return s ? sortCounterparties(filterCounterparties(s.rows, query.value, labelOf), sortKey.value, sortDir.value) : []
+  })
+
+  function sortBy(key: CounterpartySort): void {
+    if (sortKey.value === key) sortDir.value = sortDir.value === 'asc' ? 'desc' : 'asc'
+    else {
+      sortKey.value = key
+      sortDir.value = key === 'address' ? 'asc' : 'desc'
+    }
+  }
+
+  /** Today's balances: tokens from the balances answer, the native coin from the presence check. */
+  const assetsNow = computed((): AssetNow[] => {
+    const t = txs.target
+    const view = balances.view
+    const out: AssetNow[] = view && t && view.network === t.network && view.address.toLowerCase() === t.address.toLowerCase() ? assetsFromBalances(view.items) : []
+    const native = t && presenceFor.value === t.address.toLowerCase() ? presence.value?.find((p) => p.network === t.network)?.nativeWei : null
+    if (typeof native === 'string' && /^\d+$/.test(native)) out.unshift({ key: NATIVE, symbol: 'coin', decimals: 18, value: BigInt(native) })
+    return out
+  })
+  const nativeKnown = computed(() => assetsNow.value.some((a) => a.key === NATIVE))
+  const history = computed(() => (txs.target ? balanceHistory(txs.items, txs.target.address, assetsNow.value, Date.now()) : null))
+
+  /** True when the loaded transactions are the given address's (the views show nothing else). */
+  function isFor(network: string, address: string): boolean {
+    const t = txs.target
+    return t !== null && t.network === network && t.address.toLowerCase() === address.toLowerCase()
+  }
+
+  let seq = 0
+  async function loadPresence(address: string, refresh = false): Promise<void> {
+    const mine = ++seq
+    const lower = address.toLowerCase()
+    if (presenceFor.value !== lower) presence.value = null
+    presenceFor.value = lower
+    presenceLoading.value = true
+    const result = await bridge.invoke('analysis.networks', { address, refresh })
+    if (mine !== seq) return
+    presenceLoading.value = false
+    if (result.ok) {
+      presence.value = result.value
+      presenceError.value = null
+    } else presenceError.value = result.error
+  }
+
+  return {
+    presence,
+    presenceFor,
+    presenceLoading,
+    presenceError,
+    loadPresence,
+    isFor,
+    sortKey,
+    sortDir,
+    query,
+    chartMetric,
+    summary,
+    rows,
+    labelOf,
+    sortBy,
+    assetsNow,
+    nativeKnown,
+    history,
+  }
+})

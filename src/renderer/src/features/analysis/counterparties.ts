@@ -1,0 +1,165 @@
+import type { Transaction } from '@shared/domain/service-schemas'
+import { parseAmount } from '@shared/domain/amount'
+import { isFailed } from '../transactions/tx-view'
+import { partyHash, partyLabel, transfersOf } from './transfers'
+
+/** Per token, what moved between the open address and one counterparty (smallest units). */
+export interface TokenFlow {
+  token: string
+  symbol: string
+  decimals: number | null
+  in: bigint
+  out: bigint
+}
+
+export interface Counterparty {
+  /** Lowercase. */
+  address: string
+  /** Label from the item (service name, ENS, tag); the view prefers a watchlist label. */
+  label: string | null
+  /** Transactions in which value came from / went to it (a transaction counts once per direction). */
+  txIn: number
+  txOut: number
+  /** Of those, failed: counted, but their value is left out of every amount. */
+  failed: number
+  /** Native coin in wei. */
+  nativeIn: bigint
+  nativeOut: bigint
+  tokens: TokenFlow[]
+  /** Token transfers with it (from `token_transfers`). */
+  transfers: number
+  firstSeenMs: number | null
+  lastSeenMs: number | null
+}
+
+export interface CounterpartySummary {
+  rows: Counterparty[]
+  transactions: number
+  failed: number
+  /** Transactions or transfers from the address to itself: no counterparty, no net flow. */
+  selfTransfers: number
+  /** Transactions listing only their first token transfers: amounts may be incomplete. */
+  overflowed: number
+  unreadableTransfers: number
+}
+
+interface Acc extends Omit<Counterparty, 'tokens'> {
+  tokens: Map<string, TokenFlow>
+  /** Index of the last transaction counted, per direction, so each counts once. */
+  lastIn: number
+  lastOut: number
+  lastFailed: number
+}
+
+/**
+ * Who the address dealt with, over the loaded transactions (issue 12). Top-level `from`/`to`
+ * with the native value, and every token transfer, count; exact bigint sums throughout. A
+ * failed transaction counts (the attempt happened) but moves no value; a self-transfer has
+ * no counterparty and is only counted in the summary.
+ */
+export function counterparties(items: readonly Transaction[], address: string): CounterpartySummary {
+  const me = address.toLowerCase()
+  const acc = new Map<string, Acc>()
+  let failedCount = 0
+  let selfTransfers = 0
+  let overflowed = 0
+  let unreadableTransfers = 0
+
+  const touch = (who: string, label: string | null, i: number, dir: 'in' | 'out', failed: boolean, ms: number | null): Acc => {
+    let a = acc.get(who)
+    if (!a) {
+      a = { address: who, label: null, txIn: 0, txOut: 0, failed: 0, nativeIn: 0n, nativeOut: 0n, tokens: new Map(), transfers: 0, firstSeenMs: null, lastSeenMs: null, lastIn: -1, lastOut: -1, lastFailed: -1 }
+      acc.set(who, a)
+    }
+    if (label && !a.label) a.label = label
+    if (dir === 'in' && a.lastIn !== i) {
+      a.lastIn = i
+      a.txIn++
+    } else if (dir === 'out' && a.lastOut !== i) {
+      a.lastOut = i
+      a.txOut++
+    }
+    if (failed && a.lastFailed !== i) {
+      a.lastFailed = i
+      a.failed++
+    }
+    if (ms !== null) {
+      if (a.firstSeenMs === null || ms < a.firstSeenMs) a.firstSeenMs = ms
+      if (a.lastSeenMs === null || ms > a.lastSeenMs) a.lastSeenMs = ms
+    }
+    return a
+  }
+
+  items.forEach((tx, i) => {
+    if (!tx || typeof tx !== 'object') return
+    const failed = isFailed(tx)
+    if (failed) failedCount++
+    const parsedMs = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
+    const ms = Number.isNaN(parsedMs) ? null : parsedMs
+    const from = partyHash(tx.from)
+    const to = partyHash(tx.to)
+    const value = failed ? 0n : (parseAmount(tx.value) ?? 0n)
+    if (from === me && to === me) selfTransfers++
+    else if (from === me && to) touch(to, partyLabel(tx.to), i, 'out', failed, ms).nativeOut += value
+    else if (to === me && from) touch(from, partyLabel(tx.from), i, 'in', failed, ms).nativeIn += value
+
+    const t = transfersOf(tx)
+    if (t.overflow) overflowed++
+    unreadableTransfers += t.unreadable
+    for (const f of t.flows) {
+      let who: string | null = null
+      let dir: 'in' | 'out' = 'in'
+      let label: string | null = null
+      if (f.from === me && f.to === me) {
+        selfTransfers++
+        continue
+      }
+      if (f.from === me && f.to) [who, dir, label] = [f.to, 'out', f.toLabel]
+      else if (f.to === me && f.from) [who, dir, label] = [f.from, 'in', f.fromLabel]
+      if (!who) continue
+      const a = touch(who, label, i, dir, failed, ms)
+      a.transfers++
+      if (failed) continue
+      let flow = a.tokens.get(f.token)
+      if (!flow) {
+        flow = { token: f.token, symbol: f.symbol, decimals: f.decimals, in: 0n, out: 0n }
+        a.tokens.set(f.token, flow)
+      }
+      if (dir === 'in') flow.in += f.value
+      else flow.out += f.value
+    }
+  })
+
+  const rows: Counterparty[] = []
+  for (const a of acc.values()) {
+    const { lastIn: _i, lastOut: _o, lastFailed: _f, tokens, ...rest } = a
+    rows.push({ ...rest, tokens: [...tokens.values()] })
+  }
+  return { rows, transactions: items.length, failed: failedCount, selfTransfers, overflowed, unreadableTransfers }
+}
+
+export type CounterpartySort = 'txs' | 'native' | 'transfers' | 'first' | 'last' | 'address'
+
+/** Sorted copy; ties keep a stable order by address so the table never shuffles. */
+export function sortCounterparties(rows: readonly Counterparty[], key: CounterpartySort, dir: 'asc' | 'desc'): Counterparty[] {
+  const sign = dir === 'asc' ? 1 : -1
+  const cmpBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
+  const by: Record<CounterpartySort, (a: Counterparty, b: Counterparty) => number> = {
+    txs: (a, b) => a.txIn + a.txOut - (b.txIn + b.txOut),
+    native: (a, b) => cmpBig(a.nativeIn + a.nativeOut, b.nativeIn + b.nativeOut),
+    transfers: (a, b) => a.transfers - b.transfers,
+    first: (a, b) => (a.firstSeenMs ?? 0) - (b.firstSeenMs ?? 0),
+    last: (a, b) => (a.lastSeenMs ?? 0) - (b.lastSeenMs ?? 0),
+    address: (a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0),
+  }
+  return [...rows].sort((a, b) => sign * by[key](a, b) || (a.address < b.address ? -1 : 1))
+}
+
+/** Filter by address prefix/substring, label or token symbol (case-insensitive). */
+export function filterCounterparties(rows: readonly Counterparty[], query: string, labelOf: (c: Counterparty) => string | null): Counterparty[] {
+  const q = query.trim().toLowerCase()
+  if (!q) return rows as Counterparty[]
+  return rows.filter(
+    (c) => c.address.includes(q) || (labelOf(c)?.toLowerCase().includes(q) ?? false) || c.tokens.some((t) => t.symbol.toLowerCase().includes(q)),
+  )
+}
