@@ -50,6 +50,12 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'watchlists.moveEntry': { fromListId: 'nope', toListId: 'nope', entryId: 'nope' },
   'watchlists.import': { format: 'csv', text: 'address,network\n' },
   'watchlists.export': { format: 'json' },
+  'watch.estimate': { listId: 'nope' },
+  'watch.check': { listId: 'nope' },
+  'watch.status': {},
+  'watch.markSeen': { listId: 'nope' },
+  'watch.settings': {},
+  'watch.setSettings': { periodic: false },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

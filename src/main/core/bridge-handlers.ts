@@ -138,5 +138,11 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
     'watchlists.moveEntry': ({ fromListId, toListId, entryId }) => s.watchlists.moveEntry(fromListId, toListId, entryId),
     'watchlists.import': ({ format, text, listName }) => s.watchlists.import(format, text, listName),
     'watchlists.export': ({ format, listId }) => s.watchlists.export(format, listId),
+    'watch.estimate': ({ listId }) => s.watch.estimate(listId),
+    'watch.check': ({ listId }) => s.watch.check(listId),
+    'watch.status': () => s.watch.statuses(),
+    'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
+    'watch.settings': () => s.watch.settings(),
+    'watch.setSettings': (patch) => s.watch.setSettings(patch),
   }
 }

@@ -112,6 +112,14 @@ export const bridgeCalls = {
     .object({ format: z.enum(['json', 'csv']), text: z.string().max(5_000_000), listName: z.string().trim().min(1).max(60).optional() })
     .strict(),
   'watchlists.export': z.object({ format: z.enum(['json', 'csv']), listId: id.optional() }).strict(),
+
+  // Watch check (issue 11): without listId, every list's entries.
+  'watch.estimate': z.object({ listId: id.optional() }).strict(),
+  'watch.check': z.object({ listId: id.optional() }).strict(),
+  'watch.status': empty,
+  'watch.markSeen': z.object({ listId: id.optional(), entryId: id.optional() }).strict(),
+  'watch.settings': empty,
+  'watch.setSettings': z.object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() }).strict(),
 } as const
 
 

@@ -127,6 +127,51 @@ export interface Watchlist {
   entries: WatchEntry[]
 }
 
+/** A token amount that changed on a watched address since the last look (`delta` signed, smallest unit). */
+export interface WatchDelta {
+  /** The token contract, or null for the network's coin. */
+  token: string | null
+  /** ERC-20 amounts; ERC-721 and ERC-1155 count items. */
+  standard: 'coin' | 'erc20' | 'erc721' | 'erc1155'
+  delta: string
+}
+
+/** What changed on one watched (network, address) since the user last looked (issue 11, item 4). */
+export interface WatchStatus {
+  network: string
+  address: string
+  /** Something changed since "mark seen" (or since the baseline). */
+  unseen: boolean
+  /** New transactions since the last look; `newTxsMore` when the first page was all new. */
+  newTxs: number
+  newTxsMore: boolean
+  deltas: WatchDelta[]
+  /** The last check that read this address; null before the first. */
+  checkedAt: string | null
+  /** The first check sets the baseline: nothing before it counts as new. */
+  baseline: boolean
+}
+
+/** One run of the watch check. */
+export interface WatchCheckResult {
+  checkedAt: string
+  addresses: number
+  changed: number
+  /** Requests it cost, per network and in all; `batched` false where the provider refuses batches. */
+  requests: number
+  networks: { network: string; addresses: number; changed: number; requests: number; batched: boolean; error: string | null }[]
+  statuses: WatchStatus[]
+}
+
+/** The periodic watch check: off by default; its budget is a share of the daily quota. */
+export interface WatchSettings {
+  periodic: boolean
+  /** Default 0.05 (5 % of the daily quota per day of visible time). */
+  budgetFraction: number
+  /** Minutes between checks the budget allows now (null while it cannot tell). */
+  intervalMinutes: number | null
+}
+
 /** Something the user should be told that is not the answer to a call (e.g. a file restored from backup). */
 export interface Notice {
   id: string
@@ -184,6 +229,13 @@ export interface BridgeCallOutputs {
   'watchlists.moveEntry': Watchlist[]
   'watchlists.import': { lists: number; entries: number }
   'watchlists.export': ExportFile
+  /** What a watch check of a list (or every list) costs now, before it runs. */
+  'watch.estimate': import('../domain/cost').CostEstimate & { addresses: number }
+  'watch.check': WatchCheckResult
+  'watch.status': WatchStatus[]
+  'watch.markSeen': WatchStatus[]
+  'watch.settings': WatchSettings
+  'watch.setSettings': WatchSettings
 }
 
 export interface BridgeEvents {
@@ -192,6 +244,8 @@ export interface BridgeEvents {
   connectivity: { online: boolean; reason: string | null }
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
+  /** After a watch check (or mark seen): the statuses it changed. */
+  'watch.changed': WatchStatus[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
   sandbox: SandboxStatus
   notice: Notice
@@ -208,6 +262,7 @@ export const bridgeEventNames = [
   'connectivity',
   'profiles.changed',
   'watchlists.changed',
+  'watch.changed',
   'sandbox',
   'notice',
   'open.address',
