@@ -97,7 +97,7 @@ describe.each([
   })
 
   it('sees coin and token transfers, with deltas and new transactions, refetching only the changed addresses', async () => {
-    const [a, b, c, d] = addresses
+    const [a, b, c, d] = addresses as [string, string, string, string]
     await transfer(r.info, { network: 'alpha', to: a, amount: '5000' })
     await transfer(r.info, { network: 'alpha', to: b, kind: 'erc20', amount: '2500000' })
     await transfer(r.info, { network: 'alpha', to: c, kind: 'erc721' })
