@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto'
 import { tsxSandboxLauncher } from '../src/main/core/testing/sandbox-harness'
 import { admin } from '../src/main/core/testing/sandbox-harness'
-import { freshCore, watchlistAddresses, type LiveBench } from './client-live'
+import { freshCore, type LiveBench } from './client-live'
 
 /**
  * The watch check and the live height against the real sandbox (issue 11):
  *
  *   watch-check: addresses=50 changed=C requests=R naive_requests=100
- *     50 addresses of one network in a watchlist; a first full refresh (balances and first page
+ *     50 addresses of one network (its sample wallets, then never-used addresses) in a watchlist; a first full refresh (balances and first page
  *     of each) and a first check set the baseline; then a check with nothing changed, and one
  *     after the sandbox moved funds to 5 of them (coin, ERC-20, ERC-721, ERC-1155). R from the
  *     sandbox's own request count; naive = balances + first page of every address again.
@@ -20,9 +20,13 @@ import { freshCore, watchlistAddresses, type LiveBench } from './client-live'
 export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
   const { info } = bench.sandbox
   const network = info.networks[0]!
-  const pairs = (await watchlistAddresses(bench, 80)).filter((p) => p.network === network)
-  for (let i = 1; pairs.length < 50; i++) pairs.push({ network, address: `0x${createHash('sha256').update(`watch-${i}`).digest('hex').slice(0, 40)}` })
-  const addresses = pairs.slice(0, 50).map((p) => p.address.toLowerCase())
+  // The network's sample wallets (the live chain never touches them: it trades among its
+  // background accounts), then never-used addresses: only the bench's own transfers change them.
+  const demo = Object.entries(info.demo_addresses[network] ?? {})
+    .filter(([role]) => role !== 'counterparty')
+    .map(([, a]) => a.toLowerCase())
+  const addresses = [...new Set(demo)]
+  for (let i = 1; addresses.length < 50; i++) addresses.push(`0x${createHash('sha256').update(`watch-${i}`).digest('hex').slice(0, 40)}`)
   const ops = admin(info)
   const { call, dispose } = await freshCore(bench.sandbox, { warm: false })
   const lines: string[] = []
@@ -50,7 +54,8 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
     lines.push(`watch-check: addresses=50 changed=${quiet.changed} requests=${quiet.requests} naive_requests=100`)
     const kinds = ['native', 'erc20', 'erc721', 'erc1155', 'native']
     for (const [i, kind] of kinds.entries()) {
-      const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network, to: addresses[i * 7], kind }) })
+      const to = addresses[20 + i * 5]
+      const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network, to, kind }) })
       if (!r.ok) throw new Error(`admin transfer: HTTP ${r.status} ${await r.text()}`)
     }
     const moved = await measure()

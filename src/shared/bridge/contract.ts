@@ -134,6 +134,9 @@ export interface WatchDelta {
   /** ERC-20 amounts; ERC-721 and ERC-1155 count items. */
   standard: 'coin' | 'erc20' | 'erc721' | 'erc1155'
   delta: string
+  /** From the address's balances (refetched when it changed); null when unknown. */
+  symbol: string | null
+  decimals: number | null
 }
 
 /** What changed on one watched (network, address) since the user last looked (issue 11, item 4). */

@@ -196,13 +196,18 @@ async function checkNetwork(
   await Promise.all(
     changed.map(async (address) => {
       const req = { network, address, priority: options.priority, scope: 'watch-check', refresh: true }
-      const [, page] = await Promise.all([runtime.data.balances(req), runtime.data.transactions({ ...req, cursor: null })])
+      const [balances, page] = await Promise.all([runtime.data.balances(req), runtime.data.transactions({ ...req, cursor: null })])
       requests += 2
       const key = stateKey(network, address)
       const s: AddressState = state.addresses[key]!
       const fresh = page.items.filter((tx) => tx.block > s.lookBlock).length
       const more = fresh === page.items.length && page.nextCursor !== null
-      state.addresses[key] = { ...s, newTxs: fresh, newTxsMore: more }
+      const tokenMeta = { ...s.tokenMeta }
+      for (const item of balances.items) {
+        const decimals = item.token.decimals === null ? null : Number(item.token.decimals)
+        tokenMeta[item.token.address.toLowerCase()] = { symbol: item.token.symbol?.slice(0, 40) ?? null, decimals: decimals !== null && decimals <= 255 ? decimals : null }
+      }
+      state.addresses[key] = { ...s, newTxs: fresh, newTxsMore: more, tokenMeta }
     }),
   )
   state.networks[network] = { checkedBlock: Number(head) }

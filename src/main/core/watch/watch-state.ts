@@ -24,6 +24,8 @@ const addressState = z.object({
   newTxsMore: z.boolean(),
   /** Token deltas since the last look, keyed `<standard>|<token>`. */
   tokenDeltas: z.record(z.string(), decimal),
+  /** Symbol and decimals of the tokens in `tokenDeltas`, from the refetched balances (absent in older files). */
+  tokenMeta: z.record(z.string(), z.object({ symbol: z.string().max(40).nullable(), decimals: z.number().int().min(0).max(255).nullable() })).optional(),
   unseen: z.boolean(),
 })
 export type AddressState = z.infer<typeof addressState>
@@ -78,11 +80,12 @@ export function statusOf(network: string, address: string, s: AddressState | und
   if (!s) return { network, address: address.toLowerCase(), unseen: false, newTxs: 0, newTxsMore: false, deltas: [], checkedAt: null, baseline: false }
   const deltas: WatchDelta[] = []
   const coin = BigInt(s.balanceWei) - BigInt(s.lookBalanceWei)
-  if (coin !== 0n) deltas.push({ token: null, standard: 'coin', delta: coin.toString() })
+  if (coin !== 0n) deltas.push({ token: null, standard: 'coin', delta: coin.toString(), symbol: null, decimals: 18 })
   for (const [key, value] of Object.entries(s.tokenDeltas)) {
     const [standard, token] = key.split('|')
     if (BigInt(value) === 0n || !token) continue
-    if (standard === 'erc20' || standard === 'erc721' || standard === 'erc1155') deltas.push({ token, standard, delta: value })
+    const meta = s.tokenMeta?.[token]
+    if (standard === 'erc20' || standard === 'erc721' || standard === 'erc1155') deltas.push({ token, standard, delta: value, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? null })
   }
   return { network, address: address.toLowerCase(), unseen: s.unseen, newTxs: s.newTxs, newTxsMore: s.newTxsMore, deltas, checkedAt: s.checkedAt, baseline: true }
 }
