@@ -21,9 +21,10 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
   const { info } = bench.sandbox
   const network = info.networks[0]!
   // The network's sample wallets (the live chain never touches them: it trades among its
-  // background accounts), then never-used addresses: only the bench's own transfers change them.
+  // background accounts; the deployer is left out as it sends the admin token mints), then
+  // never-used addresses: only the bench's own transfers change them.
   const demo = Object.entries(info.demo_addresses[network] ?? {})
-    .filter(([role]) => role !== 'counterparty')
+    .filter(([role]) => role !== 'counterparty' && role !== 'deployer')
     .map(([, a]) => a.toLowerCase())
   const addresses = [...new Set(demo)]
   for (let i = 1; addresses.length < 50; i++) addresses.push(`0x${createHash('sha256').update(`watch-${i}`).digest('hex').slice(0, 40)}`)
