@@ -25,7 +25,9 @@ test('the height is live from the first minute, and the watch check finds the en
       await connectService(page, info, apiKey)
       const connectedAt = Date.now()
       const badge = page.getByRole('group', { name: 'Alpha block height and gas price' })
-      const heightNow = async (): Promise<number> => Number(((await badge.textContent()) ?? '').match(/#([\d,]+)/)?.[1]?.replace(/,/g, '') ?? Number.NaN)
+      // The height's own element (its title tells when it was observed), not the whole group: the gas price follows it.
+      const height = badge.getByTitle(/observed/)
+      const heightNow = async (): Promise<number> => ((await height.count()) === 0 ? Number.NaN : Number(((await height.textContent()) ?? '').replace(/[^\d]/g, '')))
       await expect.poll(heightNow, { timeout: 30_000 }).toBeGreaterThan(0)
       const first = await heightNow()
       await expect.poll(heightNow, { timeout: 60_000 - (Date.now() - connectedAt) }).toBeGreaterThan(first)
