@@ -195,13 +195,13 @@ export class WatchService {
   }
 }
 
-/** "3 addresses changed: 2 new transactions, token balances moved." */
+/** "3 watched addresses changed: 2 new transactions, balances moved." */
 export function describeChanges(statuses: WatchStatus[]): string {
   const txs = statuses.reduce((n, s) => n + s.newTxs, 0)
-  const more = statuses.some((s) => s.newTxsMore) ? '+' : ''
+  const more = statuses.some((s) => s.newTxsMore)
   const noun = statuses.length === 1 ? 'address' : 'addresses'
-  const parts = [`${statuses.length} watched ${noun} changed`]
-  if (txs > 0) parts.push(`${txs}${more} new transaction${txs === 1 ? '' : 's'}`)
-  if (statuses.some((s) => s.deltas.length > 0)) parts.push('balances moved')
-  return `${parts.join(': ')}.`
+  const details: string[] = []
+  if (txs > 0) details.push(`${txs}${more ? '+' : ''} new transaction${txs === 1 && !more ? '' : 's'}`)
+  if (statuses.some((s) => s.deltas.length > 0)) details.push('balances moved')
+  return `${statuses.length} watched ${noun} changed${details.length ? `: ${details.join(', ')}` : ''}.`
 }
