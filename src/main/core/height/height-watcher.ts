@@ -204,7 +204,8 @@ export class HeightWatcher {
       net.estimator.observe(head.height, at, head.timestampMs)
       // Block timestamps only describe live production when the head's is recent.
       const live = head.timestampMs !== undefined && Math.abs(at - head.timestampMs) <= 30_000
-      if (!net.seeded && live && net.seeds < 3 && head.timestampMs !== undefined) {
+      // Not once the window hid while the head was on its way: a hidden app sends nothing new.
+      if (!net.seeded && live && this.#visible && net.seeds < 3 && head.timestampMs !== undefined) {
         net.seeds += 1
         try {
           const seed = await this.#o.source.blockTime(network, head.height, head.timestampMs)
