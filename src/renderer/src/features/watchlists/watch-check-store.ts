@@ -5,6 +5,7 @@ import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import type { CostEstimate } from '@shared/domain/cost'
 import { bridge } from '../../bridge'
 import { useAppStore } from '../../stores/app'
+import { useWatchSummariesStore } from '../../stores/watch-summaries'
 
 const keyOf = (network: string, address: string): string => `${network}|${address.toLowerCase()}`
 
@@ -59,6 +60,15 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
         merge(r.value.statuses)
         const fresh = r.value.statuses.filter((s) => s.unseen && !before.has(keyOf(s.network, s.address)))
         if (fresh.length > 0) browserNotify(fresh.length)
+        // The check refetched the changed addresses' balances in main: show them. These are
+        // answered from main's fresh cache (no request), so "Last known balances" follows.
+        const changedNow = r.value.statuses.filter((s) => s.unseen)
+        void Promise.all(
+          changedNow.map(async (s) => {
+            const b = await bridge.invoke('data.balances', { network: s.network, address: s.address, priority: 'user' })
+            if (b.ok) useWatchSummariesStore().record(b.value)
+          }),
+        )
       } else error.value = r.error
       return r
     } finally {
