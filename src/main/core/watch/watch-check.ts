@@ -158,7 +158,7 @@ async function checkNetwork(
   network: string,
   addresses: string[],
   options: WatchCheckOptions,
-): Promise<{ requests: number; changed: string[] }> {
+): Promise<{ requests: number; changed: string[]; warning: string | null }> {
   const checkedBlock = state.networks[network]?.checkedBlock ?? null
   const calls = watchCalls(addresses, checkedBlock)
   const request = { priority: options.priority, scope: 'watch-check', attempts: options.priority === 'background' ? 1 : undefined }
@@ -170,7 +170,13 @@ async function checkNetwork(
   const head = headItem?.ok ? hexQuantity(headItem.result) : null
   if (head === null) throw new AppError('protocol', `eth_blockNumber on ${network} gave no block number${headItem && !headItem.ok ? `: ${headItem.message}` : ''}.`)
   options.onHead?.(network, Number(head))
-  const deltas = logDeltas([1, 2, 3].flatMap((i) => parseLogs(items[1 + addresses.length * 2 + i - 1])), new Set(addresses))
+  const logItems = checkedBlock === null ? [] : items.slice(1 + addresses.length * 2)
+  const deltas = logDeltas(logItems.flatMap((item) => parseLogs(item)), new Set(addresses))
+  // A provider may refuse a long range of logs (days since the last check): then the range is
+  // not skipped, it is read again at the next check, and the user is told.
+  // With no block since the last check there is nothing to read; some nodes (anvil) answer
+  // such a range (from > head) with an error rather than [].
+  const logsFailed = checkedBlock !== null && Number(head) > checkedBlock ? logItems.find((item) => !item.ok) : undefined
   const at = new Date(options.now()).toISOString()
   const changed: string[] = []
   addresses.forEach((address, i) => {
@@ -210,8 +216,10 @@ async function checkNetwork(
       state.addresses[key] = { ...s, newTxs: fresh, newTxsMore: more, tokenMeta }
     }),
   )
-  state.networks[network] = { checkedBlock: Number(head) }
-  return { requests, changed }
+  // Never backwards (a lagging node behind a load balancer): logs already counted are not counted twice.
+  if (!logsFailed) state.networks[network] = { checkedBlock: Math.max(Number(head), checkedBlock ?? 0) }
+  const warning = logsFailed && !logsFailed.ok ? `token transfers since block ${(checkedBlock ?? 0) + 1} could not be read (${logsFailed.message}); the next check reads them again` : null
+  return { requests, changed, warning }
 }
 
 /** Runs the check over `targets`; networks that fail are reported, the others still count. */
@@ -221,7 +229,7 @@ export async function runWatchCheck(runtime: ProfileRuntime, state: ProfileWatch
     [...groups].map(async ([network, addresses]) => {
       try {
         const r = await checkNetwork(runtime, state, network, addresses, options)
-        return { network, addresses: addresses.length, changed: r.changed.length, requests: r.requests, batched: runtime.client.batchSupport(network) !== false, error: null }
+        return { network, addresses: addresses.length, changed: r.changed.length, requests: r.requests, batched: runtime.client.batchSupport(network) !== false, error: r.warning }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
         return { network, addresses: addresses.length, changed: 0, requests: 0, batched: runtime.client.batchSupport(network) !== false, error: message }
