@@ -23,7 +23,7 @@ function shared(sandbox: RunningSandbox): SandboxLauncher {
   return { launch: async () => ({ info: sandbox.info, stop: async () => {}, exited: sandbox.exited }) }
 }
 
-async function freshCore(sandbox: RunningSandbox): Promise<{ core: Core; call: <K extends BridgeCallName>(n: K, i: BridgeCallInput<K>) => Promise<BridgeCallOutputs[K]>; dispose(): Promise<void> }> {
+export async function freshCore(sandbox: RunningSandbox, options: { warm?: boolean } = {}): Promise<{ core: Core; call: <K extends BridgeCallName>(n: K, i: BridgeCallInput<K>) => Promise<BridgeCallOutputs[K]>; dispose(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-client-'))
   const core = await createCore({
     host: 'web',
@@ -50,6 +50,7 @@ async function freshCore(sandbox: RunningSandbox): Promise<{ core: Core; call: <
     return r.value as BridgeCallOutputs[K]
   }
   await call('profiles.activate', { id: 'sandbox' })
+  if (options.warm === false) return { core, call, dispose: async () => (await core.dispose(), rmSync(dir, { recursive: true, force: true })) }
   // A warm process, as an app in use is (the first calls in a process load and compile code):
   // one balances and one transactions call, not counted in the measurement.
   const network = sandbox.info.networks[0]!

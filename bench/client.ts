@@ -10,9 +10,10 @@
  *     every page of the busy address through the core, against raw sequential fetches (paced
  *     to the same limit). Target X ≤ 10, K = 0.
  *   analyst-hour: requests=R naive_requests=N ratio=X height_error_p95_blocks=E
- *     a scripted hour on a simulated clock (bench/client-sim.ts). Target X ≤ 0.10, E ≤ 2.
+ *     a scripted hour on a simulated clock (bench/client-sim.ts). Target X ≤ 0.05, E ≤ 2.
+ *   watch-check: … (twice) and height-live: … (with and without batches): see client-watch.ts.
  *
- * Options: --only refresh|paging|hour, --seed N (the hour's random seed, default 1),
+ * Options: --only refresh|paging|hour|watch|height, --seed N (the hour's random seed, default 1),
  * --chain slot|walk (the hour's chain model, default slot as the sandbox mines: see client-sim.ts; the other
  * model's result is printed to stderr). BENCH_TRACE=1 prints each request's send time and
  * answer time to stderr.
@@ -21,6 +22,7 @@ import { parseArgs } from 'node:util'
 import { tsxSandboxLauncher } from '../src/main/core/testing/sandbox-harness'
 import { paging, watchlistAddresses, watchlistRefresh, type LiveBench } from './client-live'
 import { analystHour } from './client-sim'
+import { heightLive, watchCheckBench } from './client-watch'
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, seed: { type: 'string', default: '1' }, chain: { type: 'string', default: 'slot' } } })
 const log = (m: string): void => void process.stderr.write(`bench:client: ${m}\n`)
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
   let sandbox = null
   const lines: string[] = []
   try {
-    if (wants('refresh') || wants('paging') || wants('hour')) {
+    if (wants('refresh') || wants('paging') || wants('hour') || wants('watch')) {
       log('starting the sandbox (real limits, --admin for its request counts)…')
       sandbox = await tsxSandboxLauncher(['--admin']).launch({ onProgress: (p) => log(`sandbox ${p.stage} ${p.network ?? ''} ${p.done ?? ''}/${p.total ?? ''}`) })
       const bench: LiveBench = { sandbox, log }
@@ -46,6 +48,21 @@ async function main(): Promise<void> {
       }
       if (wants('hour')) {
         lines.push(await analystHour({ sandbox: sandbox.info, seed: Number(values.seed), log, chain: values.chain === 'walk' ? 'walk' : 'slot' }))
+        process.stdout.write(`${lines.at(-1)}\n`)
+      }
+      if (wants('watch')) {
+        for (const line of await watchCheckBench(bench)) {
+          lines.push(line)
+          process.stdout.write(`${line}\n`)
+        }
+      }
+    }
+    await sandbox?.stop()
+    sandbox = null
+    if (wants('height')) {
+      // Each on a fresh sandbox: the start is what is measured.
+      for (const batch of [true, false]) {
+        lines.push(await heightLive(log, batch))
         process.stdout.write(`${lines.at(-1)}\n`)
       }
     }

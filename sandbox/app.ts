@@ -4,6 +4,7 @@ import { demoAddresses, prepareNetwork, type Network } from './chain/network'
 import type { SandboxOptions } from './config'
 import { CHAIN_IDS, COIN_RATES } from './config'
 import type { MarketInfo } from './api/format'
+import type { TransferHook } from './api/admin-transfer'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
 import { resolveAnvilBinary } from './paths'
 import { defaultShippedDir } from './shipped-state'
@@ -55,11 +56,14 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
   const bin = resolveAnvilBinary()
   const version = anvilVersion(bin)
   const served = new Map<string, ServedNetwork>()
+  const transfer: { hook: TransferHook | null } = { hook: null }
   const server = await startServer({
     port: options.port,
     apiKeys: [options.apiKey],
     limits: { rate: options.rate, burst: options.burst, quota: options.quota },
     admin: options.admin,
+    noBatch: options.noBatch,
+    transfer,
     networks: served,
     log: report.log,
   })
@@ -97,6 +101,11 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
     void network.anvil.exited.then((code) => {
       if (!stopping) report.log(`${network.spec.name}: anvil exited unexpectedly (code ${code})`)
     })
+  }
+  transfer.hook = (input) => {
+    const live = lives[networks.findIndex((n) => n.spec.name === input.network)]
+    if (!live) throw new Error(`no live chain for ${input.network}`)
+    return live.transfer(input)
   }
   report.log(`ready in ${((Date.now() - started) / 1000).toFixed(2)} s`)
   let stopping = false

@@ -22,6 +22,8 @@ export interface SandboxOptions {
   blockTimeS: number
   /** Enables /__sandbox/stats and /__sandbox/faults, default off. */
   admin: boolean
+  /** Answers every JSON-RPC batch with one -32600 error object (a provider without batches), default off. */
+  noBatch: boolean
   /** Seeded-chain cache, default $SANDBOX_STATE_DIR or else <package root>/sandbox/.state. */
   stateDir: string
   /** Transactions of the busy address in the seed, default 2600 (52 pages). */
@@ -60,6 +62,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         networks: { type: 'string' },
         'block-time': { type: 'string' },
         admin: { type: 'boolean' },
+        'no-batch': { type: 'boolean' },
         'state-dir': { type: 'string' },
         'seed-txs': { type: 'string' },
       },
@@ -90,6 +93,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
     networks: [names[0]!, names[1]!],
     blockTimeS: number('block-time', str('block-time'), 2, (n) => n >= 0 && n <= 3600, 'seconds between 0 and 3600'),
     admin: values.admin === true,
+    noBatch: values['no-batch'] === true,
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
     seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
   }

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { z } from 'zod'
 import type { RpcClient } from '../chain/rpc-client'
 import { balances, transactions } from './data-api'
+import { transferInputSchema, type TransferHook } from './admin-transfer'
 import { faultReply, faultsInputSchema, FaultSwitch } from './faults'
 import type { FormatContext } from './format'
 import { BodyTooLargeError, errorReply, json, notFound, readBody, type Reply } from './http'
@@ -26,6 +28,10 @@ export interface ServerOptions {
   admin: boolean
   /** Filled once the chains are ready; a name not here is an unknown network. */
   networks: Map<string, ServedNetwork>
+  /** Answers a batch (a JSON array) with one -32600 error object, as some providers do. Default false. */
+  noBatch?: boolean
+  /** POST /__sandbox/transfer (admin only); set once the chains run. */
+  transfer?: { hook: TransferHook | null }
   log(message: string): void
 }
 
@@ -89,11 +95,12 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
       if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })
       endpoint = 'rpc'
       const key = parts[2] ? decodeURIComponent(parts[2]) : null
-      run = guarded('rpc', key, parts[1], (n) => handleRpc(body, n.rpc))
+      run = guarded('rpc', key, parts[1], (n) => (options.noBatch && isBatch(body) ? batchRefused() : handleRpc(body, n.rpc)))
     } else if (parts[0] === 'static' && parts[1] === 'icons' && parts.length === 3 && method === 'GET') {
       const svg = iconSvg((parts[2] ?? '').replace(/\.svg$/, ''))
       return svg ? { status: 200, body: svg, contentType: 'image/svg+xml', headers: { 'cache-control': 'public, max-age=86400' } } : notFound('no such icon')
     } else if (parts[0] === '__sandbox' && parts.length === 2 && options.admin) {
+      if (parts[1] === 'transfer') return adminTransfer(method, body)
       return admin(parts[1]!, method, body)
     }
     if (!run || !endpoint) return notFound(`no such path: ${url.pathname}`)
@@ -117,21 +124,21 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
       return json(200, { faults: faults.current })
     }
     if (what === 'faults' && method === 'POST') {
-      let input: unknown
-      try {
-        input = JSON.parse(body || '{}')
-      } catch {
-        return errorReply(400, 'invalid_parameter', 'the body is not valid JSON', { parameter: 'body' })
-      }
-      const parsed = faultsInputSchema.safeParse(input)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!
-        return errorReply(400, 'invalid_parameter', issue.message, { parameter: issue.path.join('.') || 'body' })
-      }
-      return json(200, { faults: faults.set(parsed.data) })
+      const parsed = parseAdminBody(body, faultsInputSchema)
+      return 'reply' in parsed ? parsed.reply : json(200, { faults: faults.set(parsed.data) })
     }
     if (what === 'faults' || what === 'stats') return errorReply(405, 'method_not_allowed', `${method} is not supported here`)
     return notFound(`no such path: /__sandbox/${what}`)
+  }
+
+  const adminTransfer = async (method: string, body: string): Promise<Reply> => {
+    if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'use POST for /__sandbox/transfer', {}, { allow: 'POST' })
+    const parsed = parseAdminBody(body, transferInputSchema)
+    if ('reply' in parsed) return parsed.reply
+    if (!options.networks.has(parsed.data.network)) return notFound(`unknown network '${parsed.data.network}'`)
+    const hook = options.transfer?.hook
+    if (!hook) return errorReply(503, 'not_ready', 'the chains are not running yet')
+    return json(200, await hook(parsed.data))
   }
 
   const server = createServer((req, res) => {
@@ -161,6 +168,30 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
         server.closeAllConnections()
       }),
   }
+}
+
+/** An admin call's JSON body through its schema; a 400 naming the bad field otherwise. */
+function parseAdminBody<T>(body: string, schema: z.ZodType<T>): { data: T } | { reply: Reply } {
+  let input: unknown
+  try {
+    input = JSON.parse(body || '{}')
+  } catch {
+    return { reply: errorReply(400, 'invalid_parameter', 'the body is not valid JSON', { parameter: 'body' }) }
+  }
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return { data: parsed.data }
+  const issue = parsed.error.issues[0]!
+  return { reply: errorReply(400, 'invalid_parameter', issue.message, { parameter: issue.path.join('.') || 'body' }) }
+}
+
+/** A JSON array body, judged by its first non-blank character (a malformed one still gets -32700 from handleRpc). */
+function isBatch(body: string): boolean {
+  return body.trimStart().startsWith('[')
+}
+
+/** What a provider without batch support answers: one error object, id null (JSON-RPC 2.0 section 5). */
+function batchRefused(): Reply {
+  return json(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } })
 }
 
 function send(res: ServerResponse, reply: Reply): void {

@@ -1,4 +1,5 @@
-import { encodeFunctionData, parseAbi, toHex, type Address } from 'viem'
+import { encodeFunctionData, getAddress, parseAbi, toHex, type Address } from 'viem'
+import type { TransferInput, TransferResult } from '../api/admin-transfer'
 import type { Network } from './network'
 
 export interface LiveOptions {
@@ -10,6 +11,8 @@ export interface LiveOptions {
 }
 
 const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
+const MINT_ABI = parseAbi(['function mint(address to, uint256 amount)'])
+const MINT_1155_ABI = parseAbi(['function mint(address to, uint256 id, uint256 amount)'])
 const GWEI = 1_000_000_000n
 
 /**
@@ -25,6 +28,7 @@ export class LiveChain {
   private stopped = false
   private baseFeeGwei = 15
   private busy: Promise<void> = Promise.resolve()
+  private mintedIds = 0
 
   constructor(
     private readonly network: Network,
@@ -64,9 +68,52 @@ export class LiveChain {
     }, delay)
   }
 
+  /**
+   * The admin transfer (POST /__sandbox/transfer): sends it, then mines and indexes a block
+   * at once. Queued behind block production so the two never mine at the same moment.
+   */
+  transfer(input: TransferInput): Promise<TransferResult> {
+    const run = this.busy.then(() => this.sendAndMine(input))
+    this.busy = run.then(
+      () => undefined,
+      () => undefined,
+    )
+    return run
+  }
+
+  private async sendAndMine(input: TransferInput): Promise<TransferResult> {
+    const { anvil, manifest, store } = this.network
+    const kind = input.kind ?? 'native'
+    const to = getAddress(input.to)
+    const fees = { maxFeePerGas: toHex(200n * GWEI), maxPriorityFeePerGas: toHex(GWEI) }
+    let tx: Record<string, string>
+    let token: Address | null = null
+    if (kind === 'native') {
+      tx = { from: manifest.roles.background[0]!, to, value: toHex(BigInt(input.amount ?? 10n ** 15n)), gas: toHex(21_000) }
+    } else if (kind === 'erc20') {
+      token = manifest.contracts.sdl
+      const decimals = BigInt(store.tokens.get(token.toLowerCase())?.decimals ?? '0')
+      const data = encodeFunctionData({ abi: MINT_ABI, functionName: 'mint', args: [to, input.amount ? BigInt(input.amount) : 10n ** decimals] })
+      tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(120_000) }
+    } else if (kind === 'erc721') {
+      token = manifest.contracts.punk
+      // Seeded ids are small; admin mints count up from a million so they never collide.
+      this.mintedIds += 1
+      const data = encodeFunctionData({ abi: MINT_ABI, functionName: 'mint', args: [to, 1_000_000n + BigInt(Date.now() % 1_000_000) * 100n + BigInt(this.mintedIds)] })
+      tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
+    } else {
+      token = manifest.contracts.item
+      const data = encodeFunctionData({ abi: MINT_1155_ABI, functionName: 'mint', args: [to, 1n, BigInt(input.amount ?? 1)] })
+      tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
+    }
+    const hash = await anvil.rpc.call<string>('eth_sendTransaction', [{ ...tx, ...fees }])
+    await this.mineNow()
+    return { hash, block: store.head, kind, token }
+  }
+
   /** Mines one block now (also used by tests to move the chain on demand). */
   async produce(): Promise<void> {
-    const { anvil, manifest, store, indexer } = this.network
+    const { anvil, manifest, store } = this.network
     const rpc = anvil.rpc
     const accounts: Address[] = [...manifest.roles.counterparties, ...manifest.roles.background]
     const count = Math.floor(Math.random() * 5)
@@ -85,10 +132,15 @@ export class LiveChain {
         await rpc.call('eth_sendTransaction', [{ from, to, value: toHex(value), gas: toHex(21_000), ...fees }])
       }
     }
+    await this.mineNow()
+  }
+
+  private async mineNow(): Promise<void> {
+    const { anvil, store, indexer } = this.network
     this.baseFeeGwei = Math.min(90, Math.max(3, this.baseFeeGwei * (0.88 + Math.random() * 0.24)))
-    await rpc.call('anvil_setNextBlockBaseFeePerGas', [toHex(BigInt(Math.round(this.baseFeeGwei * 1e9)))])
+    await anvil.rpc.call('anvil_setNextBlockBaseFeePerGas', [toHex(BigInt(Math.round(this.baseFeeGwei * 1e9)))])
     const timestamp = Math.max(Math.floor(Date.now() / 1000), store.headTimestamp + 1)
-    await rpc.call('evm_mine', [{ timestamp }])
+    await anvil.rpc.call('evm_mine', [{ timestamp }])
     await indexer.catchUp()
   }
 }

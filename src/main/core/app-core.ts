@@ -37,6 +37,8 @@ export interface CoreOptions {
   height?: CoreServicesOptions['height']
   /** Offline snapshot bounds. Default 256 MiB, 200 pages per address. */
   snapshots?: CoreServicesOptions['snapshots']
+  /** Desktop notification when a watch check finds changes (Electron passes one; the web page uses the browser's). */
+  notify?: CoreServicesOptions['notify']
 }
 
 export interface Core {
@@ -67,6 +69,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     tuning: options.tuning ?? {},
     height: options.height,
     snapshots: options.snapshots,
+    notify: options.notify,
   })
   const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
   let disposed: Promise<void> | null = null

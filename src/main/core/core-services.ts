@@ -13,6 +13,7 @@ import { SettingsStore } from './profiles/settings-store'
 import { SandboxManager } from './sandbox/sandbox-manager'
 import type { SandboxLauncher } from './sandbox/sandbox-launcher'
 import type { Clock } from './util/clock'
+import { WatchService, type DesktopNotifier } from './watch/watch-service'
 import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
 import { SearchService } from './search/search-service'
@@ -31,6 +32,8 @@ export interface CoreServicesOptions {
   tuning: RuntimeTuning
   height?: Partial<Pick<HeightWatcherOptions, 'budgetFraction' | 'budgetHours' | 'minIntervalMs' | 'maxIntervalMs' | 'tickMs'>>
   snapshots?: { maxBytes?: number; maxPagesPerAddress?: number }
+  /** A desktop notification when a watch check finds changes (Electron); the web host's page uses the browser's. */
+  notify?: DesktopNotifier
 }
 
 /**
@@ -47,6 +50,7 @@ export class CoreServices {
   readonly notes: NotesStore
   readonly search: SearchService
   readonly presence: PresenceChecker
+  readonly watch: WatchService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #notices: Notice[] = []
@@ -100,7 +104,24 @@ export class CoreServices {
         this.#profilesChanged()
       },
     })
-    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice]) if (notice) this.notify('warning', notice)
+    this.watch = new WatchService({
+      dataDir,
+      watchlists: this.watchlists,
+      active: async () => {
+        const runtime = this.active()
+        const profile = await runtime.ready()
+        this.#syncWatcher()
+        return { runtime, networks: profile.networks.map((n) => n.name) }
+      },
+      activeId: () => this.settings.activeProfileId,
+      quotaPerDay: (id) => this.settings.find(id)?.limits.quotaPerDay ?? 0,
+      clock: options.clock,
+      onChanged: (statuses) => options.emit('watch.changed', statuses),
+      onHead: (id, network, head) => this.observeHead(id, network, head),
+      notify: options.notify,
+      log,
+    })
+    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice, this.watch.notice]) if (notice) this.notify('warning', notice)
     this.#syncWatcher()
   }
 
@@ -182,6 +203,7 @@ export class CoreServices {
   setVisible(visible: boolean): void {
     this.#visible = visible
     this.#watcher?.watcher.setVisible(visible)
+    this.watch.setVisible(visible)
     // A visible window on the sandbox profile wants its heights: start it if needed.
     if (visible && this.settings.activeProfileId === SANDBOX_PROFILE_ID) void this.sandbox.ensure().catch(() => {})
   }
@@ -204,6 +226,7 @@ export class CoreServices {
   }
 
   async dispose(): Promise<void> {
+    this.watch.dispose()
     this.#watcher?.watcher.dispose()
     this.#watcher = null
     for (const runtime of this.#runtimes.values()) runtime.dispose()

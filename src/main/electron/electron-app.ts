@@ -2,6 +2,7 @@ import { app, clipboard, dialog, Menu, powerMonitor, session, shell, type Browse
 import { join } from 'node:path'
 import { createCore, type Core } from '../core/app-core'
 import { createLogger, Redactor, type Logger } from '../core/util/logger'
+import { desktopNotifier } from './notifications'
 import { buildMenuTemplate } from './app-menu'
 import { registerAppScheme, serveAppProtocol } from './app-protocol'
 import { chooseDataDir } from './data-dir'
@@ -115,7 +116,16 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
     redactor,
     env: sandboxEnv({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, platform: process.platform, env: process.env }),
   })
-  const core: Core = await createCore({ host: 'electron', version: app.getVersion(), platform: process.platform, dataDir, log, redactor, sandboxLauncher: sandboxes })
+  const core: Core = await createCore({
+    host: 'electron',
+    version: app.getVersion(),
+    platform: process.platform,
+    dataDir,
+    log,
+    redactor,
+    sandboxLauncher: sandboxes,
+    notify: desktopNotifier({ log, onClick: () => options.getMainWindow()?.show() }),
+  })
   const disposeIpc = registerBridgeIpc({ bridge: core.bridge, log })
   const visibility = new VisibilityTracker({ setVisible: (visible) => core.setVisible(visible), powerMonitor })
 

@@ -133,6 +133,13 @@ export const bridgeCalls = {
     .strict(),
   'search.query': z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) }).strict(),
   'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
+  // Watch check (issue 11): without listId, every list's entries.
+  'watch.estimate': z.object({ listId: id.optional() }).strict(),
+  'watch.check': z.object({ listId: id.optional() }).strict(),
+  'watch.status': empty,
+  'watch.markSeen': z.object({ listId: id.optional(), entryId: id.optional() }).strict(),
+  'watch.settings': empty,
+  'watch.setSettings': z.object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() }).strict(),
 } as const
 
 

@@ -54,6 +54,12 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'notes.set': { kind: 'address', network: 'one', key: A, text: 'note' },
   'search.query': { query: '0x5290' },
   'analysis.networks': { address: A },
+  'watch.estimate': { listId: 'nope' },
+  'watch.check': { listId: 'nope' },
+  'watch.status': {},
+  'watch.markSeen': { listId: 'nope' },
+  'watch.settings': {},
+  'watch.setSettings': { periodic: false },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -157,5 +157,11 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       const profile = await runtime.ready()
       return s.presence.check(runtime, profile.networks.map((n) => n.name), addr, refresh)
     },
+    'watch.estimate': ({ listId }) => s.watch.estimate(listId),
+    'watch.check': ({ listId }) => s.watch.check(listId),
+    'watch.status': () => s.watch.statuses(),
+    'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
+    'watch.settings': () => s.watch.settings(),
+    'watch.setSettings': (patch) => s.watch.setSettings(patch),
   }
 }

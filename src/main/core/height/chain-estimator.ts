@@ -21,9 +21,10 @@ export interface Observation {
 export interface EstimatorOptions {
   /** Observations older than this are forgotten (the block time may drift). Default 6 h. */
   windowMs?: number
-  /** A baseline needs at least this many blocks to be trusted over the seed. Default 10. */
+  /** A baseline needs at least this many blocks to be trusted over the seed. Default 2. */
   minBlocks?: number
-  /** ...and at least this long. Default 60 s. */
+  /** ...and at least this long. Default 4 s. (Short baselines are fine: the watcher polls again
+   * before the extrapolation outruns what the baseline can vouch for; see `baselineMs`.) */
   minSpanMs?: number
 }
 
@@ -34,11 +35,12 @@ export class ChainEstimator {
   #obs: Observation[] = []
   #anchor: Observation | null = null
   #seedMs: number | null = null
+  #seedSpanMs = 0
 
   constructor(options: EstimatorOptions = {}) {
     this.#window = options.windowMs ?? 6 * 3600_000
-    this.#minBlocks = options.minBlocks ?? 10
-    this.#minSpan = options.minSpanMs ?? 60_000
+    this.#minBlocks = options.minBlocks ?? 2
+    this.#minSpan = options.minSpanMs ?? 4000
   }
 
   /** The newest observation: extrapolation starts from it. */
@@ -46,8 +48,23 @@ export class ChainEstimator {
     return this.#anchor
   }
 
-  seedBlockTime(ms: number): void {
-    if (Number.isFinite(ms) && ms > 0) this.#seedMs = ms
+  /** A block time from block timestamps `spanMs` apart (e.g. the latest block and one 100 back). */
+  seedBlockTime(ms: number, spanMs = 0): void {
+    if (!Number.isFinite(ms) || ms <= 0) return
+    this.#seedMs = ms
+    this.#seedSpanMs = Math.max(0, spanMs)
+  }
+
+  /**
+   * How long a stretch of the chain the block time was measured over (0 when unknown). The
+   * extrapolation's drift grows with time since the anchor over this span, so the watcher keeps
+   * its next poll within it while the span is short (the ramp of early polls).
+   */
+  baselineMs(): number {
+    const first = this.#obs[0]
+    const last = this.#obs.at(-1)
+    const observed = first && last && last.height - first.height >= this.#minBlocks ? last.producedMs - first.producedMs : 0
+    return Math.max(observed, this.#seedMs === null ? 0 : this.#seedSpanMs)
   }
 
   /**
@@ -83,7 +100,9 @@ export class ChainEstimator {
   blockTimeMs(): number | null {
     const first = this.#obs[0]
     const last = this.#obs.at(-1)
-    if (first && last && last.height - first.height >= this.#minBlocks && last.producedMs - first.producedMs >= this.#minSpan) {
+    const observed = first && last && last.height - first.height >= this.#minBlocks && last.producedMs - first.producedMs >= this.#minSpan
+    // The longer baseline wins: a seed over 100 blocks beats a few seconds of observations.
+    if (observed && (this.#seedMs === null || last.producedMs - first.producedMs >= this.#seedSpanMs)) {
       return (last.producedMs - first.producedMs) / (last.height - first.height)
     }
     return this.#seedMs

@@ -11,23 +11,38 @@ beforeEach(() => {
 })
 afterEach(() => vi.useRealTimers())
 
-/** A chain with a block every `blockMs` (slot-based), answering like the RPC endpoint would. */
-function chain(blockMs: number, startHeight = 1000) {
+/**
+ * A chain with a block per slot of `blockMs` (the sandbox's model: each block lands within
+ * ±jitter of its slot, deterministic here), answering like the RPC endpoint would. With
+ * `seededBlocks`, the chain starts like a fresh sandbox: its newest `seededBlocks` blocks carry
+ * pinned timestamps from 2025, and live blocks follow from T0.
+ */
+function chain(blockMs: number, startHeight = 1000, options: { jitterMs?: number; seededBlocks?: number; perPoll?: number } = {}) {
   const calls: { kind: 'head' | 'blockTime'; network: string; at: number }[] = []
   let failWith: AppError | null = null
-  const height = (): number => startHeight + Math.floor((Date.now() - T0) / blockMs)
+  const jitter = (k: number): number => ((Math.sin(k * 12.9898) * 43758.5453) % 1) * (options.jitterMs ?? 0)
+  const producedAt = (k: number): number => T0 + (k - startHeight) * blockMs + (k === startHeight ? 0 : jitter(k))
+  const height = (): number => {
+    let h = startHeight + Math.floor((Date.now() - T0) / blockMs) + 1
+    while (h > startHeight && producedAt(h) > Date.now()) h -= 1
+    return h
+  }
+  const seeded = options.seededBlocks ?? 0
+  const timestampOf = (k: number): number => (k <= startHeight && seeded > 0 ? Date.UTC(2025, 0, 1) + k * 1000 : Math.floor(producedAt(k) / 1000) * 1000)
   const source: HeadSource = {
     head: async (network) => {
       calls.push({ kind: 'head', network, at: Date.now() - T0 })
       if (failWith) throw failWith
       const h = height()
-      const producedMs = T0 + (h - startHeight) * blockMs
-      return { height: h, timestampMs: Math.floor(producedMs / 1000) * 1000, gasPriceWei: '1500000000' }
+      return { height: h, timestampMs: timestampOf(h), gasPriceWei: '1500000000' }
     },
-    blockTime: async (network) => {
+    // As the profile runtime does: the block 100 back, refused when the slope is implausible.
+    blockTime: async (network, h, ts) => {
       calls.push({ kind: 'blockTime', network, at: Date.now() - T0 })
-      return blockMs
+      const ms = (ts - timestampOf(h - 100)) / 100
+      return ms >= 50 && ms <= 600_000 ? { blockTimeMs: ms, spanMs: ts - timestampOf(h - 100) } : null
     },
+    requestsPerPoll: () => options.perPoll ?? 1,
   }
   return { source, calls, height, fail: (e: AppError | null) => (failWith = e) }
 }
@@ -36,21 +51,65 @@ function watcher(source: HeadSource, events: HeightView[] = [], quota = 1000): H
   return new HeightWatcher({ networks: ['alpha', 'beta'], source, quotaPerDay: () => quota, onHeight: (v) => events.push(v) })
 }
 
+/** Requests the calls cost: a head poll costs what the source says, a seed one. */
+const cost = (c: ReturnType<typeof chain>, perPoll: number): number => c.calls.reduce((n, x) => n + (x.kind === 'head' ? perPoll : 1), 0)
+
+/** Samples |estimate − chain| every second for `seconds` from now, per network alpha. */
+async function sampleErrors(w: HeightWatcher, c: ReturnType<typeof chain>, seconds: number): Promise<number[]> {
+  const errors: number[] = []
+  for (let s = 0; s < seconds; s++) {
+    await vi.advanceTimersByTimeAsync(1000)
+    const h = w.views()[0]!.height
+    errors.push(h === null ? Infinity : Math.abs(Number(h) - c.height()))
+  }
+  return errors
+}
+const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!
+
 describe('HeightWatcher', () => {
-  it('polls each network every 9.8 min with the default budget (10% of 1000 per 8 visible hours)', async () => {
-    const c = chain(2000)
+  it.each([
+    ['with batches', 1],
+    ['without batches (two requests per poll)', 2],
+  ])('keeps 8 visible hours within 10 percent of a 1000/day quota, ramp and seed included (%s)', async (_name, perPoll) => {
+    const c = chain(2000, 1000, { perPoll })
     const w = watcher(c.source)
-    const interval = Math.ceil((8 * 3600_000) / 49)
-    expect(w.intervalMs()).toBe(interval)
+    const interval = w.intervalMs()
+    expect(interval).toBeGreaterThan(8 * 60_000 * perPoll)
     w.setVisible(true)
-    await vi.advanceTimersByTimeAsync(3600_000)
-    const heads = c.calls.filter((x) => x.kind === 'head')
-    expect(heads.filter((x) => x.network === 'alpha').map((x) => x.at)).toEqual([0, 1, 2, 3, 4, 5, 6].map((k) => k * interval))
-    // One block-time seed per network and session, at the first poll.
+    await vi.advanceTimersByTimeAsync(8 * 3600_000 - 1)
+    expect(cost(c, perPoll)).toBeLessThanOrEqual(100)
+    expect(cost(c, perPoll)).toBeGreaterThan(70)
+    // One block-time seed per network and session, at the first poll (this chain's history is live).
     expect(c.calls.filter((x) => x.kind === 'blockTime')).toHaveLength(2)
-    // 8 visible hours cost at most 10% of the quota, seeds included.
-    await vi.advanceTimersByTimeAsync(7 * 3600_000 - 1)
-    expect(c.calls).toHaveLength(100)
+    // Once ramped up, polls come at the regular interval.
+    const alpha = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').map((x) => x.at)
+    expect(alpha.at(-1)! - alpha.at(-2)!).toBe(interval)
+    w.dispose()
+  })
+
+  it.each([
+    ['with batches', 1],
+    ['without batches', 2],
+  ])('is live from the first minute on a fresh sandbox whose history has seeded timestamps (%s)', async (_name, perPoll) => {
+    const c = chain(2000, 1000, { seededBlocks: 500, jitterMs: 500, perPoll })
+    const events: HeightView[] = []
+    const w = watcher(c.source, events)
+    w.setVisible(true)
+    const errors = await sampleErrors(w, c, 180)
+    const fromFirstMinute = errors.slice(0, 60)
+    expect(p95(fromFirstMinute)).toBeLessThanOrEqual(2)
+    expect(p95(errors)).toBeLessThanOrEqual(1)
+    expect(Math.max(...errors.slice(10))).toBeLessThanOrEqual(2)
+    // The seed was refused (the block 100 back is seeded): learned from the ramp's polls.
+    expect(w.views()[0]!.blockTimeMs).toBeGreaterThan(1900)
+    expect(w.views()[0]!.blockTimeMs).toBeLessThan(2100)
+    expect(events.some((e) => e.estimated)).toBe(true)
+    // The ramp: polls at 0, 5, 10, 20, 40, 80, 160 s, not every few seconds.
+    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length).toBeLessThanOrEqual(8)
+    // And the hour after stays within the same error.
+    const later = await sampleErrors(w, c, 3600)
+    expect(p95(later)).toBeLessThanOrEqual(1)
+    expect(Math.max(...later)).toBeLessThanOrEqual(2)
     w.dispose()
   })
 
@@ -74,6 +133,7 @@ describe('HeightWatcher', () => {
     const w = watcher(c.source, events)
     w.setVisible(true)
     await vi.advanceTimersByTimeAsync(10)
+    // Learned in the first poll from the head and the block 100 back.
     expect(w.views()[0]).toMatchObject({ network: 'alpha', height: '1000', estimated: false, stale: false, gasPriceWei: '1500000000', blockTimeMs: 2000 })
     const errors: number[] = []
     for (let s = 0; s < 3600; s += 7) {
@@ -99,6 +159,8 @@ describe('HeightWatcher', () => {
     expect(w.views()[0]!.blockTimeMs).toBeNull()
     await vi.advanceTimersByTimeAsync(w.intervalMs())
     expect(Math.abs(w.views()[0]!.blockTimeMs! - 3000)).toBeLessThan(30)
+    // Without a seed, the second poll comes early (the ramp), not a whole interval later.
+    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha')[1]!.at).toBe(5000)
     w.dispose()
   })
 
@@ -154,7 +216,8 @@ describe('ChainEstimator', () => {
     e.observe(100, 10_400, 10_000) // produced in [10.0 s, 10.4 s]: 10.2 s
     expect(e.last?.producedMs).toBe(10_200)
     expect(e.estimate(60_000)).toEqual({ height: 100, estimated: false }) // no block time yet
-    e.seedBlockTime(2000)
+    e.seedBlockTime(2000, 200_000)
+    expect(e.baselineMs()).toBe(200_000)
     expect(e.estimate(12_199)).toEqual({ height: 100, estimated: false })
     expect(e.estimate(12_200)).toEqual({ height: 101, estimated: true })
     expect(e.nextChangeAt(12_500)).toBe(14_200)

@@ -5,10 +5,16 @@ import { systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { ChainEstimator } from './chain-estimator'
 
 export interface HeadSource {
-  /** The head (with its block's timestamp when known) and gas price, in one request (a JSON-RPC batch). */
+  /** The head (with its block's timestamp when known) and gas price: one request with batches, two without. */
   head(network: string): Promise<{ height: number; timestampMs?: number; gasPriceWei: string | null }>
-  /** Average block time from block timestamps, one request; null when it cannot tell. */
-  blockTime(network: string, height: number): Promise<number | null>
+  /**
+   * The block time from the head's timestamp and that of a block ~100 back (one request), with
+   * the span it was measured over; null when the timestamps cannot tell (a chain whose older
+   * blocks carry pinned, seeded timestamps).
+   */
+  blockTime(network: string, height: number, timestampMs: number): Promise<{ blockTimeMs: number; spanMs: number } | null>
+  /** Requests one `head` costs now (the real per-call cost: 1 with batches, 2 without). */
+  requestsPerPoll(network: string): number
 }
 
 export interface HeightWatcherOptions {
@@ -21,8 +27,14 @@ export interface HeightWatcherOptions {
   budgetFraction?: number
   /** Default 8. */
   budgetHours?: number
-  /** Never poll a network more often than this. Default 12 s. */
+  /** Never poll a network more often than this, once its block time is known. Default 12 s. */
   minIntervalMs?: number
+  /**
+   * The first gap of the early ramp: while the block time rests on a short baseline, the next
+   * poll comes after at most the baseline's length (5 s, 10 s, 20 s, ... doubling up to the
+   * regular interval), so the height is live from the first minute. Default 5 s.
+   */
+  rampStartMs?: number
   /** Never wait longer than this between polls of a visible network. Default 1 h. */
   maxIntervalMs?: number
   /** Fewest milliseconds between two events of one network. Default 1000. */
@@ -36,7 +48,7 @@ interface NetworkState {
   gasPriceWei: string | null
   nextPollAt: number
   polling: boolean
-  /** Block-time seed requests made (at most 3 per session; a seed may be refused as implausible). */
+  /** Block-time seed requests made (at most 3 per session, only after failed requests; a refused seed is not asked again). */
   seeds: number
   seeded: boolean
   lastFailedAt: number | null
@@ -46,9 +58,13 @@ interface NetworkState {
 /**
  * Live block height and gas price per network. Polls only while a window is visible, each
  * network at an interval that keeps polling within a budget (default ≤ 10% of the daily quota
- * per 8 visible hours: 1000/day → 100 requests per 8 h → with two networks and one seed
- * request each, one poll per network every 9.8 min). Between polls the height is extrapolated from the learned block
- * time (marked `estimated`), and every transactions answer corrects it for free.
+ * per 8 visible hours: 1000/day → 100 requests per 8 h → with two networks, one seed request
+ * and the early ramp each, one poll per network about every 11 min with batches, twice that
+ * without). The block time is learned in the first live poll from the head and a block ~100
+ * back; when those timestamps cannot tell (seeded history), from the polls themselves, which
+ * come fast at first (5 s, 10 s, 20 s, ...) and slow down as the baseline grows. Between polls
+ * the height is extrapolated (marked `estimated`); every answer that carries a block number
+ * corrects it for free; `stale` when polls fail or stop.
  */
 export class HeightWatcher {
   readonly #o: HeightWatcherOptions
@@ -67,15 +83,33 @@ export class HeightWatcher {
   }
 
   /**
-   * Poll interval per network, from the budget: `quota × fraction` requests per `hours`
-   * visible hours, shared by the networks, less the one block-time seed each network costs.
+   * The regular poll interval of a network, from the budget: `quota × fraction` requests per
+   * `hours` visible hours, shared by the networks, less the one block-time seed and the early
+   * ramp each network costs, divided by what one poll really costs (1 request with batches, 2
+   * without). Without `network`, the dearest network's.
    */
-  intervalMs(): number {
+  intervalMs(network?: string): number {
     const fraction = this.#o.budgetFraction ?? 0.1
     const hours = this.#o.budgetHours ?? 8
+    const min = this.#o.minIntervalMs ?? 12_000
+    const max = this.#o.maxIntervalMs ?? 3600_000
+    const names = network ? [network] : [...this.#nets.keys()]
+    const cost = Math.max(1, ...names.map((n) => this.#o.source.requestsPerPoll(n)))
     const perNetwork = (this.#o.quotaPerDay() * fraction) / Math.max(1, this.#nets.size) - 1
-    const interval = perNetwork > 0 ? (hours * 3600_000) / perNetwork : Infinity
-    return Math.min(this.#o.maxIntervalMs ?? 3600_000, Math.max(this.#o.minIntervalMs ?? 12_000, Math.ceil(interval)))
+    // The ramp's polls (5 s, 10 s, ... up to the interval) are paid from the same budget; the
+    // count depends on the interval, so settle it in a few rounds.
+    let interval = max
+    for (let round = 0; round < 4; round++) {
+      const polls = perNetwork / cost - this.#rampPolls(interval)
+      interval = Math.min(max, Math.max(min, Math.ceil(polls > 0 ? (hours * 3600_000) / polls : Infinity)))
+    }
+    return interval
+  }
+
+  /** Polls of the early ramp before the gap reaches `interval`. */
+  #rampPolls(interval: number): number {
+    const start = this.#o.rampStartMs ?? 5000
+    return interval > start ? Math.ceil(Math.log2(interval / start)) : 0
   }
 
   setVisible(visible: boolean): void {
@@ -161,25 +195,32 @@ export class HeightWatcher {
   async #poll(network: string): Promise<void> {
     const net = this.#nets.get(network)!
     net.polling = true
-    const interval = this.intervalMs()
+    const interval = this.intervalMs(network)
     try {
       const head = await this.#o.source.head(network)
       const at = this.#clock.now()
       net.gasPriceWei = head.gasPriceWei
       net.lastFailedAt = null
       net.estimator.observe(head.height, at, head.timestampMs)
-      net.nextPollAt = at + interval
       // Block timestamps only describe live production when the head's is recent.
       const live = head.timestampMs !== undefined && Math.abs(at - head.timestampMs) <= 30_000
-      if (!net.seeded && live && net.seeds < 3) {
+      // Not once the window hid while the head was on its way: a hidden app sends nothing new.
+      if (!net.seeded && live && this.#visible && net.seeds < 3 && head.timestampMs !== undefined) {
         net.seeds += 1
-        const bt = await this.#o.source.blockTime(network, head.height).catch(() => null)
-        if (bt !== null) {
+        try {
+          const seed = await this.#o.source.blockTime(network, head.height, head.timestampMs)
+          // Refused (pinned history): not asked again; the ramp's observations take over.
           net.seeded = true
-          net.estimator.seedBlockTime(bt)
+          if (seed) net.estimator.seedBlockTime(seed.blockTimeMs, seed.spanMs)
+        } catch {
+          // A failed request: asked again at a later poll (at most 3 times).
         }
       }
-    } catch (error) {
+      // The ramp: poll again within the baseline the block time rests on, until it reaches the
+      // regular interval. Drift grows with (time since anchor) / baseline, so this keeps the
+      // estimate within about a block from the first minute.
+      const ramp = Math.max(this.#o.rampStartMs ?? 5000, net.estimator.baselineMs())
+      net.nextPollAt = this.#clock.now() + Math.min(interval, ramp)    } catch (error) {
       const now = this.#clock.now()
       net.lastFailedAt = now
       // Out of quota (or the reserve reached): wait for the reset rather than keep asking.

@@ -13,6 +13,7 @@ import { ServiceClient, type ServiceClientOptions } from '../service/service-cli
 import type { Clock } from '../util/clock'
 import type { SettingsStore } from './settings-store'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { isRecord } from '../../../shared/guards'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -100,48 +101,39 @@ export class ProfileRuntime {
     throw new AppError('auth', `No API key is set for the profile "${this.#deps.settings.get(this.profileId).name}". Add it in Settings → Profiles.`)
   }
 
-  /** Head and gas price in one batch, and the block time from block timestamps. */
+  /** Head and gas price (one batch, or two calls where batches are refused), and the block time from block timestamps. */
   headSource(): HeadSource {
+    const background = { priority: 'background' as const, attempts: 1 }
     return {
       head: async (network) => {
         // The latest block (number and timestamp: when it was produced) and the gas price.
-        const [block, gas] = await this.client.rpcBatch(
+        const [block, gas] = await this.client.rpcCalls(
           network,
           [
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
             { method: 'eth_gasPrice', params: [] },
           ],
-          { priority: 'background', attempts: 1 },
+          background,
         )
         if (!block?.ok) throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
-        const fields = (typeof block.result === 'object' && block.result !== null ? block.result : {}) as { number?: unknown; timestamp?: unknown }
-        const h = parseHexQuantity(fields.number, MAX_SAFE_BIGINT)
-        const ts = parseHexQuantity(fields.timestamp, MAX_SAFE_BIGINT)
-        if (h === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
+        const { height, timestampMs } = blockFields(block.result)
+        if (height === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
         const g = gas?.ok ? parseHexQuantity(gas.result) : null
-        return { height: Number(h), timestampMs: ts === null ? undefined : Number(ts) * 1000, gasPriceWei: g === null ? null : g.toString() }
+        return { height, timestampMs: timestampMs ?? undefined, gasPriceWei: g === null ? null : g.toString() }
       },
-      blockTime: async (network, height) => {
-        // Three blocks: a recent span and an older one. If they disagree (the sandbox's seeded
-        // history has pinned timestamps) the seed is refused and asked again at a later poll.
-        const near = Math.min(32, height)
-        const far = Math.min(128, height)
-        if (near < 8) return null
-        const numbers = [height, height - near, height - far]
-        const replies = await this.client.rpcBatch(
-          network,
-          numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })),
-          { priority: 'background', attempts: 1 },
-        )
-        const times = replies.map((r) => (r.ok && typeof r.result === 'object' && r.result !== null ? parseHexQuantity((r.result as { timestamp?: unknown }).timestamp, MAX_SAFE_BIGINT) : null))
-        if (times.some((t) => t === null)) return null
-        const [t0, t1, t2] = times.map((t) => Number(t) * 1000) as [number, number, number]
-        const recent = (t0 - t1) / near
-        const older = far > near ? (t1 - t2) / (far - near) : recent
-        const plausible = (ms: number): boolean => ms >= 50 && ms <= 600_000
-        if (!plausible(recent)) return null
-        return plausible(older) && Math.abs(older - recent) / recent < 0.25 ? (t0 - t2) / far : null
+      blockTime: async (network, height, timestampMs) => {
+        // One block ~100 back: a long enough baseline to extrapolate for minutes. A chain whose
+        // older blocks carry pinned timestamps (the sandbox's seeded history) gives an
+        // implausible slope, refused: the watcher then learns from its own polls.
+        const back = Math.min(100, height)
+        if (back < 8) return null
+        const older = await this.client.rpc(network, { method: 'eth_getBlockByNumber', params: [`0x${(height - back).toString(16)}`, false] }, background)
+        const then = blockFields(older).timestampMs
+        if (then === null) return null
+        const ms = (timestampMs - then) / back
+        return ms >= 50 && ms <= 600_000 ? { blockTimeMs: ms, spanMs: timestampMs - then } : null
       },
+      requestsPerPoll: (network) => this.client.requestsFor(network, 2),
     }
   }
 
@@ -149,4 +141,12 @@ export class ProfileRuntime {
     this.data.dispose()
     this.limiters.dispose()
   }
+}
+
+/** Number and timestamp (ms) of a block object, null where missing or malformed. */
+function blockFields(block: unknown): { height: number | null; timestampMs: number | null } {
+  const fields = isRecord(block) ? block : {}
+  const h = parseHexQuantity(fields.number, MAX_SAFE_BIGINT)
+  const ts = parseHexQuantity(fields.timestamp, MAX_SAFE_BIGINT)
+  return { height: h === null ? null : Number(h), timestampMs: ts === null ? null : Number(ts) * 1000 }
 }

@@ -16,7 +16,7 @@ import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
-import { errorForStatus, parseBody } from './response-errors'
+import { errorForStatus, parseBody, safeExcerpt } from './response-errors'
 
 export type BalanceSpelling = 'balance' | 'balances'
 
@@ -69,6 +69,17 @@ export interface RpcCallSpec {
 
 const RETRYABLE = new Set(['offline', 'timeout', 'server', 'rate-limited'])
 
+/** Most calls a batch carries: the sandbox's limit, and common among providers (some allow fewer; see rpcCalls). */
+export const MAX_BATCH_CALLS = 100
+
+/**
+ * The endpoint refused a JSON-RPC batch as such: one error object or a single result instead
+ * of a list, or an HTTP 4xx other than auth, timeout and rate limit. Many providers answer
+ * batches like this (it is legal: batches are optional in practice), so `rpcCalls` falls back
+ * to single calls; the RPC console shows it as the `rpc`/`protocol` error it is.
+ */
+export class BatchRefusedError extends AppError {}
+
 /** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
 export function keyTag(key: string): string {
   return createHash('sha256').update(`chainscope-quota:${key}`).digest('hex').slice(0, 6)
@@ -88,6 +99,8 @@ export function shortAddress(address: string): string {
 export class ServiceClient {
   readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> & Pick<ServiceClientOptions, 'log' | 'onReachability'>
   #rpcId = 0
+  /** Per network: whether its RPC endpoint took (true) or refused (false) a batch. */
+  readonly #batches = new Map<string, boolean>()
 
   constructor(options: ServiceClientOptions) {
     this.#o = {
@@ -149,7 +162,11 @@ export class ServiceClient {
     const what = `a batch of ${calls.length} RPC calls on ${network}`
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
     const idempotent = calls.every((c) => !isStateChanging(c.method))
-    const answer = await this.#send(network, 'rpc', what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)))
+    const refusedStatus = (answer: HttpAnswer): AppError | null =>
+      answer.status >= 400 && answer.status < 500 && ![401, 403, 408, 429].includes(answer.status)
+        ? new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, { data: safeExcerpt(answer.text, this.#o.redact) })
+        : null
+    const answer = await this.#send(network, 'rpc', what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)), refusedStatus)
     let json: unknown
     try {
       json = JSON.parse(answer.text)
@@ -160,8 +177,11 @@ export class ServiceClient {
     if (!Array.isArray(json)) {
       // A whole-batch failure comes back as one error object (e.g. -32600).
       const single = replyOutcome(parseBody(answer, rpcResponseSchema, what, this.#o.redact), what)
-      if ('error' in single) throw rpcError('batch', single.error, this.#o.redact)
-      throw new AppError('protocol', `The RPC endpoint answered ${what} with a single result instead of a list.`)
+      if ('error' in single) {
+        const err = rpcError('batch', single.error, this.#o.redact)
+        throw new BatchRefusedError(err.kind, err.message, err.details)
+      }
+      throw new BatchRefusedError('protocol', `The RPC endpoint answered ${what} with a single result instead of a list.`)
     }
     const byId = new Map<unknown, z.infer<typeof rpcResponseSchema>>()
     for (const [i, item] of json.entries()) {
@@ -179,6 +199,60 @@ export class ServiceClient {
       }
       return { ok: true, result: outcome.result }
     })
+  }
+
+  /** Whether `network`'s RPC endpoint takes batches: null until one was tried this session. */
+  batchSupport(network: string): boolean | null {
+    return this.#batches.get(network) ?? null
+  }
+
+  /**
+   * What `calls` cost in requests (the quota's unit): one per chunk of up to MAX_BATCH_CALLS
+   * where batches work or are untried, one per call where the endpoint refused them.
+   */
+  requestsFor(network: string, calls: number): number {
+    if (calls <= 0) return 0
+    return this.#batches.get(network) === false ? calls : Math.ceil(calls / MAX_BATCH_CALLS)
+  }
+
+  /**
+   * Calls as few requests as the endpoint allows: JSON-RPC batches of up to MAX_BATCH_CALLS, or
+   * single calls once the endpoint has refused a batch. The refusal is detected once (the
+   * first chunk is sent alone) and remembered for this profile and network, so a doomed batch
+   * is never re-sent. Each call's outcome comes back in call order, like rpcBatch.
+   */
+  async rpcCalls(network: string, calls: RpcCallSpec[], options: RequestOptions): Promise<RpcBatchItem[]> {
+    if (calls.length === 0) return []
+    if (calls.length === 1 || this.#batches.get(network) === false) return this.#singles(network, calls, options)
+    const chunks: RpcCallSpec[][] = []
+    for (let i = 0; i < calls.length; i += MAX_BATCH_CALLS) chunks.push(calls.slice(i, i + MAX_BATCH_CALLS))
+    let first: RpcBatchItem[]
+    try {
+      first = await this.rpcBatch(network, chunks[0]!, options)
+    } catch (error) {
+      if (!(error instanceof BatchRefusedError)) throw error
+      this.#batches.set(network, false)
+      this.#o.log?.info(`profile ${this.#o.profile().id}: ${network}'s RPC endpoint refuses batches (${error.message}); using single calls`)
+      return this.#singles(network, calls, options)
+    }
+    this.#batches.set(network, true)
+    const rest = await Promise.all(chunks.slice(1).map((chunk) => this.rpcBatch(network, chunk, options)))
+    return [first, ...rest].flat()
+  }
+
+  async #singles(network: string, calls: RpcCallSpec[], options: RequestOptions): Promise<RpcBatchItem[]> {
+    return Promise.all(
+      calls.map(async (call): Promise<RpcBatchItem> => {
+        try {
+          return { ok: true, result: await this.rpc(network, call, options) }
+        } catch (error) {
+          if (error instanceof AppError && error.kind === 'rpc') {
+            return { ok: false, code: error.details.code ?? 0, message: error.message, ...(error.details.data !== undefined ? { data: error.details.data } : {}) }
+          }
+          throw error
+        }
+      }),
+    )
   }
 
   #rpcRequest(network: string, key: string, body: string): { url: string; init: RequestInit } {
@@ -219,6 +293,8 @@ export class ServiceClient {
     idempotent: boolean,
     options: RequestOptions,
     build: (key: string) => Promise<{ url: string; init: RequestInit }>,
+    /** Reads a non-2xx answer before the usual mapping (a refused batch); null leaves it to errorForStatus. */
+    classify?: (answer: HttpAnswer) => AppError | null,
   ): Promise<HttpAnswer> {
     const o = this.#o
     const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
@@ -234,7 +310,7 @@ export class ServiceClient {
         const answer = await httpAttempt({ url, init, clock: o.clock, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBodyBytes: o.maxBodyBytes, what })
         o.onReachability?.(true, null)
         if (answer.status >= 200 && answer.status < 300) return answer
-        error = errorForStatus(answer, what, o.clock.now(), o.redact)
+        error = classify?.(answer) ?? errorForStatus(answer, what, o.clock.now(), o.redact)
       } catch (caught) {
         if (!(caught instanceof AppError)) throw caught
         if (caught.kind === 'offline') o.onReachability?.(false, caught.message)

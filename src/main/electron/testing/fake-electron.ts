@@ -209,6 +209,19 @@ export class FakeUtilityProcess extends EventEmitter {
 }
 export const utilityProcess = { fork: vi.fn((..._args: unknown[]) => new FakeUtilityProcess()) }
 
+/** Records what was shown; `supported` stands for the platform's answer to isSupported(). */
+export class Notification extends EventEmitter {
+  static supported = true
+  static shown: Notification[] = []
+  static isSupported = vi.fn(() => Notification.supported)
+  constructor(readonly options: { title?: string; body?: string; silent?: boolean }) {
+    super()
+  }
+  show = vi.fn(() => {
+    Notification.shown.push(this)
+  })
+}
+
 // Preload side.
 export const contextBridge = { exposeInMainWorld: vi.fn() }
 export const ipcRenderer = Object.assign(new EventEmitter(), { invoke: vi.fn(async () => ({ ok: true, value: null })) })
@@ -224,5 +237,7 @@ export function resetFakeElectron(): void {
   session.defaultSession = new FakeSession()
   powerMonitor.removeAllListeners()
   ipcRenderer.removeAllListeners()
+  Notification.supported = true
+  Notification.shown = []
   vi.clearAllMocks()
 }

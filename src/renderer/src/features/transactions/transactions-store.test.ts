@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
-import { makePage, ME } from '../../testing/samples'
 import { setupTestApp, settle, type TestApp } from '../../testing/mount'
 import { useConnectivityStore } from '../shell/connectivity-store'
 import { useTransactionsStore } from './transactions-store'
+import { makeLimiter, makePage, ME } from '../../testing/samples'
+import { useLimiterStore } from '../shell/limiter-store'
 
 /** A fake service of `pages` pages of 50, cursors "p1".."p{n-1}". */
 function servePages(t: TestApp, pages: number, options: { delayMs?: number; failAt?: number } = {}) {
@@ -90,6 +91,18 @@ describe('transactions store', () => {
     await s.loadAll()
     expect(s.items).toHaveLength(300)
     expect(s.loadAllProgress).toMatchObject({ running: false, pages: 6, rows: 300, stopped: null })
+  })
+
+  it('stops load-all at the background reserve unless the user said to go past it', async () => {
+    servePages(t, 6)
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    const limiter = useLimiterStore()
+    limiter.state = makeLimiter({ leftToday: 200, reserve: 200 })
+    await s.loadAll()
+    expect(s.loadAllProgress).toMatchObject({ running: false, pages: 1, stopped: 'reserve' })
+    await s.loadAll({ pastReserve: true })
+    expect(s.loadAllProgress).toMatchObject({ running: false, pages: 6, stopped: null })
   })
 
   it('stops load-all at an error and keeps what was loaded', async () => {

@@ -7,13 +7,14 @@ import { bridge } from '../../bridge'
 import { filterTransactions, type DirectionFilter, type StatusFilter } from './tx-view'
 import { scopeOf } from '../address/view-scope'
 import { sameAddress } from '@shared/domain/address'
+import { useLimiterStore } from '../shell/limiter-store'
 
 export interface LoadAllProgress {
   running: boolean
   pages: number
   rows: number
-  /** Why it ended early: cancelled by the user, or the error that stopped it. */
-  stopped: 'cancelled' | 'error' | null
+  /** Why it ended early: cancelled by the user, the error that stopped it, or the background reserve reached. */
+  stopped: 'cancelled' | 'error' | 'reserve' | null
 }
 
 /**
@@ -149,13 +150,23 @@ export const useTransactionsStore = defineStore('transactions', () => {
     return p.then(() => (mine === generation ? items.value.length - before : 0))
   }
 
-  /** Every remaining page, with progress, until done, cancelled or an error. */
-  async function loadAll(): Promise<void> {
+  /**
+   * Every remaining page, with progress, until done, cancelled or an error. Its cost cannot be
+   * known in advance (the history's length is unknown), so it stops at the background reserve
+   * (the requests kept for the user's own clicks) unless `pastReserve` (the user confirmed).
+   */
+  async function loadAll(options: { pastReserve?: boolean } = {}): Promise<void> {
     if (loadAllProgress.value.running || !target.value) return
     const mine = generation
     cancelRequested = false
     loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
+    const limiter = useLimiterStore()
+    const atReserve = (): boolean => !options.pastReserve && limiter.state !== null && limiter.state.leftToday - 1 < limiter.state.reserve
     while (!cancelRequested && nextCursor.value !== null) {
+      if (atReserve()) {
+        loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped: 'reserve' }
+        return
+      }
       const ok = await loadMore()
       if (mine !== generation) return
       loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/**
+ * POST /__sandbox/transfer (only with --admin): moves funds to an address and mines the block
+ * at once, so a client's "what changed" check has something to find without waiting for the
+ * live chain. Native coin comes from a background account; tokens are minted by the deployer
+ * (who owns the seed's token contracts), which emits the standard Transfer / TransferSingle
+ * events with the address as the receiver, exactly as a transfer to it would.
+ *
+ *   { network, to, kind?: 'native' | 'erc20' | 'erc721' | 'erc1155', amount?: decimal string }
+ *   → 200 { hash, block, kind, token: address | null }
+ *
+ * Defaults: kind 'native'; amount 10^15 wei (native), 1 whole token (ERC-20), 1 item (ERC-1155);
+ * an ERC-721 transfer mints a fresh token id.
+ */
+export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155'] as const
+export type TransferKind = (typeof transferKinds)[number]
+
+export const transferInputSchema = z.strictObject({
+  network: z.string().min(1).max(40),
+  to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'to must be a 0x address of 40 hex digits'),
+  kind: z.enum(transferKinds).optional(),
+  amount: z
+    .string()
+    .regex(/^[1-9][0-9]{0,40}$/, 'amount must be a positive whole number in the smallest unit, as a decimal string')
+    .optional(),
+})
+export type TransferInput = z.infer<typeof transferInputSchema>
+
+export interface TransferResult {
+  hash: string
+  block: number
+  kind: TransferKind
+  token: string | null
+}
+
+/** Filled by the app once the chains run: sends, mines and indexes one transfer. */
+export type TransferHook = (input: TransferInput) => Promise<TransferResult>

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest'
+import { describeCost, estimateCost } from './cost'
+
+describe('estimateCost', () => {
+  it('tells requests, share of what is left, and whether the reserve is crossed', () => {
+    const small = estimateCost(12, { leftToday: 900, reserve: 200 })
+    expect(small).toEqual({ requests: 12, leftToday: 900, percentOfLeft: 1.4, reserve: 200, crossesReserve: false, exceedsLeft: false })
+    expect(describeCost(small)).toBe('12 requests (1.4 % of the 900 left today)')
+    expect(estimateCost(701, { leftToday: 900, reserve: 200 }).crossesReserve).toBe(true)
+    expect(estimateCost(700, { leftToday: 900, reserve: 200 }).crossesReserve).toBe(false)
+    const over = estimateCost(5, { leftToday: 0, reserve: 200 })
+    expect(over).toMatchObject({ exceedsLeft: true, crossesReserve: true })
+    expect(describeCost(over)).toBe('5 requests (more than all of the 0 left today)')
+    expect(estimateCost(0, { leftToday: 0, reserve: 0 })).toMatchObject({ percentOfLeft: 0, crossesReserve: false })
+  })
+})

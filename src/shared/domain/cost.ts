@@ -1,0 +1,39 @@
+/**
+ * What a piece of bulk work will cost, told before it starts (issue 11, item 5): requests, the
+ * share of what is left today, and whether it would cut into the background reserve (the
+ * requests kept for the user's own clicks). One rule for every bulk action: "Refresh all",
+ * "Load all", exporting all pages and the watch check all call this, and the renderer's one
+ * confirm component shows it.
+ */
+export interface CostEstimate {
+  requests: number
+  leftToday: number
+  /** `requests` as a share of `leftToday`, 0-100+ (rounded up to one decimal; 100+ when more than is left). */
+  percentOfLeft: number
+  reserve: number
+  /** Running it would leave fewer than `reserve` requests today: the user must confirm. */
+  crossesReserve: boolean
+  /** More than is left today: it would stop part-way. */
+  exceedsLeft: boolean
+}
+
+export function estimateCost(requests: number, limiter: { leftToday: number; reserve: number }): CostEstimate {
+  const r = Math.max(0, Math.ceil(requests))
+  const left = Math.max(0, limiter.leftToday)
+  const percent = left === 0 ? (r === 0 ? 0 : Infinity) : Math.ceil((r / left) * 1000) / 10
+  return {
+    requests: r,
+    leftToday: left,
+    percentOfLeft: percent,
+    reserve: limiter.reserve,
+    crossesReserve: r > 0 && left - r < limiter.reserve,
+    exceedsLeft: r > left,
+  }
+}
+
+/** "12 requests (1.3 % of the 912 left today)": the one wording of a cost. */
+export function describeCost(cost: CostEstimate): string {
+  const share = Number.isFinite(cost.percentOfLeft) ? `${cost.percentOfLeft} %` : 'more than all'
+  const noun = cost.requests === 1 ? 'request' : 'requests'
+  return `${cost.requests} ${noun} (${share} of the ${cost.leftToday} left today)`
+}
