@@ -5,6 +5,7 @@ import type { SandboxOptions } from './config'
 import { CHAIN_IDS, COIN_RATES } from './config'
 import type { MarketInfo } from './api/format'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
+import { loadReplay } from './api/replay'
 import { resolveAnvilBinary } from './paths'
 import { TOKENS } from './seed/tokens'
 import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
@@ -49,7 +50,11 @@ export async function startSandbox(options: SandboxOptions, report: Reporter): P
   const bin = resolveAnvilBinary()
   const version = anvilVersion(bin)
   const served = new Map<string, ServedNetwork>()
+  // Read before anything starts: a bad replay folder is a usage error, not a half-started sandbox.
+  const replay = options.replay ? await loadReplay(options.replay) : undefined
+  if (replay) report.log(`replaying ${replay.transactions?.length ?? 0} transactions and ${replay.balances?.length ?? 0} balances for ${replay.address}`)
   const server = await startServer({
+    replay,
     port: options.port,
     apiKeys: [options.apiKey],
     limits: { rate: options.rate, burst: options.burst, quota: options.quota },

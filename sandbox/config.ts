@@ -26,6 +26,8 @@ export interface SandboxOptions {
   stateDir: string
   /** Transactions of the busy address in the seed, default 2600 (52 pages). */
   seedTxs: number
+  /** `--replay DIR`: answer for one address from item files (sandbox/api/replay.ts). Default none. */
+  replay: string | null
 }
 
 export class UsageError extends Error {
@@ -62,6 +64,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         admin: { type: 'boolean' },
         'state-dir': { type: 'string' },
         'seed-txs': { type: 'string' },
+        replay: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -92,5 +95,6 @@ export function parseOptions(argv: string[]): SandboxOptions {
     admin: values.admin === true,
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
     seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
+    replay: str('replay') ?? null,
   }
 }

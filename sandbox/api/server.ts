@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { RpcClient } from '../chain/rpc-client'
 import { balances, transactions } from './data-api'
+import { replayAnswer, type Replay } from './replay'
 import { faultReply, faultsInputSchema, FaultSwitch } from './faults'
 import type { FormatContext } from './format'
 import { BodyTooLargeError, errorReply, json, notFound, readBody, type Reply } from './http'
@@ -27,6 +28,8 @@ export interface ServerOptions {
   /** Filled once the chains are ready; a name not here is an unknown network. */
   networks: Map<string, ServedNetwork>
   log(message: string): void
+  /** `--replay DIR`: one address answered from item files (replay.ts). */
+  replay?: Replay
 }
 
 export interface SandboxServer {
@@ -83,7 +86,10 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
         // override the real key, and `apikey` is not a credential (spec 5).
         const key = url.searchParams.getAll('api_key').find((k) => k !== '') ?? null
         const query = url.searchParams
-        run = guarded(endpoint, key, parts[2], (n) => (endpoint === 'transactions' ? transactions(n.ctx, query) : balances(n.ctx, query)))
+        const replayed = (kind: 'transactions' | 'balance'): Reply | null => (options.replay ? replayAnswer(options.replay, kind, query) : null)
+        run = guarded(endpoint, key, parts[2], (n) =>
+          endpoint === 'transactions' ? (replayed('transactions') ?? transactions(n.ctx, query)) : (replayed('balance') ?? balances(n.ctx, query)),
+        )
       }
     } else if (parts[0] === 'rpc' && (parts.length === 2 || parts.length === 3) && parts[1]) {
       if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })

@@ -178,6 +178,25 @@ export interface ParsedItems<T> {
   unreadable: UnreadableItem[]
 }
 
+type Issue = z.core.$ZodIssue
+
+/**
+ * A union (e.g. "a transfer list or null") reports only "Invalid input" at its own path; the
+ * branch that got furthest names the field that really failed ("token_transfers.1.total").
+ */
+function deepestIssue(issue: Issue): { path: PropertyKey[]; message: string } {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { path: issue.path, message: issue.message }
+  let best: { path: PropertyKey[]; message: string } = { path: issue.path, message: issue.message }
+  for (const branch of issue.errors) {
+    for (const inner of branch) {
+      const d = deepestIssue(inner)
+      const path = [...issue.path, ...d.path]
+      if (path.length > best.path.length) best = { path, message: d.message }
+    }
+  }
+  return best
+}
+
 /** Each item on its own: one bad item never hides the others. */
 export function parseItems<S extends z.ZodType>(schema: S, raw: readonly unknown[]): ParsedItems<z.output<S>> {
   const items: z.output<S>[] = []
@@ -189,8 +208,9 @@ export function parseItems<S extends z.ZodType>(schema: S, raw: readonly unknown
       return
     }
     const issue = r.error.issues[0]
+    const found = issue ? deepestIssue(issue) : null
     const hash = item && typeof item === 'object' && 'hash' in item && typeof item.hash === 'string' ? item.hash : null
-    unreadable.push({ index, path: issue ? issue.path.map(String).join('.') : '', message: issue?.message ?? 'unreadable', raw: item, hash })
+    unreadable.push({ index, path: found ? found.path.map(String).join('.') : '', message: found?.message ?? 'unreadable', raw: item, hash })
   })
   return { items, unreadable }
 }
