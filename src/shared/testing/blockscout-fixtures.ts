@@ -1,4 +1,8 @@
+/// <reference types="node" />
+// Test support only (Vitest runs in Node for both projects); never imported by app code.
+// eslint-disable-next-line chainscope/layers
 import { readFileSync } from 'node:fs'
+// eslint-disable-next-line chainscope/layers
 import { join, resolve } from 'node:path'
 
 /**

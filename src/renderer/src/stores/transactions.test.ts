@@ -139,7 +139,7 @@ describe('transactions store', () => {
     expect(s.types).toEqual(['coin_transfer'])
     s.directionFilter = 'in'
     expect(s.filtered).toHaveLength(25)
-    s.select(s.filtered[0]!.hash)
-    expect(s.selected?.hash).toBe(s.filtered[0]!.hash)
+    s.select(s.items[0]!.hash)
+    expect(s.selected?.hash).toBe(s.items[0]!.hash)
   })
 })
