@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { BalanceItem } from '@shared/domain/service-schemas'
 import { makeBalance } from '../testing/samples'
 import { allocation, filterRows, sortRows, toBalanceRow, totalFiat } from './balance-rows'
 
