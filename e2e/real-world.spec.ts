@@ -157,6 +157,7 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
     await expect(transfers.locator('tbody tr').nth(1)).toContainText('#875879856')
     await expect(transfers.locator('tbody tr').nth(6)).toContainText('42,000,000')
     await expectNoClipping(page, transfers, d.locator('.hscroll'))
+    await transfers.scrollIntoViewIfNeeded()
     await shootBothThemes(page, testInfo, 'real-world-detail-transfers', { fullPage: false })
     await close()
 

@@ -95,6 +95,14 @@ describe('real-world items render', () => {
     w.unmount()
   })
 
+  it('an empty address shows one clear empty state, no empty table or chart placeholder', async () => {
+    const w = await openTxs([])
+    expect(w.text()).toContain('No transactions for this address on this network.')
+    expect(w.find('.tx-table').exists()).toBe(false)
+    expect(w.text()).not.toContain('chart appears')
+    w.unmount()
+  })
+
   it('shows all 16 balances with exact amounts', async () => {
     t.bridge.handle('data.balances', () => balView(balFixture.items.map((i) => i.item)))
     const w = mountWith(BalancesPanel, t, { props: { network: 'alpha', address: ADDRESS, networkLabel: 'Alpha' } })
