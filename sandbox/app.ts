@@ -83,8 +83,11 @@ export async function startSandbox(options: SandboxOptions, report: Reporter): P
   }
   const lives: LiveChain[] = []
   for (const network of networks) {
-    served.set(network.spec.name, { ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate }, rpc: network.anvil.rpc })
     const live = new LiveChain(network, { blockTimeS: options.blockTimeS, log: report.log })
+    served.set(network.spec.name, {
+      ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate, pending: () => live.pending },
+      rpc: network.anvil.rpc,
+    })
     live.start()
     lives.push(live)
     report.log(
