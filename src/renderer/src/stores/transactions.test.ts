@@ -4,6 +4,7 @@ import { FakeBridgeFailure } from '../testing/fake-bridge'
 import { makePage, ME } from '../testing/samples'
 import { setupTestApp, settle, type TestApp } from '../testing/mount'
 import { useConnectivityStore } from './connectivity'
+import { UnreadableRow } from '../features/transactions/unreadable-row'
 import { useTransactionsStore } from './transactions'
 
 /** A fake service of `pages` pages of 50, cursors "p1".."p{n-1}". */
@@ -141,5 +142,26 @@ describe('transactions store', () => {
     expect(s.filtered).toHaveLength(25)
     s.select(s.items[0]!.hash)
     expect(s.selected?.hash).toBe(s.items[0]!.hash)
+  })
+
+  it('pages on past an unreadable item, keeps it in place, shows a repeated hash once and counts it', async () => {
+    const bad = { index: 1, path: 'value', message: 'expected a non-negative decimal string', raw: { hash: 'x', value: -1 }, hash: null }
+    t.bridge.handle('data.transactions', (input) =>
+      input.cursor
+        ? makePage(49, 3, null, { cursor: input.cursor }) // its first item repeats the last of page one
+        : makePage(0, 50, 'p1', { unreadable: [bad] }),
+    )
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    expect(s.entries).toHaveLength(51)
+    expect(s.unreadable).toBe(1)
+    expect(s.entries[1]).toBeInstanceOf(UnreadableRow)
+    expect(await s.loadMore()).toBe(true)
+    expect(s.items).toHaveLength(52)
+    expect(s.entries).toHaveLength(53)
+    expect(s.repeated).toBe(1)
+    expect(s.complete).toBe(true)
+    s.selectUnreadable(s.entries.find((e) => e instanceof UnreadableRow)!.key)
+    expect(s.selectedUnreadable?.item).toEqual(bad)
   })
 })
