@@ -41,9 +41,12 @@ function replayDir(): { dir: string; address: string; txs: Entry[]; bals: Entry[
 /** Columns inside the viewport, or their container scrolls sideways to reach them: nothing clipped for good. */
 async function expectNoClipping(page: Page, table: Locator, scroller: Locator): Promise<void> {
   const viewport = page.viewportSize()!.width
-  const box = (await scroller.evaluate(
-    '(el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth, overflowX: getComputedStyle(el).overflowX, left: el.getBoundingClientRect().left })',
-  )) as { scrollWidth: number; clientWidth: number; overflowX: string; left: number }
+  const box = await scroller.evaluate((el) => ({
+    scrollWidth: el.scrollWidth,
+    clientWidth: el.clientWidth,
+    overflowX: el.ownerDocument.defaultView?.getComputedStyle(el).overflowX ?? '',
+    left: el.getBoundingClientRect().left,
+  }))
   const headers = await table.locator('th, [role="columnheader"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))
   for (const right of headers) {
     const inside = right <= viewport + 1
