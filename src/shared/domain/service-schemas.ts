@@ -25,6 +25,8 @@ export const isoTimestamp = z
  * what identifies an item (hash, addresses, amounts). Fields the app only shows are nullish.
  */
 const nullableString = z.union([z.string(), z.null()])
+/** Any ISO 8601 date-time: the spec shows microseconds and Z; other services send less or an offset. */
+const anyIsoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/, 'expected an ISO 8601 date-time')
 
 export const tokenSchema = z.looseObject({
   address: addressHash,
@@ -136,7 +138,7 @@ export const transactionSchema = z.looseObject({
   result: z.string(),
   revert_reason: revertReasonSchema.optional(),
   status: nullableString,
-  timestamp: z.union([isoTimestamp, z.null()]),
+  timestamp: z.union([anyIsoTimestamp, z.null()]),
   token_transfers: z.union([z.array(tokenTransferSchema), z.null()]).optional(),
   token_transfers_overflow: z.union([z.boolean(), z.null()]).optional(),
   tx_burnt_fee: nullableDecimal,
