@@ -155,7 +155,7 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
       params = body.next_page_params as Record<string, unknown> | null
     }
     rec.transactions.set(key, { items, more: params !== null })
-    for (const tx of items) rec.heads[network] = Math.max(rec.heads[network] ?? 0, tx.block + tx.confirmations)
+    for (const tx of items) if (tx.block !== null) rec.heads[network] = Math.max(rec.heads[network] ?? 0, tx.block + tx.confirmations)
   }
   for (const n of rec.networks) rec.heads[n] ??= 1000
   log(`analyst-hour: recorded ${addresses.length} addresses (${[...rec.transactions.values()].map((t) => t.items.length).join('/')} transactions)`)
@@ -214,7 +214,7 @@ export class SimService {
     const list = [...this.#newTransactions(key, chain), ...(this.recorded.transactions.get(key)?.items ?? [])]
     const after = url.searchParams.get('hash')
     const from = after ? list.findIndex((t) => t.hash === after) + 1 : 0
-    const items = list.slice(from, from + 50).map((t) => ({ ...t, confirmations: Math.max(0, head - t.block) }))
+    const items = list.slice(from, from + 50).map((t) => ({ ...t, confirmations: t.block === null ? 0 : Math.max(0, head - t.block) }))
     const more = from + 50 < list.length || (this.recorded.transactions.get(key)?.more ?? false)
     const last = items.at(-1)
     const next = more && last ? { api_key: '', apikey: '', block_number: last.block, fee: last.fee.value, hash: last.hash, index: last.position, inserted_at: last.timestamp, items_count: 50, value: last.value } : null

@@ -6,6 +6,7 @@ import { CHAIN_IDS, COIN_RATES } from './config'
 import type { MarketInfo } from './api/format'
 import type { TransferHook } from './api/admin-transfer'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
+import { loadReplay } from './api/replay'
 import { resolveAnvilBinary } from './paths'
 import { defaultShippedDir } from './shipped-state'
 import { TOKENS } from './seed/tokens'
@@ -57,7 +58,11 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
   const version = anvilVersion(bin)
   const served = new Map<string, ServedNetwork>()
   const transfer: { hook: TransferHook | null } = { hook: null }
+  // Read before anything starts: a bad replay folder is a usage error, not a half-started sandbox.
+  const replay = options.replay ? await loadReplay(options.replay) : undefined
+  if (replay) report.log(`replaying ${replay.transactions?.length ?? 0} transactions and ${replay.balances?.length ?? 0} balances for ${replay.address}`)
   const server = await startServer({
+    replay,
     port: options.port,
     apiKeys: [options.apiKey],
     limits: { rate: options.rate, burst: options.burst, quota: options.quota },
@@ -90,8 +95,11 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
   }
   const lives: LiveChain[] = []
   for (const network of networks) {
-    served.set(network.spec.name, { ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate }, rpc: network.anvil.rpc })
     const live = new LiveChain(network, { blockTimeS: options.blockTimeS, log: report.log })
+    served.set(network.spec.name, {
+      ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate, pending: () => live.pending },
+      rpc: network.anvil.rpc,
+    })
     live.start()
     lives.push(live)
     report.log(

@@ -28,6 +28,8 @@ export interface SandboxOptions {
   stateDir: string
   /** Transactions of the busy address in the seed, default 2600 (52 pages). */
   seedTxs: number
+  /** `--replay DIR`: answer for one address from item files (sandbox/api/replay.ts). Default none. */
+  replay: string | null
 }
 
 export class UsageError extends Error {
@@ -65,6 +67,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'no-batch': { type: 'boolean' },
         'state-dir': { type: 'string' },
         'seed-txs': { type: 'string' },
+        replay: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -96,5 +99,6 @@ export function parseOptions(argv: string[]): SandboxOptions {
     noBatch: values['no-batch'] === true,
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
     seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
+    replay: str('replay') ?? null,
   }
 }

@@ -1,6 +1,6 @@
 import { isAddress } from 'viem'
 import type { Cursor } from '../index/store'
-import { balanceItem, nextPageParams, txItem, type FormatContext } from './format'
+import { balanceItem, nextPageParams, pendingItem, txItem, type FormatContext } from './format'
 import { invalidParameter, json, type Reply } from './http'
 import { isAddressText } from '../../src/shared/domain/address'
 
@@ -57,8 +57,11 @@ export function transactions(ctx: FormatContext, query: URLSearchParams): Reply 
   const { items, more } = ctx.store.page(address, cursor, PAGE_SIZE)
   const itemsCount = (counted ?? 0) + items.length
   const last = items[items.length - 1]
+  // Pending transactions come first on the first page (as Blockscout lists them); they are
+  // not counted in the cursor, which follows mined transactions only.
+  const pending = cursor === null ? (ctx.pending?.() ?? []).filter((p) => p.from === address || p.to === address) : []
   return json(200, {
-    items: items.map((tx) => txItem(ctx, tx)),
+    items: [...pending.map((p) => pendingItem(ctx, p)), ...items.map((tx) => txItem(ctx, tx))],
     next_page_params: more && last ? nextPageParams(last, itemsCount) : null,
   })
 }

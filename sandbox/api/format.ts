@@ -1,3 +1,4 @@
+import type { PendingTx } from '../chain/live'
 import { getAddress } from 'viem'
 import type { BalanceEntry, ChainStore } from '../index/store'
 import type { TokenRecord, TransferRecord, TxRecord } from '../index/types'
@@ -14,6 +15,8 @@ export interface FormatContext {
   market: ReadonlyMap<string, MarketInfo>
   /** Demo exchange rate of the network's coin, or null. */
   coinRate: string | null
+  /** Transactions in the mempool (live chain), newest first. Default none. */
+  pending?: () => readonly PendingTx[]
 }
 
 const ZERO = '0x0000000000000000000000000000000000000000'
@@ -138,6 +141,8 @@ export function txItem(ctx: FormatContext, tx: TxRecord): Record<string, unknown
   const gasPrice = BigInt(tx.gasPrice)
   const baseFee = BigInt(tx.baseFee)
   const hasTransfers = tx.transfers.length > 0
+  // Legacy (type 0) transactions have no fee market: Blockscout sends these fields null.
+  const legacy = tx.type === 0
   return {
     actions: [],
     base_fee_per_gas: tx.baseFee,
@@ -155,12 +160,12 @@ export function txItem(ctx: FormatContext, tx: TxRecord): Record<string, unknown
     gas_used: tx.gasUsed,
     has_error_in_internal_txs: tx.internalError,
     hash: tx.hash,
-    max_fee_per_gas: tx.maxFeePerGas,
-    max_priority_fee_per_gas: tx.maxPriorityFeePerGas,
+    max_fee_per_gas: legacy ? null : tx.maxFeePerGas,
+    max_priority_fee_per_gas: legacy ? null : tx.maxPriorityFeePerGas,
     method: tx.method,
     nonce: tx.nonce,
     position: tx.position,
-    priority_fee: ((gasPrice - baseFee) * gasUsed).toString(),
+    priority_fee: legacy ? null : ((gasPrice - baseFee) * gasUsed).toString(),
     raw_input: tx.input,
     result: tx.ok ? 'success' : (tx.error ?? 'execution reverted'),
     revert_reason: tx.revertReason,
@@ -168,11 +173,55 @@ export function txItem(ctx: FormatContext, tx: TxRecord): Record<string, unknown
     timestamp: isoMicros(tx.timestamp),
     token_transfers: hasTransfers ? tx.transfers.slice(0, TRANSFERS_PER_ITEM).map((t) => transferItem(ctx, tx, t)) : null,
     token_transfers_overflow: hasTransfers ? tx.transfers.length > TRANSFERS_PER_ITEM : null,
-    tx_burnt_fee: (baseFee * gasUsed).toString(),
+    tx_burnt_fee: legacy ? null : (baseFee * gasUsed).toString(),
     tx_tag: null,
     tx_types: txTypes(ctx, tx),
     type: tx.type,
     value: tx.value,
+  }
+}
+
+/**
+ * A transaction not yet in a block, as Blockscout v6 sends it: no block, time, status, gas
+ * used, type or position, fee fields null, `confirmation_duration` empty, `result` "pending",
+ * and the fee as the most it can cost (`type: "maximum"`).
+ */
+export function pendingItem(ctx: FormatContext, p: PendingTx): Record<string, unknown> {
+  return {
+    actions: [],
+    base_fee_per_gas: null,
+    block: null,
+    confirmation_duration: [],
+    confirmations: 0,
+    created_contract: null,
+    decoded_input: null,
+    exchange_rate: ctx.coinRate,
+    fee: { type: 'maximum', value: (BigInt(p.gasLimit) * BigInt(p.maxFeePerGas)).toString() },
+    from: addressObject(ctx, p.from),
+    to: addressObject(ctx, p.to),
+    gas_limit: p.gasLimit,
+    gas_price: p.maxFeePerGas,
+    gas_used: null,
+    has_error_in_internal_txs: null,
+    hash: p.hash,
+    max_fee_per_gas: p.maxFeePerGas,
+    max_priority_fee_per_gas: p.maxPriorityFeePerGas,
+    method: null,
+    nonce: p.nonce,
+    position: null,
+    priority_fee: null,
+    raw_input: '0x',
+    result: 'pending',
+    revert_reason: null,
+    status: null,
+    timestamp: null,
+    token_transfers: null,
+    token_transfers_overflow: null,
+    tx_burnt_fee: null,
+    tx_tag: null,
+    tx_types: ['coin_transfer'],
+    type: null,
+    value: p.value,
   }
 }
 

@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { RpcClient } from '../chain/rpc-client'
 import { balances, transactions } from './data-api'
 import { transferInputSchema, type TransferHook } from './admin-transfer'
+import { replayAnswer, type Replay } from './replay'
 import { faultReply, faultsInputSchema, FaultSwitch } from './faults'
 import type { FormatContext } from './format'
 import { BodyTooLargeError, errorReply, json, notFound, readBody, type Reply } from './http'
@@ -33,6 +34,8 @@ export interface ServerOptions {
   /** POST /__sandbox/transfer (admin only); set once the chains run. */
   transfer?: { hook: TransferHook | null }
   log(message: string): void
+  /** `--replay DIR`: one address answered from item files (replay.ts). */
+  replay?: Replay
 }
 
 export interface SandboxServer {
@@ -89,7 +92,10 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
         // override the real key, and `apikey` is not a credential (spec 5).
         const key = url.searchParams.getAll('api_key').find((k) => k !== '') ?? null
         const query = url.searchParams
-        run = guarded(endpoint, key, parts[2], (n) => (endpoint === 'transactions' ? transactions(n.ctx, query) : balances(n.ctx, query)))
+        const replayed = (kind: 'transactions' | 'balance'): Reply | null => (options.replay ? replayAnswer(options.replay, kind, query) : null)
+        run = guarded(endpoint, key, parts[2], (n) =>
+          endpoint === 'transactions' ? (replayed('transactions') ?? transactions(n.ctx, query)) : (replayed('balance') ?? balances(n.ctx, query)),
+        )
       }
     } else if (parts[0] === 'rpc' && (parts.length === 2 || parts.length === 3) && parts[1]) {
       if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })

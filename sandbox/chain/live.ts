@@ -10,6 +10,18 @@ export interface LiveOptions {
   log(message: string): void
 }
 
+/** A transaction sent but never mined (a nonce gap keeps it waiting), listed as pending by the data API. */
+export interface PendingTx {
+  hash: string
+  from: string
+  to: string
+  value: string
+  nonce: number
+  gasLimit: string
+  maxFeePerGas: string
+  maxPriorityFeePerGas: string
+}
+
 const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
 const MINT_ABI = parseAbi(['function mint(address to, uint256 amount)'])
 const MINT_1155_ABI = parseAbi(['function mint(address to, uint256 id, uint256 amount)'])
@@ -29,6 +41,12 @@ export class LiveChain {
   private baseFeeGwei = 15
   private busy: Promise<void> = Promise.resolve()
   private mintedIds = 0
+  private firstDone = false
+  /**
+   * Transactions waiting in the mempool, newest first. Blockscout lists pending transactions
+   * before mined ones; the data API does the same with these.
+   */
+  readonly pending: PendingTx[] = []
 
   constructor(
     private readonly network: Network,
@@ -115,7 +133,10 @@ export class LiveChain {
   async produce(): Promise<void> {
     const { anvil, manifest, store } = this.network
     const rpc = anvil.rpc
-    const accounts: Address[] = [...manifest.roles.counterparties, ...manifest.roles.background]
+    // The last background account is kept for the stuck pending transaction (its nonce gap
+    // must never be filled); the others trade as before.
+    const stuck = manifest.roles.background.at(-1)!
+    const accounts: Address[] = [...manifest.roles.counterparties, ...manifest.roles.background.filter((a) => a !== stuck)]
     const count = Math.floor(Math.random() * 5)
     for (let i = 0; i < count; i++) {
       const from = pick(accounts)
@@ -129,8 +150,14 @@ export class LiveChain {
         await rpc.call('eth_sendTransaction', [{ from, to: token, data, gas: toHex(90_000), ...fees }])
       } else {
         const value = BigInt(1 + Math.floor(Math.random() * 900)) * 10n ** 15n
-        await rpc.call('eth_sendTransaction', [{ from, to, value: toHex(value), gas: toHex(21_000), ...fees }])
+        // A quarter of coin transfers are legacy (type 0, gasPrice only), as real chains still carry.
+        const pricing = Math.random() < 0.25 ? { gasPrice: toHex(200n * GWEI) } : fees
+        await rpc.call('eth_sendTransaction', [{ from, to, value: toHex(value), gas: toHex(21_000), ...pricing }])
       }
+    }
+    if (!this.firstDone) {
+      this.firstDone = true
+      await this.sendFirstBlockShapes(stuck)
     }
     await this.mineNow()
   }
@@ -142,6 +169,33 @@ export class LiveChain {
     const timestamp = Math.max(Math.floor(Date.now() / 1000), store.headTimestamp + 1)
     await anvil.rpc.call('evm_mine', [{ timestamp }])
     await indexer.catchUp()
+  }
+
+  /**
+   * The shapes e2e tests must meet without replay, for the demo counterparty (live traffic
+   * only; the seeded history and its fingerprint are untouched): one legacy (type 0) transfer
+   * in the first live block, and one transaction that stays pending for the sandbox's life
+   * (sent with its sender's next nonce + 1, a gap nothing fills).
+   */
+  private async sendFirstBlockShapes(stuck: Address): Promise<void> {
+    const rpc = this.network.anvil.rpc
+    const { counterparties, background } = this.network.manifest.roles
+    const to = counterparties[0]!
+    await rpc.call('eth_sendTransaction', [{ from: background[0]!, to, value: toHex(10n ** 15n), gas: toHex(21_000), gasPrice: toHex(200n * GWEI) }])
+    const nonceHex = await rpc.call('eth_getTransactionCount', [stuck, 'pending'])
+    const nonce = Number(BigInt(String(nonceHex))) + 1
+    const tx = { from: stuck, to, value: toHex(2n * 10n ** 15n), gas: toHex(21_000), nonce: toHex(nonce), maxFeePerGas: toHex(200n * GWEI), maxPriorityFeePerGas: toHex(GWEI) }
+    const hash = await rpc.call('eth_sendTransaction', [tx])
+    this.pending.unshift({
+      hash: String(hash),
+      from: stuck.toLowerCase(),
+      to: to.toLowerCase(),
+      value: (2n * 10n ** 15n).toString(),
+      nonce,
+      gasLimit: '21000',
+      maxFeePerGas: (200n * GWEI).toString(),
+      maxPriorityFeePerGas: GWEI.toString(),
+    })
   }
 }
 

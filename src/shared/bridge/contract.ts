@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { BridgeResult } from './errors'
 import type { LimitScope, Profile, NetworkConfig } from '../domain/profile'
 import type { bridgeCalls, prioritySchema } from './call-schemas'
-import type { BalanceItem, Transaction } from '../domain/service-schemas'
+import type { BalanceItem, Transaction, UnreadableItem } from '../domain/service-schemas'
 
 /**
  * The one bridge contract (STYLE.md 2). Every call the renderer may make is listed in
@@ -54,6 +54,8 @@ export interface BalancesView extends Provenance {
   network: string
   address: string
   items: BalanceItem[]
+  /** Items that did not match the schema, kept raw (shown as marked rows, exported as raw rows). */
+  unreadable: UnreadableItem[]
 }
 
 export interface TransactionsPage extends Provenance {
@@ -61,6 +63,8 @@ export interface TransactionsPage extends Provenance {
   address: string
   cursor: string | null
   items: Transaction[]
+  /** Items that did not match the schema, kept raw; `index` is their position in this page. */
+  unreadable: UnreadableItem[]
   nextCursor: string | null
 }
 

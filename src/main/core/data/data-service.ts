@@ -1,6 +1,6 @@
 import type { BalancesView, DataSource, Priority, Provenance, TransactionsPage } from '../../../shared/bridge/contract'
 import { checksumAddress } from '../../../shared/domain/address'
-import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
+import type { BalanceItem, Transaction, ParsedItems } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import { decodeCursor, encodeCursor } from '../service/cursor'
@@ -76,8 +76,8 @@ export class DataService {
   readonly #clock: Clock
   readonly #fresh: Freshness
   readonly #inflight = new InflightWork()
-  readonly #balances = new MemoryCache<BalanceItem[]>(1000)
-  readonly #pages = new MemoryCache<{ items: Transaction[]; nextCursor: string | null }>(2000)
+  readonly #balances = new MemoryCache<ParsedItems<BalanceItem>>(1000)
+  readonly #pages = new MemoryCache<PageValue>(2000)
 
   constructor(options: DataServiceOptions) {
     this.#o = options
@@ -102,30 +102,31 @@ export class DataService {
   async balances(req: DataRequest): Promise<BalancesView> {
     const { network, address } = req
     const key = `b|${network}|${address}`
-    const view = (items: BalanceItem[], fetchedAt: number, source: DataSource, staleReason: Stale): BalancesView => ({
+    const view = (parsed: ParsedItems<BalanceItem>, fetchedAt: number, source: DataSource, staleReason: Stale): BalancesView => ({
       network,
       address: checksumAddress(address),
-      items,
+      items: parsed.items,
+      unreadable: parsed.unreadable,
       ...provenance(source, fetchedAt, staleReason),
     })
     if (!req.refresh) {
       const hit = await this.#freshBalances(key, network, address)
-      if (hit) return view(hit.items, hit.fetchedAt, 'cache', null)
+      if (hit) return view({ items: hit.items, unreadable: hit.unreadable ?? [] }, hit.fetchedAt, 'cache', null)
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
         const answer = await this.#o.client.balances(network, address, { priority: ctx.priority, signal: ctx.signal })
         const fetchedAt = this.#clock.now()
-        this.#balances.set(key, answer.items, fetchedAt)
-        void this.#o.snapshots.writeBalances(this.#o.profileId, network, address, { fetchedAt, items: answer.items })
-        return view(answer.items, fetchedAt, 'network', null)
+        const parsed = { items: answer.items, unreadable: answer.unreadable }
+        this.#balances.set(key, parsed, fetchedAt)
+        void this.#o.snapshots.writeBalances(this.#o.profileId, network, address, { fetchedAt, ...parsed })
+        return view(parsed, fetchedAt, 'network', null)
       } catch (error) {
         const reason = staleReasonFor(error)
         if (reason === undefined) throw error
         const saved = this.#balances.get(key) ?? (await this.#o.snapshots.readBalances(this.#o.profileId, network, address))
         if (!saved) throw error
-        const items = 'value' in saved ? saved.value : saved.items
-        return view(items, saved.fetchedAt, 'snapshot', reason)
+        return view('value' in saved ? saved.value : { items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt, 'snapshot', reason)
       }
     })
   }
@@ -135,11 +136,12 @@ export class DataService {
     const params = cursor === null ? null : decodeCursor(cursor)
     const key = `t|${network}|${address}|${cursor ?? ''}`
     const maxAge = cursor === null ? this.#fresh.firstPageMs : this.#fresh.laterPageMs
-    const view = (page: { items: Transaction[]; nextCursor: string | null }, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => ({
+    const view = (page: PageValue, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => ({
       network,
       address: checksumAddress(address),
       cursor,
       items: source === 'network' ? page.items : this.#aged(network, page.items),
+      unreadable: page.unreadable ?? [],
       nextCursor: page.nextCursor,
       ...provenance(source, fetchedAt, staleReason),
     })
@@ -166,7 +168,7 @@ export class DataService {
       try {
         const answer = await this.#o.client.transactions(network, address, params, { priority: ctx.priority, signal: ctx.signal })
         const fetchedAt = this.#clock.now()
-        const page = { items: answer.items, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params) : null }
+        const page: PageValue = { items: answer.items, unreadable: answer.unreadable, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params) : null }
         this.#pages.set(key, page, fetchedAt)
         void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
         this.#reportHead(network, answer.items, fetchedAt)
@@ -185,17 +187,18 @@ export class DataService {
   async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
     const now = this.#clock.now()
     const hit = this.#balances.get(key)
-    if (hit) return now - hit.fetchedAt < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, items: hit.value } : null
+    if (hit) return now - hit.fetchedAt < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, ...hit.value } : null
     const saved = await this.#o.snapshots.readBalances(this.#o.profileId, network, address)
     if (!saved) return null
-    this.#balances.set(key, saved.items, saved.fetchedAt)
+    this.#balances.set(key, { items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt)
     return now - saved.fetchedAt < this.#fresh.balancesMs ? saved : null
   }
 
   /** Spec 2.3: confirmations = blocks added since the transaction's block, so the head is block + confirmations. */
   #reportHead(network: string, items: Transaction[], atMs: number): void {
     let head = -1
-    for (const tx of items) head = Math.max(head, tx.block + tx.confirmations)
+    // A pending transaction has no block: it says nothing about the head.
+    for (const tx of items) if (tx.block !== null) head = Math.max(head, tx.block + tx.confirmations)
     if (head >= 0) this.#o.onHead?.(network, head, atMs)
   }
 
@@ -203,9 +206,11 @@ export class DataService {
   #aged(network: string, items: Transaction[]): Transaction[] {
     const head = this.#o.headOf?.(network)
     if (head === null || head === undefined) return items
-    return items.map((tx) => (head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
+    return items.map((tx) => (tx.block !== null && head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
   }
 }
+
+type PageValue = { items: Transaction[]; unreadable?: ParsedItems<Transaction>['unreadable']; nextCursor: string | null }
 
 function provenance(source: DataSource, fetchedAt: number, staleReason: Stale): Provenance {
   return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason }

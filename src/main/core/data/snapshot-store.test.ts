@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const A = '0x00000000000000000000000000000000000000aa'
-const page = (n: number) => ({ fetchedAt: n, items: [transaction(n, 100 - n, 1)], nextCursor: `c${n + 1}` })
+const page = (n: number) => ({ fetchedAt: n, items: [transaction(n, 100 - n, 1)], unreadable: [], nextCursor: `c${n + 1}` })
 
 describe('SnapshotStore', () => {
   it('keeps balances and pages per profile, network and address, with fetchedAt', async () => {
@@ -22,7 +22,7 @@ describe('SnapshotStore', () => {
     await store.writePage('p', 'alpha', A, null, page(1))
     await store.writePage('p', 'alpha', A, 'c2', page(2))
     const fresh = new SnapshotStore({ root: dir })
-    expect(await fresh.readBalances('p', 'alpha', A.toUpperCase().replace('0X', '0x'))).toEqual({ fetchedAt: 123, items: [balanceItem('7')] })
+    expect(await fresh.readBalances('p', 'alpha', A.toUpperCase().replace('0X', '0x'))).toEqual({ fetchedAt: 123, items: [balanceItem('7')], unreadable: [] })
     expect(await fresh.readPage('p', 'alpha', A, null)).toEqual(page(1))
     expect(await fresh.readPage('p', 'alpha', A, 'c2')).toEqual(page(2))
     expect(await fresh.readPage('p', 'beta', A, null)).toBeNull()

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
-import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction } from '../../../shared/domain/service-schemas'
+import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction, unreadableItemSchema, type UnreadableItem } from '../../../shared/domain/service-schemas'
 import type { Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '../../../shared/domain/address'
@@ -10,11 +10,14 @@ import { normaliseAddress } from '../../../shared/domain/address'
 export interface BalancesSnapshot {
   fetchedAt: number
   items: BalanceItem[]
+  /** Absent in snapshots written before items were read one by one. */
+  unreadable?: UnreadableItem[]
 }
 
 export interface PageSnapshot {
   fetchedAt: number
   items: Transaction[]
+  unreadable?: UnreadableItem[]
   nextCursor: string | null
 }
 
@@ -42,8 +45,10 @@ export interface SnapshotStoreOptions {
   redact?: { contains(text: string): boolean; redact(text: string): string }
 }
 
-const balancesFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(balanceItemSchema) })
-const pageFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(transactionSchema), nextCursor: z.string().nullable() })
+// `unreadable` came later: older snapshots without it have none.
+const unreadableList = z.array(unreadableItemSchema).default([])
+const balancesFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(balanceItemSchema), unreadable: unreadableList })
+const pageFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(transactionSchema), unreadable: unreadableList, nextCursor: z.string().nullable() })
 
 /**
  * The offline snapshots: per profile, network and address, the last balances and every
@@ -82,12 +87,12 @@ export class SnapshotStore {
 
   async readBalances(profileId: string, network: string, address: string): Promise<BalancesSnapshot | null> {
     const data = await this.#read(join(this.#dir(profileId, network, address), 'balances.json'), balancesFile)
-    return data ? { fetchedAt: data.fetchedAt, items: data.items } : null
+    return data ? { fetchedAt: data.fetchedAt, items: data.items, unreadable: data.unreadable } : null
   }
 
   async readPage(profileId: string, network: string, address: string, cursor: string | null): Promise<PageSnapshot | null> {
     const data = await this.#read(join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor)), pageFile)
-    return data ? { fetchedAt: data.fetchedAt, items: data.items, nextCursor: data.nextCursor } : null
+    return data ? { fetchedAt: data.fetchedAt, items: data.items, unreadable: data.unreadable, nextCursor: data.nextCursor } : null
   }
 
   writeBalances(profileId: string, network: string, address: string, snapshot: BalancesSnapshot): Promise<void> {

@@ -15,7 +15,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7'
-const usdc = { token: { address: `0x${'c'.repeat(40)}`, symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' }, from: party(OTHER), to: party(ME), total: { value: '1', decimals: '6' } }
+const usdc = { token: { address: `0x${'c'.repeat(40)}`, symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' }, from: party(OTHER), to: party(ME), total: { value: '1', decimals: '6' }, type: 'token_transfer' }
 
 function setup(lists: Watchlist[] = [], notes: Note[] = []) {
   const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })

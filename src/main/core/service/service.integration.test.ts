@@ -117,8 +117,9 @@ describe('core against the sandbox', () => {
       for (const tx of page.items) {
         expect(hashes.has(tx.hash)).toBe(false)
         hashes.add(tx.hash)
+        expect(tx.block).not.toBeNull()
         expect(tx.block).toBeLessThanOrEqual(lastBlock)
-        lastBlock = tx.block
+        lastBlock = tx.block ?? lastBlock
       }
       if (page.nextCursor) expect(page.nextCursor).not.toContain(info.api_key)
       cursor = page.nextCursor

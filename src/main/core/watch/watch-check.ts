@@ -207,7 +207,8 @@ async function checkNetwork(
       requests += 2
       const key = stateKey(network, address)
       const s: AddressState = state.addresses[key]!
-      const fresh = page.items.filter((tx) => tx.block > s.lookBlock).length
+      // A pending transaction (no block yet) is new by definition.
+      const fresh = page.items.filter((tx) => (tx.block ?? Infinity) > s.lookBlock).length
       const more = fresh === page.items.length && page.nextCursor !== null
       const tokenMeta = { ...s.tokenMeta }
       for (const item of balances.items) {

@@ -12,6 +12,7 @@ export function makePage(from: number, count: number, nextCursor: string | null,
     address: ME,
     cursor: null,
     items: Array.from({ length: count }, (_, k) => makeTx(from + k)),
+    unreadable: [],
     nextCursor,
     source: 'network',
     fetchedAt: '2026-01-01T00:00:00.000Z',
@@ -21,7 +22,7 @@ export function makePage(from: number, count: number, nextCursor: string | null,
 }
 
 export function makeBalances(items: BalanceItem[], extra: Partial<BalancesView> = {}): BalancesView {
-  return { network: 'alpha', address: ME, items, source: 'network', fetchedAt: '2026-01-01T00:00:00.000Z', staleReason: null, ...extra }
+  return { network: 'alpha', address: ME, items, unreadable: [], source: 'network', fetchedAt: '2026-01-01T00:00:00.000Z', staleReason: null, ...extra }
 }
 
 export function sandboxProfile(active = true, ready = true): ProfileView {

@@ -1,4 +1,4 @@
-import type { Transaction } from '@shared/domain/service-schemas'
+import { tokenTransferSchema, type TokenTransfer, type Transaction } from '@shared/domain/service-schemas'
 import { makeTx, party } from '@shared/testing/service-samples'
 
 /** Test support: token transfers in the shape the service sends (sandbox/api/format.ts). */
@@ -9,14 +9,15 @@ export const TOKENS = {
   art: { address: `0x${'a'.repeat(40)}`, symbol: 'ART', decimals: null, type: 'ERC-721' },
 } as const
 
-export function transfer(token: (typeof TOKENS)[keyof typeof TOKENS], from: string, to: string, value: string | null, tokenId: string | null = null): Record<string, unknown> {
-  return {
+export function transfer(token: (typeof TOKENS)[keyof typeof TOKENS], from: string, to: string, value: string | null, tokenId: string | null = null): TokenTransfer {
+  // Parsed like main parses it, so a sample is never a shape the app cannot receive.
+  return tokenTransferSchema.parse({
     from: party(from),
     to: party(to),
     token: { ...token, name: `${token.symbol} token` },
     total: value === null ? { token_id: tokenId, token_instance: null } : { value, decimals: token.decimals },
     type: 'token_transfer',
-  }
+  })
 }
 
 let n = 100

@@ -40,7 +40,6 @@ export interface CounterpartySummary {
   selfTransfers: number
   /** Transactions listing only their first token transfers: amounts may be incomplete. */
   overflowed: number
-  unreadableTransfers: number
 }
 
 interface Acc extends Omit<Counterparty, 'tokens'> {
@@ -63,7 +62,6 @@ export function counterparties(items: readonly Transaction[], address: string): 
   let failedCount = 0
   let selfTransfers = 0
   let overflowed = 0
-  let unreadableTransfers = 0
 
   const touch = (who: string, label: string | null, i: number, dir: 'in' | 'out', failed: boolean, ms: number | null): Acc => {
     let a = acc.get(who)
@@ -105,7 +103,6 @@ export function counterparties(items: readonly Transaction[], address: string): 
 
     const t = transfersOf(tx)
     if (t.overflow) overflowed++
-    unreadableTransfers += t.unreadable
     for (const f of t.flows) {
       let who: string | null = null
       let dir: 'in' | 'out' = 'in'
@@ -135,7 +132,7 @@ export function counterparties(items: readonly Transaction[], address: string): 
     const { lastIn: _i, lastOut: _o, lastFailed: _f, tokens, ...rest } = a
     rows.push({ ...rest, tokens: [...tokens.values()] })
   }
-  return { rows, transactions: items.length, failed: failedCount, selfTransfers, overflowed, unreadableTransfers }
+  return { rows, transactions: items.length, failed: failedCount, selfTransfers, overflowed }
 }
 
 export type CounterpartySort = 'txs' | 'native' | 'transfers' | 'first' | 'last' | 'address'

@@ -1,12 +1,11 @@
-import type { Transaction } from '@shared/domain/service-schemas'
-import { parseAmount, parseDecimals } from '@shared/domain/amount'
+import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
+import { parseDecimals } from '@shared/domain/amount'
+import { normaliseAddress } from '@shared/domain/address'
 
 /**
- * The one place the analysis views read `token_transfers`. The schema types it loosely today
- * (`unknown[] | null`; its shape is not in the spec), so this adapter reads the shape the
- * service and Blockscout send — `{ from, to, token: { address, symbol, decimals, type },
- * total: { value, decimals } | { token_id } }` — and skips what it cannot read. When the
- * schema gains a typed transfer (issue 9) only this file changes.
+ * The one place the analysis views read `token_transfers`: the typed shape main parsed at the
+ * edge (`tokenTransferSchema`). A transaction whose transfers could not be read never gets
+ * here; it is an unreadable row of its page (issue 9).
  */
 export interface TransferFlow {
   /** Lowercase addresses; null when missing. */
@@ -28,70 +27,52 @@ export interface TransferFlow {
 
 export interface TransfersOf {
   flows: TransferFlow[]
-  /** Items that could not be read (shown as a count, never guessed). */
-  unreadable: number
   /** The item lists only the first transfers (`token_transfers_overflow`). */
   overflow: boolean
 }
 
-const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
+const str = (v: string | null | undefined): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
 
-export function partyHash(party: unknown): string | null {
-  const raw = typeof party === 'string' ? party : str(rec(party)?.hash)
-  return raw && /^0x[0-9a-fA-F]{40}$/.test(raw) ? raw.toLowerCase() : null
+export function partyHash(party: AddressObject | null | undefined): string | null {
+  return party ? normaliseAddress(party.hash) : null
 }
 
 /** The best name an address object carries: service name, then ENS, then its first tag. */
-export function partyLabel(party: unknown): string | null {
-  const p = rec(party)
-  if (!p) return null
-  const name = str(p.name) ?? str(p.ens_domain_name)
+export function partyLabel(party: AddressObject | null | undefined): string | null {
+  if (!party) return null
+  const name = str(party.name) ?? str(party.ens_domain_name)
   if (name) return name
-  for (const field of ['public_tags', 'private_tags']) {
-    const tags = p[field]
-    if (Array.isArray(tags)) for (const t of tags) if (str(rec(t)?.label)) return str(rec(t)?.label)
+  for (const tags of [party.public_tags, party.private_tags]) {
+    for (const t of tags ?? []) {
+      const label = typeof t === 'string' ? str(t) : (str(t.display_name) ?? str(t.label))
+      if (label) return label
+    }
   }
   return null
 }
 
-const EMPTY: TransfersOf = { flows: [], unreadable: 0, overflow: false }
+const EMPTY: TransfersOf = { flows: [], overflow: false }
 
 export function transfersOf(tx: Transaction): TransfersOf {
-  const list: unknown = tx?.token_transfers
-  if (!Array.isArray(list) || list.length === 0) return EMPTY
-  const flows: TransferFlow[] = []
-  let unreadable = 0
-  for (const item of list) {
-    const r = rec(item)
-    const token = rec(r?.token)
-    const total = rec(r?.total)
-    if (!r || !token) {
-      unreadable++
-      continue
-    }
-    const type = str(token.type) ?? str(r.type) ?? ''
-    const tokenId = str(total?.token_id) ?? str(r.token_id)
-    const rawValue = total?.value ?? r.value
-    const value = rawValue === undefined || rawValue === null ? (tokenId !== null ? 1n : null) : parseAmount(rawValue)
-    if (value === null) {
-      unreadable++
-      continue
-    }
-    const address = str(token.address) ?? str(token.address_hash)
-    const symbol = str(token.symbol) ?? str(token.name) ?? 'token'
-    flows.push({
+  const list = tx.token_transfers
+  if (!list || list.length === 0) return EMPTY
+  const flows = list.map((r): TransferFlow => {
+    const tokenId = r.total.token_id ?? null
+    // An ERC-721 transfer names its token id and moves exactly one.
+    const value = r.total.value !== null && r.total.value !== undefined ? BigInt(r.total.value) : 1n
+    const symbol = str(r.token.symbol) ?? str(r.token.name) ?? 'token'
+    return {
       from: partyHash(r.from),
       to: partyHash(r.to),
-      token: address && /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : `?${symbol}`,
+      token: normaliseAddress(r.token.address),
       symbol,
-      decimals: parseDecimals(total?.decimals ?? token.decimals ?? null),
-      type,
+      decimals: parseDecimals(r.total.decimals ?? r.token.decimals ?? null),
+      type: str(r.token.type) ?? r.type,
       value,
       tokenId,
       fromLabel: partyLabel(r.from),
       toLabel: partyLabel(r.to),
-    })
-  }
-  return { flows, unreadable, overflow: tx.token_transfers_overflow === true }
+    }
+  })
+  return { flows, overflow: tx.token_transfers_overflow === true }
 }

@@ -97,6 +97,9 @@ describe('BalancesPanel', () => {
     await loading
     await flushPromises()
     expect(w.text()).toContain('This address holds no tokens on Alpha.')
+    // One clear empty state: no empty table, no chart panel.
+    expect(w.find('table').exists()).toBe(false)
+    expect(w.find('.allocation').exists()).toBe(false)
     w.unmount()
   })
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { BalanceItem } from '@shared/domain/service-schemas'
 import { makeBalance } from '../../testing/samples'
 import { allocation, filterRows, sortRows, toBalanceRow, totalFiat } from './balance-rows'
 
@@ -23,13 +22,14 @@ describe('balance rows', () => {
     expect(rows[4]!.amount.text).toBe('1')
   })
 
-  it('survives malformed items', () => {
-    const bad = toBalanceRow({ token: null, value: 'x' } as unknown as BalanceItem, 0)
+  it('gives null names and symbols a stand-in and an unparsable value "unknown"', () => {
+    const base = makeBalance('A', 'x', '18')
+    const bad = toBalanceRow({ ...base, token: { ...base.token, name: null, symbol: null, exchange_rate: '2' } }, 0)
     expect(bad.amount.known).toBe(false)
+    expect(bad.amount.text).toBe('unknown')
     expect(bad.name).toBe('Unnamed token')
+    expect(bad.symbol).toBe('—')
     expect(bad.fiatCents).toBeNull()
-    const noToken = toBalanceRow(undefined as unknown as BalanceItem, 1)
-    expect(noToken.amount.text).toBe('unknown')
   })
 
   it('only keeps https icon URLs', () => {

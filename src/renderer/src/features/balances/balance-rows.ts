@@ -23,28 +23,28 @@ export interface BalanceRow {
 export type BalanceSortKey = 'amount' | 'fiat' | 'name' | 'symbol' | 'type'
 export type SortDir = 'asc' | 'desc'
 
-const str = (v: unknown, fallback: string): string => (typeof v === 'string' && v.trim() !== '' ? v : fallback)
+const str = (v: string | null | undefined, fallback: string): string => (v && v.trim() !== '' ? v : fallback)
 
-/** Total over malformed items: a bad field shows "unknown", never breaks the table. */
+/** One row per parsed item; null names and symbols get a readable stand-in. */
 export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
-  const token = (item?.token ?? {}) as Partial<BalanceItem['token']>
-  const tokenId = typeof item?.token_id === 'string' ? item.token_id : null
-  const address = str(token.address, 'unknown')
-  const rate = typeof token.exchange_rate === 'string' ? token.exchange_rate : null
-  const fiatExact = rate === null ? null : exactFiatValue(item?.value, token.decimals, rate)
+  const token = item.token
+  const tokenId = item.token_id ?? null
+  const address = token.address
+  const rate = token.exchange_rate ?? null
+  const fiatExact = rate === null ? null : exactFiatValue(item.value, token.decimals, rate)
   return {
     id: `${address}:${tokenId ?? ''}:${index}`,
     tokenAddress: address,
     name: str(token.name, 'Unnamed token'),
     symbol: str(token.symbol, '—'),
     type: str(token.type, 'unknown'),
-    iconUrl: typeof token.icon_url === 'string' && /^https:\/\//.test(token.icon_url) ? token.icon_url : null,
-    amount: formatTokenAmount(item?.value, token.decimals),
+    iconUrl: token.icon_url && /^https:\/\//.test(token.icon_url) ? token.icon_url : null,
+    amount: formatTokenAmount(item.value, token.decimals),
     fiatCents: fiatExact === null ? null : roundScaled(fiatExact),
     fiatExact,
     rate,
     tokenId,
-    instance: item?.token_instance && typeof item.token_instance === 'object' ? item.token_instance : null,
+    instance: item.token_instance ?? null,
     item,
   }
 }

@@ -26,6 +26,8 @@ export const useBalancesStore = defineStore('balances', () => {
   const query = ref('')
 
   const rows = computed(() => (view.value?.items ?? []).map(toBalanceRow))
+  /** Items the service sent that could not be read: shown as marked rows with their raw JSON. */
+  const unreadable = computed(() => view.value?.unreadable ?? [])
   const types = computed(() => [...new Set(rows.value.map((r) => r.type))].sort())
   const visibleRows = computed(() =>
     sortRows(filterRows(rows.value, { type: typeFilter.value, hideZero: hideZero.value, query: query.value }), sortKey.value, sortDir.value),
@@ -85,6 +87,7 @@ export const useBalancesStore = defineStore('balances', () => {
     hideZero,
     query,
     rows,
+    unreadable,
     types,
     visibleRows,
     hiddenCount,

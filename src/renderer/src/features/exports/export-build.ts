@@ -4,6 +4,8 @@ import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
 import { toBalanceRow } from '../balances/balance-rows'
 import { csvLine } from '@shared/csv'
 import { directionOf } from '../transactions/tx-view'
+import { UnreadableRow } from '../transactions/unreadable-row'
+import { revertReasonView } from '../transactions/revert-reason'
 
 export type ExportFormat = 'csv' | 'json'
 export type Progress = (done: number, total: number) => void
@@ -36,14 +38,15 @@ async function mapChunked<T>(rows: readonly T[], render: (row: T) => string, opt
   return out
 }
 
-const BALANCE_COLUMNS = ['token_address', 'name', 'symbol', 'type', 'decimals', 'value_raw', 'amount', 'exchange_rate', 'fiat_value', 'token_id']
+const BALANCE_COLUMNS = ['token_address', 'name', 'symbol', 'type', 'decimals', 'value_raw', 'amount', 'exchange_rate', 'fiat_value', 'token_id', 'unreadable_raw']
 
 export async function balancesExport(view: BalancesView, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
-  const items = Array.isArray(view.items) ? view.items : []
+  const items = view.items
+  const unreadable = view.unreadable.map((u) => ({ unreadable: true, path: u.path, message: u.message, raw: u.raw }))
   if (format === 'json') {
     await mapChunked(items, () => '', options)
     // The wire items as received: exact decimal strings, nothing rounded.
-    return JSON.stringify({ network: view.network, address: view.address, fetchedAt: view.fetchedAt, source: view.source, items }, null, 2)
+    return JSON.stringify({ network: view.network, address: view.address, fetchedAt: view.fetchedAt, source: view.source, items, unreadable }, null, 2)
   }
   const lines = await mapChunked(items, (item) => {
     const r = toBalanceRow(item, 0)
@@ -52,15 +55,17 @@ export async function balancesExport(view: BalancesView, format: ExportFormat, o
       r.name,
       r.symbol,
       r.type,
-      item?.token?.decimals ?? '',
-      typeof item?.value === 'string' ? item.value : '',
+      item.token.decimals ?? '',
+      item.value,
       r.amount.known ? r.amount.exact.replace(/,/g, '') : '',
       r.rate ?? '',
       r.fiatCents === null ? '' : formatFiat(r.fiatCents).replace(/,/g, ''),
       r.tokenId ?? '',
+      '',
     ])
   }, options)
-  return [csvLine(BALANCE_COLUMNS), ...lines].join('\r\n') + '\r\n'
+  const raw = view.unreadable.map((u) => csvLine([...Array<string>(BALANCE_COLUMNS.length - 1).fill(''), JSON.stringify(u.raw)]))
+  return [csvLine(BALANCE_COLUMNS), ...lines, ...raw].join('\r\n') + '\r\n'
 }
 
 const TX_COLUMNS = [
@@ -90,10 +95,10 @@ const TX_COLUMNS = [
   'revert_reason',
   'created_contract',
   'token_transfers',
+  // Items the service sent that could not be read: their JSON as received, never dropped.
+  'unreadable_raw',
 ]
 
-const hashOf = (p: unknown): string => (p && typeof p === 'object' && typeof (p as { hash?: unknown }).hash === 'string' ? (p as { hash: string }).hash : '')
-const nameOf = (p: unknown): string => (p && typeof p === 'object' && typeof (p as { name?: unknown }).name === 'string' ? (p as { name: string }).name : '')
 const exactCoin = (wei: unknown): string => {
   const a = formatTokenAmount(wei, '18', { group: false })
   return a.known ? a.exact.replace(/,/g, '') : ''
@@ -101,16 +106,18 @@ const exactCoin = (wei: unknown): string => {
 
 export async function transactionsExport(
   meta: { network: string; address: string; fetchedAt: string | null },
-  items: readonly Transaction[],
+  items: readonly (Transaction | UnreadableRow)[],
   format: ExportFormat,
   options: ExportOptions = {},
 ): Promise<string> {
   if (format === 'json') {
-    const parts = await mapChunked(items, (tx) => JSON.stringify(tx), options)
+    const parts = await mapChunked(items, (tx) =>
+      tx instanceof UnreadableRow ? JSON.stringify({ unreadable: true, path: tx.item.path, message: tx.item.message, raw: tx.item.raw }) : JSON.stringify(tx),
+    options)
     return `{"network":${JSON.stringify(meta.network)},"address":${JSON.stringify(meta.address)},"fetchedAt":${JSON.stringify(meta.fetchedAt)},"count":${items.length},"items":[\n${parts.join(',\n')}\n]}\n`
   }
   const lines = await mapChunked(items, (tx) =>
-    csvLine([
+    tx instanceof UnreadableRow ? csvLine([tx.item.hash ?? '', ...Array<string>(TX_COLUMNS.length - 2).fill(''), JSON.stringify(tx.item.raw)]) : csvLine([
       tx.hash,
       tx.timestamp,
       tx.block,
@@ -119,24 +126,25 @@ export async function transactionsExport(
       tx.status,
       tx.result,
       tx.method ?? '',
-      Array.isArray(tx.tx_types) ? tx.tx_types.join(' ') : '',
-      hashOf(tx.from),
-      nameOf(tx.from),
-      hashOf(tx.to),
-      nameOf(tx.to),
+      tx.tx_types.join(' '),
+      tx.from.hash,
+      tx.from.name ?? '',
+      tx.to?.hash ?? '',
+      tx.to?.name ?? '',
       tx.value,
       exactCoin(tx.value),
-      tx.fee?.value ?? '',
-      exactCoin(tx.fee?.value),
+      tx.fee.value ?? '',
+      exactCoin(tx.fee.value),
       tx.gas_used,
       tx.gas_limit,
       tx.gas_price,
       tx.nonce,
       tx.type,
       tx.confirmations,
-      tx.revert_reason ?? '',
-      hashOf(tx.created_contract),
-      Array.isArray(tx.token_transfers) ? tx.token_transfers.length : '',
+      revertReasonView(tx.revert_reason)?.text ?? '',
+      tx.created_contract?.hash ?? '',
+      tx.token_transfers ? tx.token_transfers.length : '',
+      '',
     ]),
   options)
   return [csvLine(TX_COLUMNS), ...lines].join('\r\n') + '\r\n'

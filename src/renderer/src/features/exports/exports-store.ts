@@ -60,11 +60,12 @@ export const useExportsStore = defineStore('exports', () => {
   async function exportTransactions(format: ExportFormat): Promise<boolean> {
     const txs = useTransactionsStore()
     const target = txs.target
-    if (!target || txs.items.length === 0) {
+    if (!target || txs.entries.length === 0) {
       message.value = 'There are no transactions loaded to export.'
       return false
     }
-    const items = txs.items
+    // Unreadable items go out as raw rows: an export never silently drops what was received.
+    const items = txs.entries
     const filename = `transactions-${fileSafe(target.network)}-${fileSafe(target.address)}-${stamp()}.${format}`
     return run(`Exporting ${items.length} transactions`, filename, format === 'csv' ? 'text/csv' : 'application/json', (signal, onProgress) =>
       transactionsExport({ ...target, fetchedAt: txs.provenance?.fetchedAt ?? null }, items, format, { signal, onProgress, chunk: 250 }),

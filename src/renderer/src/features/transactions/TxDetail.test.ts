@@ -17,13 +17,13 @@ describe('TxDetail', () => {
       status: 'error',
       result: 'Reverted',
       decoded_input: { method_call: 'transfer(address to, uint256 value)', parameters: [{ name: 'to', type: 'address', value: ME }, { name: 'value', type: 'uint256', value: '100' }] },
-      token_transfers: [{ from: { hash: ME }, to: { hash: ME }, token: { symbol: 'USDC', decimals: '6' }, total: { value: '2500000', decimals: '6' }, type: 'token_transfer' }],
+      token_transfers: [{ from: party(ME), to: party(ME), token: { address: '0x00000000000000000000000000000000000000ab', name: 'USD Coin', symbol: 'USDC', decimals: '6', type: 'ERC-20' }, total: { value: '2500000', decimals: '6' }, type: 'token_transfer' }],
       token_transfers_overflow: true,
       raw_input: '0xa9059cbb',
       tx_tag: 'payroll',
       exchange_rate: '2000',
       has_error_in_internal_txs: true,
-      actions: [{ type: 'mint' }],
+      actions: [{ type: 'mint', data: {} }],
       created_contract: null,
       to: party('0x3333333333333333333333333333333333333333', { name: 'Token', is_contract: true, is_verified: true, proxy_type: 'eip1967', public_tags: [{ label: 'stablecoin' }] }),
     })
@@ -71,14 +71,16 @@ describe('TxDetail', () => {
     w.unmount()
   })
 
-  it('stays readable with malformed optional parts', async () => {
-    const tx = makeTx(1, { decoded_input: { weird: [1, 2] }, token_transfers: [42] as never, confirmation_duration: 'x' as never, to: null })
+  it('shows a pending transaction as pending, never failed', async () => {
+    const tx = makeTx(1, { block: null, timestamp: null, status: null, result: 'pending', gas_used: null, position: null, type: null, confirmation_duration: [], priority_fee: null, tx_burnt_fee: null, base_fee_per_gas: null, to: null })
     const w = mountWith(TxDetail, t, { props: { tx, address: ME } })
     await flushPromises()
     const text = document.body.textContent ?? ''
-    expect(text).toContain('weird')
+    expect(text).toContain('Pending')
+    expect(text).toContain('pending (not in a block yet)')
+    expect(text).toContain('not yet confirmed')
     expect(text).toContain('none (contract creation)')
-    expect(text).toContain('unknown')
+    expect(text).not.toContain('Failed')
     w.unmount()
   })
 })

@@ -6,6 +6,7 @@ import { useConnectivityStore } from '../shell/connectivity-store'
 import { useTransactionsStore } from './transactions-store'
 import { makeLimiter, makePage, ME } from '../../testing/samples'
 import { useLimiterStore } from '../shell/limiter-store'
+import { UnreadableRow } from './unreadable-row'
 
 /** A fake service of `pages` pages of 50, cursors "p1".."p{n-1}". */
 function servePages(t: TestApp, pages: number, options: { delayMs?: number; failAt?: number } = {}) {
@@ -155,7 +156,28 @@ describe('transactions store', () => {
     expect(s.types).toEqual(['coin_transfer'])
     s.directionFilter = 'in'
     expect(s.filtered).toHaveLength(25)
-    s.select(s.filtered[0]!.hash)
-    expect(s.selected?.hash).toBe(s.filtered[0]!.hash)
+    s.select(s.items[0]!.hash)
+    expect(s.selected?.hash).toBe(s.items[0]!.hash)
+  })
+
+  it('pages on past an unreadable item, keeps it in place, shows a repeated hash once and counts it', async () => {
+    const bad = { index: 1, path: 'value', message: 'expected a non-negative decimal string', raw: { hash: 'x', value: -1 }, hash: null }
+    t.bridge.handle('data.transactions', (input) =>
+      input.cursor
+        ? makePage(49, 3, null, { cursor: input.cursor }) // its first item repeats the last of page one
+        : makePage(0, 50, 'p1', { unreadable: [bad] }),
+    )
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    expect(s.entries).toHaveLength(51)
+    expect(s.unreadable).toBe(1)
+    expect(s.entries[1]).toBeInstanceOf(UnreadableRow)
+    expect(await s.loadMore()).toBe(true)
+    expect(s.items).toHaveLength(52)
+    expect(s.entries).toHaveLength(53)
+    expect(s.repeated).toBe(1)
+    expect(s.complete).toBe(true)
+    s.selectUnreadable(s.entries.find((e) => e instanceof UnreadableRow)!.key)
+    expect(s.selectedUnreadable?.item).toEqual(bad)
   })
 })

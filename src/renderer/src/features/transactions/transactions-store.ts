@@ -4,10 +4,11 @@ import type { Provenance } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../bridge'
-import { filterTransactions, type DirectionFilter, type StatusFilter } from './tx-view'
+import { type DirectionFilter, type StatusFilter, isFilterOff, matchesFilter } from './tx-view'
 import { scopeOf } from '../address/view-scope'
 import { sameAddress } from '@shared/domain/address'
 import { useLimiterStore } from '../shell/limiter-store'
+import { UnreadableRow } from './unreadable-row'
 
 export interface LoadAllProgress {
   running: boolean
@@ -23,7 +24,12 @@ export interface LoadAllProgress {
  */
 export const useTransactionsStore = defineStore('transactions', () => {
   const target = ref<{ network: string; address: string } | null>(null)
+  /** The readable transactions, in list order. */
   const items = shallowRef<Transaction[]>([])
+  /** Every row in page order: transactions and the items that could not be read. */
+  const entries = shallowRef<(Transaction | UnreadableRow)[]>([])
+  /** Items whose hash was already listed: shown once, counted here. */
+  const repeated = ref(0)
   const nextCursor = ref<string | null>(null)
   const pages = ref(0)
   /** The oldest answer shown: a list is only as fresh as its stalest page. */
@@ -40,15 +46,28 @@ export const useTransactionsStore = defineStore('transactions', () => {
   const statusFilter = ref<StatusFilter>('all')
 
   const complete = computed(() => pages.value > 0 && nextCursor.value === null)
-  const filtered = computed(() =>
-    target.value ? filterTransactions(items.value, target.value.address, { direction: directionFilter.value, type: typeFilter.value, status: statusFilter.value }) : [],
-  )
+  const unreadable = computed(() => entries.value.length - items.value.length)
+  /** The rows shown. Unreadable rows stay whatever the filters: what they are is unknown. */
+  const filtered = computed(() => {
+    const t = target.value
+    if (!t) return []
+    const f = { direction: directionFilter.value, type: typeFilter.value, status: statusFilter.value }
+    return isFilterOff(f) ? entries.value : entries.value.filter((e) => e instanceof UnreadableRow || matchesFilter(e, t.address, f))
+  })
   const types = computed(() => {
     const set = new Set<string>()
-    for (const tx of items.value) if (Array.isArray(tx.tx_types)) for (const t of tx.tx_types) if (typeof t === 'string') set.add(t)
+    for (const tx of items.value) for (const t of tx.tx_types) set.add(t)
     return [...set].sort()
   })
   const selected = computed(() => (selectedHash.value ? (items.value.find((t) => t.hash === selectedHash.value) ?? null) : null))
+  /** The unreadable row open in the raw view, by key. */
+  const selectedUnreadableKey = ref<string | null>(null)
+  const selectedUnreadable = computed(() => {
+    const key = selectedUnreadableKey.value
+    if (key === null) return null
+    for (const e of entries.value) if (e instanceof UnreadableRow && e.key === key) return e
+    return null
+  })
 
   let generation = 0
   let seen = new Set<string>()
@@ -62,6 +81,9 @@ export const useTransactionsStore = defineStore('transactions', () => {
   function reset(): void {
     generation++
     items.value = []
+    entries.value = []
+    repeated.value = 0
+    selectedUnreadableKey.value = null
     seen = new Set()
     nextCursor.value = null
     pages.value = 0
@@ -90,13 +112,29 @@ export const useTransactionsStore = defineStore('transactions', () => {
       return false
     }
     const page = result.value
-    const fresh = (Array.isArray(page.items) ? page.items : []).filter((tx) => {
-      if (!tx || typeof tx.hash !== 'string' || seen.has(tx.hash)) return false
-      seen.add(tx.hash)
-      return true
-    })
-    items.value = cursor === null ? fresh : items.value.concat(fresh)
-    nextCursor.value = typeof page.nextCursor === 'string' ? page.nextCursor : null
+    // Main read each item on its own: here they are merged back in page order, and an item
+    // whose hash is already listed is shown once and counted.
+    const rows: (Transaction | UnreadableRow)[] = [...page.items]
+    for (const u of [...page.unreadable].sort((a, b) => a.index - b.index)) rows.splice(Math.min(u.index, rows.length), 0, new UnreadableRow(u, pages.value))
+    const freshRows: (Transaction | UnreadableRow)[] = []
+    const freshItems: Transaction[] = []
+    let dup = 0
+    for (const row of rows) {
+      const hash = row instanceof UnreadableRow ? row.item.hash : row.hash
+      if (hash !== null) {
+        if (seen.has(hash)) {
+          dup++
+          continue
+        }
+        seen.add(hash)
+      }
+      freshRows.push(row)
+      if (!(row instanceof UnreadableRow)) freshItems.push(row)
+    }
+    items.value = cursor === null ? freshItems : items.value.concat(freshItems)
+    entries.value = cursor === null ? freshRows : entries.value.concat(freshRows)
+    repeated.value = (cursor === null ? 0 : repeated.value) + dup
+    nextCursor.value = page.nextCursor
     pages.value++
     const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
     if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason }
@@ -192,9 +230,18 @@ export const useTransactionsStore = defineStore('transactions', () => {
     selectedHash.value = hash
   }
 
+  function selectUnreadable(key: string | null): void {
+    selectedUnreadableKey.value = key
+  }
+
   return {
     target,
     items,
+    entries,
+    unreadable,
+    repeated,
+    selectedUnreadable,
+    selectUnreadable,
     nextCursor,
     pages,
     provenance,

@@ -1,6 +1,7 @@
-import type { Transaction } from '@shared/domain/service-schemas'
+import type { DecodedCall, Transaction } from '@shared/domain/service-schemas'
 import { fiatValue, formatFiat, formatTokenAmount, formatUnits, parseAmount, parseDecimals } from '@shared/domain/amount'
-import { partyView } from './tx-view'
+import { paramViews, type DecodedParam } from './revert-reason'
+import { partyView, shortHash } from './tx-view'
 
 /** Exact native-coin reading of a wei amount: "0.000021 (21000000000000 wei)". */
 export function coin(wei: unknown): { text: string; wei: string } {
@@ -28,9 +29,12 @@ export function fiatAtTime(wei: unknown, rate: unknown): string | null {
 }
 
 /** "between 0.12 s and 2.3 s"; the spec gives a range in milliseconds. */
-export function confirmationRange(range: unknown): string {
-  if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => typeof n === 'number' && Number.isFinite(n))) return 'unknown'
-  const [a, b] = range as [number, number]
+export function confirmationRange(range: readonly number[] | null | undefined): string {
+  if (!range || range.length === 0) return 'not yet confirmed'
+  const a = range[0]
+  const b = range[1] ?? a
+  if (a === undefined || b === undefined) return 'unknown'
+
   const s = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`)
   return a === b ? s(a) : `between ${s(a)} and ${s(b)}`
 }
@@ -38,70 +42,45 @@ export function confirmationRange(range: unknown): string {
 export interface TransferView {
   from: ReturnType<typeof partyView>
   to: ReturnType<typeof partyView>
+  /** Symbol, else name, else a shortened token address. */
   token: string
-  tokenAddress: string | null
+  tokenAddress: string
+  /** Amount with the token's decimals; the exact digits in `exact`. */
   amount: string
+  exact: string
   type: string
   tokenId: string | null
 }
 
-const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null)
-const s = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null)
-
-/**
- * Token transfers, read defensively: their structure is not in the spec. Known shapes
- * (from/to address objects, token object, total {value, decimals} or value) are shown as
- * rows; anything else falls back to the raw JSON view.
- */
-export function transferViews(tx: Transaction): TransferView[] | null {
-  if (!Array.isArray(tx.token_transfers)) return null
-  const out: TransferView[] = []
-  for (const t of tx.token_transfers) {
-    const r = rec(t)
-    if (!r) return null
-    const token = rec(r.token)
-    const total = rec(r.total)
-    const decimals = total?.decimals ?? token?.decimals ?? null
-    const rawValue = total?.value ?? r.value ?? null
-    const tokenId = s(total?.token_id) ?? s(r.token_id)
-    const amount = rawValue === null ? (tokenId ? '1' : 'unknown') : formatTokenAmount(rawValue, parseDecimals(decimals) === null ? null : decimals).text
-    out.push({
-      from: partyView(r.from as never),
-      to: partyView(r.to as never),
-      token: s(token?.symbol) ?? s(token?.name) ?? 'token',
-      tokenAddress: s(token?.address) ?? s(token?.address_hash),
-      amount,
-      type: s(r.type) ?? s(token?.type) ?? '',
+/** Token transfers as rows; `total` is `{value, decimals}`, `{token_id}` or both. */
+export function transferViews(tx: Transaction): TransferView[] {
+  return (tx.token_transfers ?? []).map((t) => {
+    const decimals = t.total.decimals ?? t.token.decimals ?? null
+    const tokenId = t.total.token_id ?? null
+    const value = t.total.value ?? null
+    // An ERC-721 transfer moves one token and carries no value.
+    const amount = value === null ? null : formatTokenAmount(value, parseDecimals(decimals) === null ? null : decimals)
+    return {
+      from: partyView(t.from),
+      to: partyView(t.to),
+      token: t.token.symbol || t.token.name || shortHash(t.token.address),
+      tokenAddress: t.token.address,
+      amount: amount ? amount.text : '1',
+      exact: amount ? amount.exact : '1',
+      type: t.token.type || t.type,
       tokenId,
-    })
-  }
-  return out
+    }
+  })
 }
 
-export interface DecodedParam {
-  name: string
-  type: string
-  value: string
-}
+export type { DecodedParam }
 
-/** Decoded input as "method(args)" and a parameter table, when it has the usual shape. */
-export function decodedInputView(decoded: unknown): { call: string | null; params: DecodedParam[] } | null {
-  const d = rec(decoded)
-  if (!d) return null
-  const call = s(d.method_call) ?? s(d.method) ?? s(d.name)
-  const list = Array.isArray(d.parameters) ? d.parameters : Array.isArray(d.params) ? d.params : null
-  if (!list) return call ? { call, params: [] } : null
-  const params: DecodedParam[] = []
-  for (const p of list) {
-    const r = rec(p)
-    if (!r) return null
-    const value = r.value
-    params.push({ name: s(r.name) ?? '', type: s(r.type) ?? '', value: typeof value === 'string' ? value : JSON.stringify(value) ?? 'null' })
-  }
-  return { call, params }
+/** Decoded input as "method(args)" and a parameter table. */
+export function decodedInputView(decoded: DecodedCall | null | undefined): { call: string; params: DecodedParam[] } | null {
+  return decoded ? { call: decoded.method_call, params: paramViews(decoded) } : null
 }
 
 /** Raw input size in bytes, e.g. "0x a9059cbb…" is 68 bytes for an ERC-20 transfer. */
-export function inputBytes(raw: unknown): number {
-  return typeof raw === 'string' && raw.startsWith('0x') ? Math.floor((raw.length - 2) / 2) : 0
+export function inputBytes(raw: string): number {
+  return raw.startsWith('0x') ? Math.floor((raw.length - 2) / 2) : 0
 }

@@ -11,13 +11,14 @@ describe('direction', () => {
   })
 
   it('follows token transfers when the address is neither sender nor recipient', () => {
-    const viaToken = makeTx(2, { from: party(OTHER), to: party(OTHER), token_transfers: [{ from: { hash: OTHER }, to: { hash: ME } }] })
+    const viaToken = makeTx(2, { from: party(OTHER), to: party(OTHER), token_transfers: [{ from: party(OTHER), to: party(ME), token: { address: OTHER, name: null, symbol: null, decimals: null, type: 'ERC-721' }, total: { token_id: '1' }, type: 'token_transfer' }] })
     expect(directionOf(viaToken, ME)).toBe('in')
     expect(directionOf(makeTx(2, { from: party(OTHER), to: party(OTHER) }), ME)).toBe('other')
   })
 
   it('copes with a missing recipient and malformed transfers', () => {
-    expect(directionOf(makeTx(1, { to: null, token_transfers: [null, 5, 'x'] }), ME)).toBe('other')
+    expect(directionOf(makeTx(1, { to: null, token_transfers: null }), ME)).toBe('other')
+    expect(directionOf(makeTx(1, { to: null, token_transfers: [] }), ME)).toBe('other')
   })
 })
 

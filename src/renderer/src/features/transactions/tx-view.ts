@@ -1,15 +1,7 @@
-import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
+import type { AddressObject, AddressTag, Transaction } from '@shared/domain/service-schemas'
 import { checksumAddress } from '@shared/domain/address'
 
 export type Direction = 'in' | 'out' | 'self' | 'other'
-
-function hashOf(party: unknown): string | null {
-  if (typeof party === 'string') return party.toLowerCase()
-  if (party && typeof party === 'object' && typeof (party as { hash?: unknown }).hash === 'string') {
-    return (party as { hash: string }).hash.toLowerCase()
-  }
-  return null
-}
 
 /**
  * Direction relative to the open address. A transaction that only moves tokens to or from it
@@ -17,18 +9,16 @@ function hashOf(party: unknown): string | null {
  */
 export function directionOf(tx: Transaction, address: string): Direction {
   const me = address.toLowerCase()
-  const from = hashOf(tx?.from)
-  const to = hashOf(tx?.to)
+  const from = tx.from.hash.toLowerCase()
+  const to = tx.to?.hash.toLowerCase() ?? null
   if (from === me && to === me) return 'self'
   if (from === me) return 'out'
   if (to === me) return 'in'
-  const transfers = Array.isArray(tx?.token_transfers) ? tx.token_transfers : []
   let incoming = false
   let outgoing = false
-  for (const t of transfers) {
-    if (!t || typeof t !== 'object') continue
-    if (hashOf((t as { to?: unknown }).to) === me) incoming = true
-    if (hashOf((t as { from?: unknown }).from) === me) outgoing = true
+  for (const t of tx.token_transfers ?? []) {
+    if (t.to.hash.toLowerCase() === me) incoming = true
+    if (t.from.hash.toLowerCase() === me) outgoing = true
   }
   if (incoming && outgoing) return 'self'
   if (incoming) return 'in'
@@ -63,31 +53,49 @@ function checksumCached(lower: string): string {
   return v
 }
 
+/** A tag as shown: its display name, else its label (Blockscout objects) or the string (spec). */
+export function tagText(tag: AddressTag): string {
+  return typeof tag === 'string' ? tag : tag.display_name || tag.label || JSON.stringify(tag)
+}
+
 export function partyView(party: AddressObject | null | undefined): PartyView {
-  const raw = hashOf(party)
-  if (!raw || !/^0x[0-9a-f]{40}$/.test(raw)) return { address: null, name: null, isContract: false, isVerified: false, short: '—' }
-  const address = checksumCached(raw)
-  const p = (party ?? {}) as Partial<AddressObject>
-  const name = typeof p.name === 'string' && p.name ? p.name : typeof p.ens_domain_name === 'string' && p.ens_domain_name ? p.ens_domain_name : null
-  return { address, name, isContract: p.is_contract === true, isVerified: p.is_verified === true, short: shortHash(address) }
+  if (!party) return { address: null, name: null, isContract: false, isVerified: false, short: '—' }
+  const address = checksumCached(party.hash.toLowerCase())
+  const name = party.name || party.ens_domain_name || null
+  return { address, name, isContract: party.is_contract === true, isVerified: party.is_verified === true, short: shortHash(address) }
 }
 
 /** The method column: the decoded method, else the 4-byte selector, else the kind. */
 export function methodLabel(tx: Transaction): string {
-  if (typeof tx?.method === 'string' && tx.method) return tx.method
-  if (typeof tx?.raw_input === 'string' && tx.raw_input.length >= 10) return tx.raw_input.slice(0, 10)
-  const types = Array.isArray(tx?.tx_types) ? tx.tx_types : []
-  return types.includes('coin_transfer') ? 'transfer' : types[0] ?? '—'
+  if (tx.method) return tx.method
+  if (tx.raw_input.length >= 10) return tx.raw_input.slice(0, 10)
+  return tx.tx_types.includes('coin_transfer') ? 'transfer' : (tx.tx_types[0] ?? '—')
+}
+
+/**
+ * Not yet in a block: Blockscout sends `status: null`, `block: null` and `result: "pending"`.
+ * A pending transaction is neither a success nor a failure.
+ */
+export function isPending(tx: Transaction): boolean {
+  return tx.block === null || tx.result === 'pending' || tx.status === null
 }
 
 /** A failed transaction: status or result other than the observed success values. */
 export function isFailed(tx: Transaction): boolean {
-  return (typeof tx?.status === 'string' && tx.status !== 'ok') || (typeof tx?.result === 'string' && tx.result !== 'success')
+  if (isPending(tx)) return false
+  return tx.status !== 'ok' || tx.result !== 'success'
+}
+
+export type TxState = 'pending' | 'ok' | 'failed'
+
+export function txState(tx: Transaction): TxState {
+  return isPending(tx) ? 'pending' : isFailed(tx) ? 'failed' : 'ok'
 }
 
 export function statusLabel(tx: Transaction): string {
+  if (isPending(tx)) return 'Pending'
   if (!isFailed(tx)) return 'Success'
-  return typeof tx?.result === 'string' && tx.result && tx.result !== 'success' ? `Failed: ${tx.result}` : 'Failed'
+  return tx.result && tx.result !== 'success' ? `Failed: ${tx.result}` : 'Failed'
 }
 
 export type StatusFilter = 'all' | 'ok' | 'failed'
@@ -99,15 +107,20 @@ export interface TxFilter {
   status: StatusFilter
 }
 
-export function filterTransactions(items: readonly Transaction[], address: string, f: TxFilter): Transaction[] {
-  if (f.direction === 'all' && f.type === 'all' && f.status === 'all') return items as Transaction[]
-  return items.filter((tx) => {
-    if (f.direction !== 'all' && directionOf(tx, address) !== f.direction) return false
-    if (f.type !== 'all' && !(Array.isArray(tx.tx_types) && tx.tx_types.includes(f.type))) return false
-    if (f.status === 'ok' && isFailed(tx)) return false
-    if (f.status === 'failed' && !isFailed(tx)) return false
-    return true
-  })
+export function isFilterOff(f: TxFilter): boolean {
+  return f.direction === 'all' && f.type === 'all' && f.status === 'all'
+}
+
+export function matchesFilter(tx: Transaction, address: string, f: TxFilter): boolean {
+  if (f.direction !== 'all' && directionOf(tx, address) !== f.direction) return false
+  if (f.type !== 'all' && !tx.tx_types.includes(f.type)) return false
+  if (f.status === 'ok' && txState(tx) !== 'ok') return false
+  if (f.status === 'failed' && !isFailed(tx)) return false
+  return true
+}
+
+export function filterTransactions(items: readonly Transaction[], address: string, f: TxFilter): readonly Transaction[] {
+  return isFilterOff(f) ? items : items.filter((tx) => matchesFilter(tx, address, f))
 }
 
 export interface ActivityBucket {
@@ -130,7 +143,8 @@ export function activityBuckets(items: readonly Transaction[], address: string, 
   let min = Infinity
   let max = -Infinity
   for (const tx of items) {
-    const ms = typeof tx?.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
+    // Pending transactions have no time yet: they are not on the chart.
+    const ms = tx.timestamp === null ? Number.NaN : Date.parse(tx.timestamp)
     if (Number.isNaN(ms)) continue
     points.push({ ms, d: directionOf(tx, address) })
     if (ms < min) min = ms

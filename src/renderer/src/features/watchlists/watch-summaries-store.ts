@@ -42,7 +42,7 @@ function accept(value: unknown): Record<string, WatchSummary> | null {
 }
 
 export function summarise(view: BalancesView): WatchSummary {
-  const rows = (Array.isArray(view.items) ? view.items : []).map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
+  const rows = view.items.map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
   const fiat = totalFiat(rows)
   const top = [...rows]
     .sort((a, b) => (a.fiatCents === null ? 1 : b.fiatCents === null ? -1 : a.fiatCents > b.fiatCents ? -1 : a.fiatCents < b.fiatCents ? 1 : 0))
@@ -64,7 +64,6 @@ export const useWatchSummariesStore = defineStore('watchSummaries', () => {
   const byKey = ref<Record<string, WatchSummary>>(readStored(KEY, accept, {}))
 
   function record(view: BalancesView): void {
-    if (!view || typeof view.network !== 'string' || typeof view.address !== 'string') return
     const key = summaryKey(view.network, view.address)
     const previous = byKey.value[key]
     // A snapshot must not replace a newer answer.
