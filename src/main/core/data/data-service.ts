@@ -3,7 +3,7 @@ import { checksumAddress } from '../../../shared/domain/address'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import { AppError } from '../app-error'
 import type { Logger } from '../logger'
-import { decodeCursor, encodeCursor } from '../service/cursor'
+import { decodeCursor, encodeCursor, type CursorSecrets } from '../service/cursor'
 import { InflightWork } from '../service/dedupe'
 import type { ServiceClient } from '../service/service-client'
 import { systemClock, type Clock } from '../util/clock'
@@ -36,6 +36,8 @@ export interface DataServiceOptions {
   /** The best known head of a network, to age cached confirmations. */
   headOf?: (network: string) => number | null
   log?: Logger
+  /** Registered keys: a `next_page_params` field that holds one never enters a cursor. */
+  secrets?: CursorSecrets
 }
 
 export interface DataRequest {
@@ -158,7 +160,7 @@ export class DataService {
       try {
         const answer = await this.#o.client.transactions(network, address, params, { priority: ctx.priority, signal: ctx.signal })
         const fetchedAt = this.#clock.now()
-        const page = { items: answer.items, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params) : null }
+        const page = { items: answer.items, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params, this.#o.secrets) : null }
         this.#pages.set(key, page, fetchedAt)
         void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
         this.#reportHead(network, answer.items, fetchedAt)
