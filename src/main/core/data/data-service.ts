@@ -1,9 +1,10 @@
 import type { BalancesView, DataSource, Priority, Provenance, TransactionsPage } from '../../../shared/bridge/contract'
 import { checksumAddress } from '../../../shared/domain/address'
+import { checkPage, newPagingWalk, type PagingWalk } from '../../../shared/domain/paging-guard'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import { AppError } from '../app-error'
 import type { Logger } from '../logger'
-import { decodeCursor, encodeCursor, type CursorSecrets } from '../service/cursor'
+import { decodeCursor, encodeCursor, type CursorParams, type CursorSecrets } from '../service/cursor'
 import { InflightWork } from '../service/dedupe'
 import type { ServiceClient } from '../service/service-client'
 import { systemClock, type Clock } from '../util/clock'
@@ -79,6 +80,8 @@ export class DataService {
   readonly #inflight = new InflightWork()
   readonly #balances = new MemoryCache<BalanceItem[]>(1000)
   readonly #pages = new MemoryCache<{ items: Transaction[]; nextCursor: string | null }>(2000)
+  /** The walk each handed-out cursor belongs to (paging-guard.ts), newest last; bounded. */
+  readonly #walks = new Map<string, PagingWalk>()
 
   constructor(options: DataServiceOptions) {
     this.#o = options
@@ -137,14 +140,18 @@ export class DataService {
     const params = cursor === null ? null : decodeCursor(cursor)
     const key = `t|${network}|${address}|${cursor ?? ''}`
     const maxAge = cursor === null ? this.#fresh.firstPageMs : this.#fresh.laterPageMs
-    const view = (page: { items: Transaction[]; nextCursor: string | null }, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => ({
-      network,
-      address: checksumAddress(address),
-      cursor,
-      items: source === 'network' ? page.items : this.#aged(network, page.items),
-      nextCursor: page.nextCursor,
-      ...provenance(source, fetchedAt, staleReason),
-    })
+    const view = (page: { items: Transaction[]; nextCursor: string | null }, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => {
+      const stopped = this.#guard(network, address, cursor, page)
+      return {
+        network,
+        address: checksumAddress(address),
+        cursor,
+        items: source === 'network' ? page.items : this.#aged(network, page.items),
+        nextCursor: stopped ? null : page.nextCursor,
+        ...(stopped ? { pagingStopped: stopped } : {}),
+        ...provenance(source, fetchedAt, staleReason),
+      }
+    }
     if (!req.refresh) {
       const hit = this.#pages.get(key)
       if (hit && this.#clock.now() - hit.fetchedAt < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)
@@ -176,6 +183,27 @@ export class DataService {
     })
   }
 
+  /**
+   * The paging guard (shared/domain/paging-guard.ts) on every page handed out, cached or not:
+   * a walk starts at the first page and follows the cursors this service handed out. A cursor
+   * from before a restart starts a walk of its own.
+   */
+  #guard(network: string, address: string, cursor: string | null, page: { items: Transaction[]; nextCursor: string | null }): string | null {
+    const key = (c: string): string => `${network}|${address}|${c}`
+    const walk = (cursor !== null ? this.#walks.get(key(cursor)) : undefined) ?? newPagingWalk()
+    if (walk.position === null && cursor !== null) walk.position = cursorPosition(decodeCursor(cursor))
+    const next = page.nextCursor
+    const stopped = checkPage(walk, { cursor, nextCursor: next, itemIds: page.items.map((tx) => tx.hash), nextPosition: next ? cursorPosition(decodeCursor(next)) : null })
+    if (!stopped && next !== null) {
+      this.#walks.delete(key(next))
+      this.#walks.set(key(next), walk)
+      // Oldest first out: a walk is only needed while someone pages.
+      if (this.#walks.size > 500) this.#walks.delete(this.#walks.keys().next().value!)
+    }
+    if (stopped) this.#o.log?.warn(`${network} ${address.slice(0, 8)}…: ${stopped}`)
+    return stopped
+  }
+
   async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
     const now = this.#clock.now()
     const hit = this.#balances.get(key)
@@ -199,6 +227,14 @@ export class DataService {
     if (head === null || head === undefined) return items
     return items.map((tx) => (head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
   }
+}
+
+/** (block, index) of a cursor, when the service put them in (Blockscout: `block_number`, `index`). */
+function cursorPosition(params: CursorParams): [number, number] | null {
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null)
+  const block = num(params.block_number)
+  const index = num(params.index)
+  return block === null || index === null ? null : [block, index]
 }
 
 function provenance(source: DataSource, fetchedAt: number, staleReason: Stale): Provenance {

@@ -15,8 +15,8 @@ export type CursorParams = Record<string, string | number | boolean>
 /** Compared case-blind: `API_KEY` must not ride into a query either. */
 const RESERVED = new Set(['api_key', 'apikey', 'address'])
 const isReserved = (name: string): boolean => RESERVED.has(name.toLowerCase())
-/** Characters of a cursor (base64url): 8 KiB, far above any real `next_page_params` and still fine in a URL. */
-export const MAX_CURSOR_CHARS = 8192
+/** Characters of a cursor (base64url): 4 KiB, far above any real `next_page_params`; the bridge takes no longer one. */
+export const MAX_CURSOR_CHARS = 4096
 
 export interface CursorSecrets {
   contains(text: string): boolean
