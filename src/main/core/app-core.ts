@@ -1,66 +1,68 @@
-import type { AppInfo } from "../../shared/bridge/contract";
-import { bridgeHandlers } from "./bridge-handlers";
-import { BridgeHost } from "./bridge-host";
-import { CoreServices, type CoreServicesOptions } from "./core-services";
-import type { KeychainBackend } from "./keys/key-store";
-import type { Logger, Redactor } from "./logger";
-import type { RuntimeTuning } from "./profiles/profile-runtime";
-import type { SandboxLauncher } from "./sandbox-launcher";
-import { systemClock, type Clock } from "./util/clock";
-import { acquireDataLock } from "./util/data-lock";
-import { createVisibility } from "./util/visibility";
+import type { AppInfo } from '../../shared/bridge/contract'
+import { bridgeHandlers } from './bridge-handlers'
+import { BridgeHost } from './bridge-host'
+import { CoreServices, type CoreServicesOptions } from './core-services'
+import type { KeychainBackend } from './keys/key-store'
+import type { Logger, Redactor } from './logger'
+import type { RuntimeTuning } from './profiles/profile-runtime'
+import type { SandboxLauncher } from './sandbox-launcher'
+import { systemClock, type Clock } from './util/clock'
+import { acquireDataLock } from './util/data-lock'
+import { createVisibility } from './util/visibility'
 
 export interface CoreOptions {
-  host: "electron" | "web";
-  version: string;
-  platform: string;
+  host: 'electron' | 'web'
+  version: string
+  platform: string
   /** The app's data folder: settings, watchlists, snapshots, quota counts. */
-  dataDir: string;
-  log: Logger;
+  dataDir: string
+  log: Logger
   /** Every secret main learns (API keys) is registered here and removed from logs and errors. */
-  redactor: Redactor;
+  redactor: Redactor
   /**
    * Starts the built-in sandbox (a child process in the web host and tests, utilityProcess
    * in Electron). Without one, the sandbox profile answers that it is unavailable.
    */
-  sandboxLauncher?: SandboxLauncher;
+  sandboxLauncher?: SandboxLauncher
   /** The keychain backend. Default: keytar, loaded on first use. */
-  keychain?: () => Promise<KeychainBackend>;
+  keychain?: () => Promise<KeychainBackend>
   /** Keychain service name. Default 'Chainscope' (tests use their own). */
-  keychainService?: string;
+  keychainService?: string
   /** Default: the system clock. */
-  clock?: Clock;
+  clock?: Clock
   /** Default: the global fetch. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch
   /** Timeouts, retries, freshness, limiter headroom. Defaults in each module. */
-  tuning?: RuntimeTuning;
+  tuning?: RuntimeTuning
   /** Height polling budget and pacing. Defaults in height-watcher.ts. */
-  height?: CoreServicesOptions["height"];
+  height?: CoreServicesOptions['height']
   /** Offline snapshot bounds. Default 256 MiB, 200 pages per address. */
-  snapshots?: CoreServicesOptions["snapshots"];
+  snapshots?: CoreServicesOptions['snapshots']
 }
 
 export interface Core {
-  bridge: BridgeHost;
+  bridge: BridgeHost
   /**
    * The host's report of whether any app window can be seen (the page reports through
    * `app.setVisible`); live polling runs only while every reporter says visible. Starts hidden.
    */
-  setVisible(visible: boolean): void;
+  setVisible(visible: boolean): void
   /** Stops polling and the sandbox, writes the exact quota counts, flushes snapshots. */
-  dispose(): Promise<void>;
+  dispose(): Promise<void>
+  /**
+   * Whether a keychain call hung this run: its native thread blocks `process.exit`, so the
+   * host must end by signal instead (see key-store.ts `stuck`).
+   */
+  keychainStuck(): boolean
 }
 
 /** The composition root of main's host-agnostic services, shared by Electron and the web host. */
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const clock = options.clock ?? systemClock;
+  const clock = options.clock ?? systemClock
   // Before anything reads or writes the folder: a second host on it refuses to start.
-  const lock = acquireDataLock(options.dataDir, options.host);
-  const bridge = new BridgeHost(
-    {},
-    { log: (m) => options.log.error(m), redactor: options.redactor, clock },
-  );
-  let services: CoreServices;
+  const lock = acquireDataLock(options.dataDir, options.host)
+  const bridge = new BridgeHost({}, { log: (m) => options.log.error(m), redactor: options.redactor, clock })
+  let services: CoreServices
   try {
     services = new CoreServices({
       dataDir: options.dataDir,
@@ -75,27 +77,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       tuning: options.tuning ?? {},
       height: options.height,
       snapshots: options.snapshots,
-    });
+    })
   } catch (error) {
-    lock.release();
-    throw error;
+    lock.release()
+    throw error
   }
-  const info: AppInfo = {
-    name: "Chainscope",
-    version: options.version,
-    host: options.host,
-    platform: options.platform,
-  };
-  let disposed: Promise<void> | null = null;
-  const report = createVisibility((visible) => services.setVisible(visible));
+  const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
+  let disposed: Promise<void> | null = null
+  const report = createVisibility((visible) => services.setVisible(visible))
   const core: Core = {
     bridge,
-    setVisible: (visible) => report("host", visible),
-    dispose: () =>
-      (disposed ??= services.dispose().finally(() => lock.release())),
-  };
-  bridge.register(
-    bridgeHandlers(services, info, clock, (visible) => report("page", visible)),
-  );
-  return core;
+    setVisible: (visible) => report('host', visible),
+    dispose: () => (disposed ??= services.dispose().finally(() => lock.release())),
+    keychainStuck: () => services.keys.stuck,
+  }
+  bridge.register(bridgeHandlers(services, info, clock, (visible) => report('page', visible)))
+  return core
 }

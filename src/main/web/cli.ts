@@ -53,12 +53,22 @@ async function main(): Promise<void> {
     // the core gets 1.5 s to stop the sandbox and write its counts, then the process goes.
     setTimeout(() => {
       log.warn('shutdown took longer than 2 s; exiting anyway')
-      process.exit(1)
+      exit(1, true)
     }, 2000).unref()
     await host.close()
     const disposed = await Promise.race([core.dispose().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1500).unref())])
     if (!disposed) log.warn('the core did not finish stopping within 1.5 s; exiting anyway')
-    process.exit(0)
+    exit(0, core.keychainStuck())
+  }
+  /**
+   * `process.exit` waits for native threads (libuv joins them at exit): a keychain call that
+   * never answered would hold it forever. Then the process ends by the default SIGTERM action.
+   */
+  const exit = (code: number, stuck: boolean): void => {
+    if (!stuck) process.exit(code)
+    log.warn('a keychain call never answered; ending by signal')
+    process.removeAllListeners('SIGTERM')
+    process.kill(process.pid, 'SIGTERM')
   }
   process.on('SIGINT', () => void stop())
   process.on('SIGTERM', () => void stop())

@@ -1,76 +1,67 @@
-import type { LimiterState, Priority } from "../../../shared/bridge/contract";
-import type { Limits } from "../../../shared/domain/profile";
-import { AppError } from "../app-error";
-import {
-  nextUtcMidnight,
-  systemClock,
-  utcDay,
-  type Clock,
-  type ClockTimer,
-} from "../util/clock";
-import type { QuotaLedger, QuotaRecord } from "./quota-store";
+import type { LimiterState, Priority } from '../../../shared/bridge/contract'
+import type { Limits } from '../../../shared/domain/profile'
+import { AppError } from '../app-error'
+import { nextUtcMidnight, systemClock, utcDay, type Clock, type ClockTimer } from '../util/clock'
+import type { QuotaLedger, QuotaRecord } from './quota-store'
 
 /** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
-export type BucketLimits = Pick<
-  Limits,
-  "ratePerSecond" | "burst" | "quotaPerDay"
->;
+export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
 
 export interface LimiterOptions {
   /** The ledger id: the profile id, or `<profile id>|<bucket>` for a narrower scope. */
-  profileId: string;
-  limits: BucketLimits;
+  profileId: string
+  limits: BucketLimits
   /** Where the daily count is kept (a file in the data folder in the app). */
-  ledger: QuotaLedger;
+  ledger: QuotaLedger
   /** Default: the system clock. Tests pass nothing and use vi.useFakeTimers(). */
-  clock?: Clock;
+  clock?: Clock
   /** Background work stops once fewer than this share of the daily quota is left. Default 0.2. */
-  reserveFraction?: number;
+  reserveFraction?: number
   /**
    * Keep within the service's bucket even when the service counts a request late (after it
    * sat in the service's own queue). Default false: an exact bucket of `burst` tokens with
    * up to `burst` requests in flight. The core sets it; see `#capacity`.
    */
-  queueSafe?: boolean;
+  queueSafe?: boolean
   /** The count is persisted this many requests ahead (see quota-store.ts). Default 10. */
-  reserveStep?: number;
+  reserveStep?: number
   /**
    * A request waits at most this long for a token, a slot or the end of a pause, then fails
    * with `timeout` (every bridge call answers within 30 s; README "Choices"). Default 25 s.
    */
-  queueDeadlineMs?: number;
+  queueDeadlineMs?: number
   /** The longest pause a service may impose with `Retry-After`. Default 60 s. */
-  maxPauseMs?: number;
+  maxPauseMs?: number
   /** Shortest gap between two state events. Default 250 ms. */
-  stateIntervalMs?: number;
-  onState?: (state: LimiterState) => void;
+  stateIntervalMs?: number
+  onState?: (state: LimiterState) => void
 }
 
 export interface AcquireOptions {
   /** A function when the priority may rise while queued (a user joins a prefetch). */
-  priority: Priority | (() => Priority);
-  signal?: AbortSignal;
+  priority: Priority | (() => Priority)
+  signal?: AbortSignal
 }
 
 /** Held while a request is on the wire; `release` frees its in-flight slot. */
 export interface Permit {
-  release(): void;
+  release(): void
 }
 
 interface Job {
-  seq: number;
-  priority: () => Priority;
-  resolve: (permit: Permit) => void;
-  reject: (error: unknown) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  deadline?: ClockTimer;
+  seq: number
+  priority: () => Priority
+  resolve: (permit: Permit) => void
+  reject: (error: unknown) => void
+  signal?: AbortSignal
+  onAbort?: () => void
+  deadline?: ClockTimer
 }
 
-const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 };
-const EPSILON = 1e-9;
+const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }
+const EPSILON = 1e-9
 /** The longest delay a Node timer keeps (2^31-1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The client-side limiter of one bucket: a token bucket (rate, burst), a cap of `burst`
@@ -83,55 +74,52 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * resets at 00:00 UTC.
  */
 export class Limiter {
-  readonly profileId: string;
-  readonly #clock: Clock;
-  readonly #ledger: QuotaLedger;
-  readonly #reserveFraction: number;
-  readonly #queueSafe: boolean;
-  readonly #step: number;
-  readonly #stateInterval: number;
-  readonly #queueDeadline: number;
-  readonly #maxPause: number;
-  #refused: { since: number; count: number } | null = null;
-  readonly #onState: ((s: LimiterState) => void) | undefined;
-  #limits: BucketLimits;
-  #tokens: number;
-  #refilledAt: number;
-  #pausedUntil = 0;
-  #inFlight = 0;
-  #queue: Job[] = [];
-  #seq = 0;
-  #record: QuotaRecord;
-  #persisted: number;
-  #timer: ClockTimer | null = null;
-  #timerAt = Infinity;
-  #resetTimer: ClockTimer | null = null;
-  #stateTimer: ClockTimer | null = null;
-  #lastStateAt = -Infinity;
-  #disposed = false;
+  readonly profileId: string
+  readonly #clock: Clock
+  readonly #ledger: QuotaLedger
+  readonly #reserveFraction: number
+  readonly #queueSafe: boolean
+  readonly #step: number
+  readonly #stateInterval: number
+  readonly #queueDeadline: number
+  readonly #maxPause: number
+  #refused: { since: number; count: number } | null = null
+  readonly #onState: ((s: LimiterState) => void) | undefined
+  #limits: BucketLimits
+  #tokens: number
+  #refilledAt: number
+  #pausedUntil = 0
+  #inFlight = 0
+  #queue: Job[] = []
+  #seq = 0
+  #record: QuotaRecord
+  #persisted: number
+  #timer: ClockTimer | null = null
+  #timerAt = Infinity
+  #resetTimer: ClockTimer | null = null
+  #stateTimer: ClockTimer | null = null
+  #lastStateAt = -Infinity
+  #disposed = false
 
   constructor(options: LimiterOptions) {
-    this.profileId = options.profileId;
-    this.#clock = options.clock ?? systemClock;
-    this.#ledger = options.ledger;
-    this.#reserveFraction = options.reserveFraction ?? 0.2;
-    this.#queueSafe = options.queueSafe ?? false;
-    this.#step = Math.max(1, options.reserveStep ?? 10);
-    this.#stateInterval = options.stateIntervalMs ?? 250;
-    this.#queueDeadline = options.queueDeadlineMs ?? 25_000;
-    this.#maxPause = options.maxPauseMs ?? 60_000;
-    this.#onState = options.onState;
-    this.#limits = { ...options.limits };
-    this.#tokens = this.#capacity();
-    this.#refilledAt = this.#clock.now();
-    const today = utcDay(this.#clock.now());
-    const stored = this.#ledger.load(this.profileId);
-    this.#record =
-      stored && stored.day === today
-        ? { ...stored }
-        : { day: today, used: 0, keyTag: stored?.keyTag ?? "" };
-    this.#persisted = this.#record.used;
-    this.#armResetTimer();
+    this.profileId = options.profileId
+    this.#clock = options.clock ?? systemClock
+    this.#ledger = options.ledger
+    this.#reserveFraction = options.reserveFraction ?? 0.2
+    this.#queueSafe = options.queueSafe ?? false
+    this.#step = Math.max(1, options.reserveStep ?? 10)
+    this.#stateInterval = options.stateIntervalMs ?? 250
+    this.#queueDeadline = options.queueDeadlineMs ?? 25_000
+    this.#maxPause = options.maxPauseMs ?? 60_000
+    this.#onState = options.onState
+    this.#limits = { ...options.limits }
+    this.#tokens = this.#capacity()
+    this.#refilledAt = this.#clock.now()
+    const today = utcDay(this.#clock.now())
+    const stored = this.#ledger.load(this.profileId)
+    this.#record = stored && stored.day === today ? { ...stored } : { day: today, used: 0, keyTag: stored?.keyTag ?? '' }
+    this.#persisted = this.#record.used
+    this.#armResetTimer()
   }
 
   /**
@@ -146,100 +134,62 @@ export class Limiter {
    * The full burst is still sent at once when nothing is in flight.
    */
   #capacity(): number {
-    const burst = this.#limits.burst;
-    return this.#queueSafe ? Math.max(0, burst - this.#inFlight) : burst;
+    const burst = this.#limits.burst
+    return this.#queueSafe ? Math.max(0, burst - this.#inFlight) : burst
   }
 
   get reserve(): number {
-    return Math.floor(this.#limits.quotaPerDay * this.#reserveFraction);
+    return Math.floor(this.#limits.quotaPerDay * this.#reserveFraction)
   }
 
   /** Tells the limiter which key it counts for; a different key starts a fresh count. */
   useKey(keyTag: string): void {
-    if (this.#record.keyTag === keyTag) return;
-    const changed = this.#record.keyTag !== "";
-    this.#record = {
-      day: this.#record.day,
-      used: changed ? 0 : this.#record.used,
-      keyTag,
-    };
-    this.#persist(true);
-    this.#publish();
+    if (this.#record.keyTag === keyTag) return
+    const changed = this.#record.keyTag !== ''
+    this.#record = { day: this.#record.day, used: changed ? 0 : this.#record.used, keyTag }
+    this.#persist(true)
+    this.#publish()
   }
 
   setLimits(limits: BucketLimits): void {
-    this.#limits = { ...limits };
-    this.#tokens = Math.min(this.#tokens, this.#capacity());
-    this.#pump();
+    this.#limits = { ...limits }
+    this.#tokens = Math.min(this.#tokens, this.#capacity())
+    this.#pump()
   }
 
   /** Waits for a token, a free slot and quota; counts the request before it is sent. */
   acquire(options: AcquireOptions): Promise<Permit> {
-    if (this.#disposed)
-      return Promise.reject(
-        new AppError("cancelled", "The app is shutting down."),
-      );
-    const priority =
-      typeof options.priority === "function"
-        ? options.priority
-        : () => options.priority as Priority;
-    const pausedFor = this.#pausedUntil - this.#clock.now();
+    if (this.#disposed) return Promise.reject(new AppError('cancelled', 'The app is shutting down.'))
+    const priority = typeof options.priority === 'function' ? options.priority : () => options.priority as Priority
+    const pausedFor = this.#pausedUntil - this.#clock.now()
     if (pausedFor > this.#queueDeadline) {
       // No use queueing behind a pause longer than any request may wait: say so at once.
-      const until = new Date(this.#pausedUntil).toISOString().slice(11, 19);
-      return Promise.reject(
-        new AppError(
-          "rate-limited",
-          `The service asked for a pause; Chainscope sends nothing until ${until} UTC. Try again then.`,
-          { retryAfterMs: pausedFor },
-        ),
-      );
+      const until = new Date(this.#pausedUntil).toISOString().slice(11, 19)
+      return Promise.reject(new AppError('rate-limited', `The service asked for a pause; Chainscope sends nothing until ${until} UTC. Try again then.`, { retryAfterMs: pausedFor }))
     }
     return new Promise<Permit>((resolve, reject) => {
-      const job: Job = {
-        seq: ++this.#seq,
-        priority,
-        resolve,
-        reject,
-        signal: options.signal,
-      };
+      const job: Job = { seq: ++this.#seq, priority, resolve, reject, signal: options.signal }
       // Infinity (tests, a simulated clock) means no deadline; Node cannot hold more than MAX_TIMER_MS.
-      if (this.#queueDeadline <= MAX_TIMER_MS)
-        job.deadline = this.#clock.setTimeout(() => {
-          const i = this.#queue.indexOf(job);
-          if (i < 0) return;
-          this.#queue.splice(i, 1);
-          const s = Math.round(this.#queueDeadline / 1000);
-          this.#settle(
-            job,
-            new AppError(
-              "timeout",
-              `The request waited ${s} s for its turn under the service's limits and was dropped; try again.`,
-            ),
-          );
-          this.#pump();
-        }, this.#queueDeadline);
+      if (this.#queueDeadline <= MAX_TIMER_MS) job.deadline = this.#clock.setTimeout(() => this.#expire(job), this.#queueDeadline)
       if (options.signal) {
         if (options.signal.aborted) {
-          if (job.deadline !== undefined)
-            this.#clock.clearTimeout(job.deadline);
-          return reject(options.signal.reason);
+          if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
+          return reject(options.signal.reason)
         }
         job.onAbort = () => {
-          const i = this.#queue.indexOf(job);
+          const i = this.#queue.indexOf(job)
           if (i >= 0) {
-            this.#queue.splice(i, 1);
-            if (job.deadline !== undefined)
-              this.#clock.clearTimeout(job.deadline);
-            reject(options.signal?.reason);
-            this.#pump();
+            this.#queue.splice(i, 1)
+            if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
+            reject(options.signal?.reason)
+            this.#pump()
           }
-        };
-        options.signal.addEventListener("abort", job.onAbort, { once: true });
+        }
+        options.signal.addEventListener('abort', job.onAbort, { once: true })
       }
-      this.#queue.push(job);
-      this.#pump();
-    });
+      this.#queue.push(job)
+      this.#pump()
+    })
   }
 
   /**
@@ -247,43 +197,41 @@ export class Limiter {
    * at most `maxPauseMs` (a server's `Retry-After` of years must not freeze the profile).
    */
   pauseFor(ms: number): void {
-    const pause = Math.min(Math.max(0, ms), this.#maxPause);
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause);
-    this.#tokens = 0;
-    this.#refilledAt = this.#clock.now();
-    this.#pump();
+    const pause = Math.min(Math.max(0, ms), this.#maxPause)
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause)
+    this.#tokens = 0
+    this.#refilledAt = this.#clock.now()
+    this.#pump()
   }
 
   /** The service refused a request (429); returns how many in a row, and since when. */
   noteRefused(): { since: number; count: number } {
-    this.#refused = this.#refused
-      ? { since: this.#refused.since, count: this.#refused.count + 1 }
-      : { since: this.#clock.now(), count: 1 };
-    this.#publish();
-    return { ...this.#refused };
+    this.#refused = this.#refused ? { since: this.#refused.since, count: this.#refused.count + 1 } : { since: this.#clock.now(), count: 1 }
+    this.#publish()
+    return { ...this.#refused }
   }
 
   /** The service accepted a request: whatever it refused before is over. */
   noteAccepted(): void {
-    if (this.#refused === null) return;
-    this.#refused = null;
-    this.#publish();
+    if (this.#refused === null) return
+    this.#refused = null
+    this.#publish()
   }
 
   /** The service says today's quota is used up, whatever our count says: believe it. */
   markQuotaExhausted(): void {
-    this.#rollDay();
-    this.#record.used = Math.max(this.#record.used, this.#limits.quotaPerDay);
-    this.#persist(true);
-    this.#pump();
+    this.#rollDay()
+    this.#record.used = Math.max(this.#record.used, this.#limits.quotaPerDay)
+    this.#persist(true)
+    this.#pump()
   }
 
   state(): LimiterState {
-    this.#rollDay();
-    this.#refill(this.#clock.now());
-    const queued = { user: 0, prefetch: 0, background: 0 };
-    for (const job of this.#queue) queued[job.priority()] += 1;
-    const left = this.#left();
+    this.#rollDay()
+    this.#refill(this.#clock.now())
+    const queued = { user: 0, prefetch: 0, background: 0 }
+    for (const job of this.#queue) queued[job.priority()] += 1
+    const left = this.#left()
     return {
       profileId: this.profileId,
       tokens: Math.floor(this.#tokens * 100) / 100,
@@ -296,198 +244,173 @@ export class Limiter {
       leftToday: left,
       resetsAt: new Date(nextUtcMidnight(this.#clock.now())).toISOString(),
       reserve: this.reserve,
-      throttled:
-        this.#queue.length > 0 ||
-        this.#clock.now() < this.#pausedUntil ||
-        left <= this.reserve,
-      ...(this.#clock.now() < this.#pausedUntil
-        ? { pausedUntil: new Date(this.#pausedUntil).toISOString() }
-        : {}),
-      ...(this.#refused && this.#refused.count >= 2
-        ? {
-            refusing: {
-              since: new Date(this.#refused.since).toISOString(),
-              count: this.#refused.count,
-            },
-          }
-        : {}),
-    };
+      throttled: this.#queue.length > 0 || this.#clock.now() < this.#pausedUntil || left <= this.reserve,
+      ...(this.#clock.now() < this.#pausedUntil ? { pausedUntil: new Date(this.#pausedUntil).toISOString() } : {}),
+      ...(this.#refused && this.#refused.count >= 2 ? { refusing: { since: new Date(this.#refused.since).toISOString(), count: this.#refused.count } } : {}),
+    }
   }
 
   /** Rejects everything queued (with `message`), stops the timers and writes the exact count. */
-  dispose(message = "The app is shutting down."): void {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    for (const job of this.#queue.splice(0))
-      this.#settle(job, new AppError("cancelled", message));
-    for (const t of [this.#timer, this.#resetTimer, this.#stateTimer])
-      if (t !== null) this.#clock.clearTimeout(t);
-    this.#timer = this.#resetTimer = this.#stateTimer = null;
-    if (this.#persisted !== this.#record.used) this.#persist(true);
+  dispose(message = 'The app is shutting down.'): void {
+    if (this.#disposed) return
+    this.#disposed = true
+    for (const job of this.#queue.splice(0)) this.#settle(job, new AppError('cancelled', message))
+    for (const t of [this.#timer, this.#resetTimer, this.#stateTimer]) if (t !== null) this.#clock.clearTimeout(t)
+    this.#timer = this.#resetTimer = this.#stateTimer = null
+    if (this.#persisted !== this.#record.used) this.#persist(true)
   }
 
   #left(): number {
-    return Math.max(0, this.#limits.quotaPerDay - this.#record.used);
+    return Math.max(0, this.#limits.quotaPerDay - this.#record.used)
   }
 
   #refill(now: number): void {
     // The bucket keeps filling during a server-ordered pause, as the service's own does.
-    const elapsed = Math.max(0, now - this.#refilledAt);
-    this.#tokens = Math.min(
-      this.#capacity(),
-      this.#tokens + (elapsed * this.#limits.ratePerSecond) / 1000,
-    );
-    this.#refilledAt = now;
+    const elapsed = Math.max(0, now - this.#refilledAt)
+    this.#tokens = Math.min(this.#capacity(), this.#tokens + (elapsed * this.#limits.ratePerSecond) / 1000)
+    this.#refilledAt = now
   }
 
   #rollDay(): void {
-    const today = utcDay(this.#clock.now());
-    if (this.#record.day === today) return;
-    this.#record = { day: today, used: 0, keyTag: this.#record.keyTag };
-    this.#persist(true);
+    const today = utcDay(this.#clock.now())
+    if (this.#record.day === today) return
+    this.#record = { day: today, used: 0, keyTag: this.#record.keyTag }
+    this.#persist(true)
   }
 
   #persist(exact: boolean): void {
-    const target = exact
-      ? this.#record.used
-      : Math.min(
-          this.#record.used + this.#step - 1,
-          Math.max(this.#record.used, this.#limits.quotaPerDay),
-        );
-    this.#persisted = target;
-    this.#ledger.save(this.profileId, { ...this.#record, used: target });
+    const target = exact ? this.#record.used : Math.min(this.#record.used + this.#step - 1, Math.max(this.#record.used, this.#limits.quotaPerDay))
+    this.#persisted = target
+    this.#ledger.save(this.profileId, { ...this.#record, used: target })
   }
 
   #pump(): void {
-    if (this.#disposed) return;
-    this.#rollDay();
-    const now = this.#clock.now();
-    this.#refill(now);
+    if (this.#disposed) return
+    this.#rollDay()
+    const now = this.#clock.now()
+    this.#refill(now)
     while (this.#queue.length > 0) {
-      const left = this.#left();
+      const left = this.#left()
       if (left <= 0) {
-        this.#rejectWhere(() => true, "quota");
-        break;
+        this.#rejectWhere(() => true, 'quota')
+        break
       }
-      if (left <= this.reserve)
-        this.#rejectWhere((job) => job.priority() === "background", "reserve");
-      if (this.#queue.length === 0) break;
-      if (this.#inFlight >= this.#limits.burst) break;
+      if (left <= this.reserve) this.#rejectWhere((job) => job.priority() === 'background', 'reserve')
+      if (this.#queue.length === 0) break
+      if (this.#inFlight >= this.#limits.burst) break
       if (now < this.#pausedUntil) {
-        this.#wakeAt(this.#pausedUntil);
-        break;
+        this.#wakeAt(this.#pausedUntil)
+        break
       }
       if (this.#tokens < 1 - EPSILON) {
-        const ms = Math.ceil(
-          ((1 - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON,
-        );
-        this.#wakeAt(now + Math.max(1, ms));
-        break;
+        const ms = Math.ceil(((1 - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON)
+        this.#wakeAt(now + Math.max(1, ms))
+        break
       }
-      const job = this.#takeBest();
-      this.#tokens = Math.max(0, this.#tokens - 1);
-      this.#record.used += 1;
-      if (this.#record.used > this.#persisted) this.#persist(false);
-      this.#inFlight += 1;
-      let released = false;
+      const job = this.#takeBest()
+      this.#tokens = Math.max(0, this.#tokens - 1)
+      this.#record.used += 1
+      if (this.#record.used > this.#persisted) this.#persist(false)
+      this.#inFlight += 1
+      let released = false
       this.#settle(job, {
         release: () => {
-          if (released) return;
-          released = true;
+          if (released) return
+          released = true
           // Refill up to now under the cap that held while this request was out.
-          this.#refill(this.#clock.now());
-          this.#inFlight -= 1;
-          this.#pump();
+          this.#refill(this.#clock.now())
+          this.#inFlight -= 1
+          this.#pump()
         },
-      });
+      })
     }
-    this.#publish();
+    this.#publish()
   }
 
   #takeBest(): Job {
-    let best = 0;
+    let best = 0
     for (let i = 1; i < this.#queue.length; i++) {
-      const a = this.#queue[i]!;
-      const b = this.#queue[best]!;
-      const ra = RANK[a.priority()];
-      const rb = RANK[b.priority()];
-      if (ra < rb || (ra === rb && a.seq < b.seq)) best = i;
+      const a = this.#queue[i]!
+      const b = this.#queue[best]!
+      const ra = RANK[a.priority()]
+      const rb = RANK[b.priority()]
+      if (ra < rb || (ra === rb && a.seq < b.seq)) best = i
     }
-    return this.#queue.splice(best, 1)[0]!;
+    return this.#queue.splice(best, 1)[0]!
   }
 
-  #rejectWhere(match: (job: Job) => boolean, why: "quota" | "reserve"): void {
-    const resetsAt = nextUtcMidnight(this.#clock.now());
-    const retryAfterMs = resetsAt - this.#clock.now();
-    const at = new Date(resetsAt).toISOString().slice(11, 16);
+  #rejectWhere(match: (job: Job) => boolean, why: 'quota' | 'reserve'): void {
+    const resetsAt = nextUtcMidnight(this.#clock.now())
+    const retryAfterMs = resetsAt - this.#clock.now()
+    const at = new Date(resetsAt).toISOString().slice(11, 16)
     const message =
-      why === "quota"
+      why === 'quota'
         ? `Today's quota of ${this.#limits.quotaPerDay} requests is used up; it resets at ${at} UTC.`
-        : `Background refresh is paused: ${this.#left()} of today's ${this.#limits.quotaPerDay} requests are left and kept for what you open yourself. It resumes when the quota resets at ${at} UTC.`;
-    const keep: Job[] = [];
+        : `Background refresh is paused: ${this.#left()} of today's ${this.#limits.quotaPerDay} requests are left and kept for what you open yourself. It resumes when the quota resets at ${at} UTC.`
+    const keep: Job[] = []
     for (const job of this.#queue) {
-      if (match(job))
-        this.#settle(
-          job,
-          new AppError("quota-exhausted", message, { retryAfterMs }),
-        );
-      else keep.push(job);
+      if (match(job)) this.#settle(job, new AppError('quota-exhausted', message, { retryAfterMs }))
+      else keep.push(job)
     }
-    this.#queue = keep;
+    this.#queue = keep
+  }
+
+  /** A job's deadline passed while it still waited in the queue. */
+  #expire(job: Job): void {
+    const i = this.#queue.indexOf(job)
+    if (i < 0) return
+    this.#queue.splice(i, 1)
+    const s = Math.round(this.#queueDeadline / 1000)
+    this.#settle(job, new AppError('timeout', `The request waited ${s} s for its turn under the service's limits and was dropped; try again.`))
+    this.#pump()
   }
 
   #settle(job: Job, outcome: Permit | AppError): void {
-    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
-    if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline);
-    if (outcome instanceof AppError) job.reject(outcome);
-    else job.resolve(outcome);
+    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
+    if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
+    if (outcome instanceof AppError) job.reject(outcome)
+    else job.resolve(outcome)
   }
 
   #wakeAt(at: number): void {
-    if (this.#timer !== null && this.#timerAt <= at) return;
-    if (this.#timer !== null) this.#clock.clearTimeout(this.#timer);
-    this.#timerAt = at;
+    if (this.#timer !== null && this.#timerAt <= at) return
+    if (this.#timer !== null) this.#clock.clearTimeout(this.#timer)
+    this.#timerAt = at
     // Node fires a timer of more than 2^31-1 ms after 1 ms: a service's Retry-After of weeks
     // would make a 1 ms loop. Capped, the timer fires early and `#pump` arms it again.
     this.#timer = this.#clock.setTimeout(
       () => {
-        this.#timer = null;
-        this.#timerAt = Infinity;
-        this.#pump();
+        this.#timer = null
+        this.#timerAt = Infinity
+        this.#pump()
       },
       Math.min(at - this.#clock.now(), MAX_TIMER_MS),
-    );
+    )
   }
 
   #armResetTimer(): void {
-    const now = this.#clock.now();
-    this.#resetTimer = this.#clock.setTimeout(
-      () => {
-        this.#resetTimer = null;
-        if (this.#disposed) return;
-        this.#pump();
-        this.#armResetTimer();
-      },
-      nextUtcMidnight(now) - now + 1,
-    );
+    const now = this.#clock.now()
+    this.#resetTimer = this.#clock.setTimeout(() => {
+      this.#resetTimer = null
+      if (this.#disposed) return
+      this.#pump()
+      this.#armResetTimer()
+    }, nextUtcMidnight(now) - now + 1)
   }
 
   #publish(): void {
-    if (!this.#onState || this.#disposed) return;
-    const now = this.#clock.now();
+    if (!this.#onState || this.#disposed) return
+    const now = this.#clock.now()
     if (now - this.#lastStateAt >= this.#stateInterval) {
-      this.#lastStateAt = now;
-      this.#onState(this.state());
-      return;
+      this.#lastStateAt = now
+      this.#onState(this.state())
+      return
     }
-    if (this.#stateTimer !== null) return;
-    this.#stateTimer = this.#clock.setTimeout(
-      () => {
-        this.#stateTimer = null;
-        this.#lastStateAt = this.#clock.now();
-        if (!this.#disposed) this.#onState?.(this.state());
-      },
-      this.#lastStateAt + this.#stateInterval - now,
-    );
+    if (this.#stateTimer !== null) return
+    this.#stateTimer = this.#clock.setTimeout(() => {
+      this.#stateTimer = null
+      this.#lastStateAt = this.#clock.now()
+      if (!this.#disposed) this.#onState?.(this.state())
+    }, this.#lastStateAt + this.#stateInterval - now)
   }
 }
