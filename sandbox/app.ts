@@ -54,6 +54,7 @@ export async function startSandbox(options: SandboxOptions, report: Reporter): P
     apiKeys: [options.apiKey],
     limits: { rate: options.rate, burst: options.burst, quota: options.quota },
     admin: options.admin,
+    plainErrors: options.plainErrors,
     networks: served,
     log: report.log,
   })

@@ -3,7 +3,7 @@ import { parseOptions, UsageError } from './config'
 
 /**
  * `npm run sandbox -- [--port N] [--rate R] [--burst B] [--quota Q] [--api-key K]
- * [--networks a,b] [--block-time S] [--admin] [--state-dir DIR] [--seed-txs N]`
+ * [--networks a,b] [--block-time S] [--admin] [--state-dir DIR] [--seed-txs N] [--plain-errors]`
  * (also built as out/main/sandbox.js). When ready, exactly one line of JSON goes to stdout;
  * progress (`sandbox-progress {...}`) and logs go to stderr. SIGINT/SIGTERM stop both chains
  * and exit 0; a signal while still preparing exits 130 (the chains die with the process, and

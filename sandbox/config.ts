@@ -26,6 +26,11 @@ export interface SandboxOptions {
   stateDir: string
   /** Transactions of the busy address in the seed, default 2600 (52 pages). */
   seedTxs: number
+  /**
+   * 401 and 429 answered as plain text without `Retry-After` (spec 7 defines no error bodies;
+   * many providers do this), default off: JSON bodies and `Retry-After`.
+   */
+  plainErrors: boolean
 }
 
 export class UsageError extends Error {
@@ -62,6 +67,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         admin: { type: 'boolean' },
         'state-dir': { type: 'string' },
         'seed-txs': { type: 'string' },
+        'plain-errors': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -92,5 +98,6 @@ export function parseOptions(argv: string[]): SandboxOptions {
     admin: values.admin === true,
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
     seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
+    plainErrors: values['plain-errors'] === true,
   }
 }
