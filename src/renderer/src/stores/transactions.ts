@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { Provenance } from '@shared/bridge/contract'
+import type { Priority, Provenance } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
+import { checkPage, newPagingWalk } from '@shared/domain/paging-guard'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../bridge'
 import { filterTransactions, type DirectionFilter, type StatusFilter } from '../lib/tx-view'
@@ -12,8 +13,12 @@ export interface LoadAllProgress {
   running: boolean
   pages: number
   rows: number
-  /** Why it ended early: cancelled by the user, or the error that stopped it. */
-  stopped: 'cancelled' | 'error' | null
+  /**
+   * Why it ended early: cancelled by the user, the error that stopped it, the background
+   * reserve of the daily quota reached ("Load all" runs as background work until the user
+   * says to go on), or the paging guard (`pagingStopped` says why).
+   */
+  stopped: 'cancelled' | 'error' | 'reserve' | 'guard' | null
 }
 
 /**
@@ -34,6 +39,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
   const errorAt = ref(0)
   const loadAllProgress = ref<LoadAllProgress>({ running: false, pages: 0, rows: 0, stopped: null })
   const selectedHash = ref<string | null>(null)
+  /** Why paging stopped before the end of the history (shared/domain/paging-guard.ts), else null. */
+  const pagingStopped = ref<string | null>(null)
 
   const directionFilter = ref<DirectionFilter>('all')
   const typeFilter = ref('all')
@@ -52,6 +59,9 @@ export const useTransactionsStore = defineStore('transactions', () => {
 
   let generation = 0
   let seen = new Set<string>()
+  // The same guard as main's, on the cursors this view follows: main's walk restarts after a
+  // restart of main; this one lasts as long as the open address.
+  let walk = newPagingWalk()
   let cancelRequested = false
   let pending: Promise<boolean> | null = null
 
@@ -63,6 +73,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     generation++
     items.value = []
     seen = new Set()
+    walk = newPagingWalk()
+    pagingStopped.value = null
     nextCursor.value = null
     pages.value = 0
     provenance.value = null
@@ -75,11 +87,11 @@ export const useTransactionsStore = defineStore('transactions', () => {
     loadAllProgress.value = { running: false, pages: 0, rows: 0, stopped: null }
   }
 
-  async function fetchPage(cursor: string | null, refresh: boolean): Promise<boolean> {
+  async function fetchPage(cursor: string | null, refresh: boolean, priority: Priority = 'user'): Promise<boolean> {
     const t = target.value
     if (!t) return false
     const mine = generation
-    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: 'user', scope: scope() })
+    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority, scope: scope() })
     if (mine !== generation) return false
     if (!result.ok) {
       // The user cancelled (load-all, leaving the view): nothing went wrong.
@@ -96,7 +108,11 @@ export const useTransactionsStore = defineStore('transactions', () => {
       return true
     })
     items.value = cursor === null ? fresh : items.value.concat(fresh)
-    nextCursor.value = typeof page.nextCursor === 'string' ? page.nextCursor : null
+    const next = typeof page.nextCursor === 'string' ? page.nextCursor : null
+    if (cursor === null) walk = newPagingWalk()
+    const stop = typeof page.pagingStopped === 'string' ? page.pagingStopped : checkPage(walk, { cursor, nextCursor: next, itemIds: (Array.isArray(page.items) ? page.items : []).map((tx) => String(tx?.hash)) })
+    pagingStopped.value = stop
+    nextCursor.value = stop ? null : next
     pages.value++
     const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
     if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason }
@@ -118,12 +134,12 @@ export const useTransactionsStore = defineStore('transactions', () => {
   }
 
   /** The next page, if there is one; joins the page already loading. */
-  function loadMore(): Promise<boolean> {
+  function loadMore(priority: Priority = 'user'): Promise<boolean> {
     if (pending) return pending
     if (!target.value || loadingFirst.value || nextCursor.value === null) return Promise.resolve(false)
     const mine = generation
     loadingMore.value = true
-    const p = fetchPage(nextCursor.value, false).finally(() => {
+    const p = fetchPage(nextCursor.value, false, priority).finally(() => {
       if (mine === generation) {
         loadingMore.value = false
         pending = null
@@ -133,19 +149,25 @@ export const useTransactionsStore = defineStore('transactions', () => {
     return p
   }
 
-  /** Every remaining page, with progress, until done, cancelled or an error. */
-  async function loadAll(): Promise<void> {
+  /**
+   * Every remaining page, with progress, until done, cancelled, an error or the paging guard.
+   * It runs as background work, so it stops where the daily quota's background reserve begins
+   * (stopped: 'reserve'); `pastReserve` (the user confirmed) runs it as user work to the end.
+   */
+  async function loadAll(options: { pastReserve?: boolean } = {}): Promise<void> {
     if (loadAllProgress.value.running || !target.value) return
     const mine = generation
     cancelRequested = false
+    const priority: Priority = options.pastReserve ? 'user' : 'background'
     loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
     while (!cancelRequested && nextCursor.value !== null) {
-      const ok = await loadMore()
+      const ok = await loadMore(priority)
       if (mine !== generation) return
       loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
       if (!ok) break
     }
-    const stopped = cancelRequested ? 'cancelled' : nextCursor.value !== null ? 'error' : null
+    const atReserve = nextCursor.value !== null && priority === 'background' && error.value?.kind === 'quota-exhausted'
+    const stopped = cancelRequested ? 'cancelled' : atReserve ? 'reserve' : nextCursor.value !== null ? 'error' : pagingStopped.value ? 'guard' : null
     loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped }
   }
 
@@ -176,6 +198,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     error,
     errorAt,
     loadAllProgress,
+    pagingStopped,
     selectedHash,
     selected,
     directionFilter,
