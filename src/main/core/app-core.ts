@@ -50,8 +50,8 @@ export interface Core {
   /** Stops polling and the sandbox, writes the exact quota counts, flushes snapshots. */
   dispose(): Promise<void>
   /**
-   * Whether a keychain call hung this run: its native thread blocks `process.exit`, so the
-   * host must end by signal instead (see key-store.ts `stuck`).
+   * Whether a keychain call is still running (or hung): its native thread blocks
+   * `process.exit`, so the host must end by signal instead (see key-store.ts `stuck`).
    */
   keychainStuck(): boolean
 }

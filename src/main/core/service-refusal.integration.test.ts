@@ -48,7 +48,7 @@ async function outcome<K extends BridgeCallName>(name: K, input: BridgeCallInput
   const r = await core.bridge.dispatch(name, input)
   return r.ok ? null : r.error
 }
-const blockNumber = { network: 'alpha', method: 'eth_blockNumber', params: [] } as const
+const blockNumber: BridgeCallInput<'rpc.call'> = { network: 'alpha', method: 'eth_blockNumber', params: [] }
 
 describe('service-side refusal told plainly (--plain-errors)', () => {
   it('repeated plain-text 429s: "the service is refusing requests (since HH:MM, N refused)", also in the limiter state', async () => {

@@ -61,12 +61,13 @@ async function main(): Promise<void> {
     exit(0, core.keychainStuck())
   }
   /**
-   * `process.exit` waits for native threads (libuv joins them at exit): a keychain call that
-   * never answered would hold it forever. Then the process ends by the default SIGTERM action.
+   * `process.exit` waits for native threads (libuv joins them at exit): a keychain call still
+   * running (it may never answer) would hold it forever. Then the process ends by the default
+   * SIGTERM action.
    */
   const exit = (code: number, stuck: boolean): void => {
     if (!stuck) process.exit(code)
-    log.warn('a keychain call never answered; ending by signal')
+    log.warn('a keychain call is still running; ending by signal')
     process.removeAllListeners('SIGTERM')
     process.kill(process.pid, 'SIGTERM')
   }

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import { createServer, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../core/testing/scripted-server'
 
@@ -47,8 +48,8 @@ interface Started {
 }
 
 /** Spawns the host; resolves once it printed its address or exited. No Secret Service: keys stay in the session. */
-async function startHost(dir: string): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'no-bus')}` }
+async function startHost(dir: string, bus = `unix:path=${join(dir, 'no-bus')}`): Promise<Started> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus }
   delete env.DISPLAY
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/web/cli.ts'), '--port', '0', '--data-dir', dir, '--static-dir', staticDir], {
     cwd: ROOT,
@@ -142,6 +143,40 @@ describe('web host process', () => {
       await inFlight
     } finally {
       await silent.close()
+    }
+  }, 30_000)
+
+  it('SIGTERM stops the host while a key is being stored in a keychain that never answers (item 12)', async () => {
+    const dir = dataDir()
+    // A D-Bus socket that accepts and never replies, as an autolaunched bus without a keyring.
+    const connections = new Set<Socket>()
+    const silentBus = createServer((socket) => connections.add(socket))
+    await new Promise<void>((r) => silentBus.listen(join(dir, 'bus'), () => r()))
+    try {
+      const host = await startHost(dir, `unix:path=${join(dir, 'bus')}`)
+      expect(host.url).not.toBeNull()
+      const invoke = await bridgeOf(host.url!)
+      const saved = await invoke('profiles.save', {
+        name: 'Keyed',
+        baseUrl: 'https://data.example',
+        rpcUrl: 'https://rpc.example',
+        networks: [
+          { name: 'alpha', label: 'Alpha' },
+          { name: 'beta', label: 'Beta' },
+        ],
+      })
+      const id = (JSON.parse(saved.body) as { value: { id: string } }).value.id
+      const storing = invoke('key.set', { profileId: id, key: 'keychain-key-0123456789', sessionOnly: false }).catch(() => null)
+      while (connections.size === 0) await new Promise<void>((r) => setImmediate(r))
+      const started = performance.now()
+      host.child.kill('SIGTERM')
+      await host.exited
+      process.stdout.write(`web host gone after SIGTERM with a keychain call in flight: ${Math.round(performance.now() - started)} ms (${host.child.signalCode ?? host.child.exitCode})\n`)
+      expect(host.child.exitCode === 0 || host.child.signalCode === 'SIGTERM').toBe(true)
+      await storing
+    } finally {
+      for (const socket of connections) socket.destroy()
+      await new Promise<void>((r) => silentBus.close(() => r()))
     }
   }, 30_000)
 })

@@ -54,6 +54,8 @@ export class KeyStore {
   #backend: Promise<{ backend: KeychainBackend | null; problem: string | null }> | null = null
   /** Set once an operation missed its deadline: the keychain is not asked again this run. */
   #unusable: string | null = null
+  /** Keychain calls not yet settled (one that hangs stays counted). */
+  #pending = 0
   readonly #deadlineMs: number
   readonly #clock: Clock
 
@@ -65,11 +67,12 @@ export class KeyStore {
   }
 
   /**
-   * A keychain call missed its deadline and may still hang in a native thread. Such a thread
-   * blocks a normal `process.exit` (libuv joins its threads at exit), so hosts end by signal.
+   * A keychain call is still running in a native thread (one that missed its deadline may
+   * never end). Such a thread blocks a normal `process.exit` (libuv joins its threads at
+   * exit), so hosts then end by signal.
    */
   get stuck(): boolean {
-    return this.#unusable !== null
+    return this.#pending > 0
   }
 
   /** One keychain operation within the deadline; a miss makes the keychain unusable for this run. */
@@ -85,8 +88,10 @@ export class KeyStore {
         reject(new KeychainUnusable(this.#unusable))
       }, this.#deadlineMs)
     })
+    this.#pending++
+    const running = operation().finally(() => this.#pending--)
     try {
-      return await Promise.race([operation(), late])
+      return await Promise.race([running, late])
     } finally {
       this.#clock.clearTimeout(timer)
     }
