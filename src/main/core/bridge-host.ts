@@ -104,11 +104,16 @@ export class BridgeHost {
     return safe
   }
 
+  /** Redact, then cut: a cut secret is no longer recognised as one (issue 10 item 6). */
+  #cut(text: string, max: number): string {
+    return (this.#redactor ? this.#redactor.redact(text) : text).slice(0, max)
+  }
+
   async dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
     let timer: unknown
     const late = new Promise<BridgeResult<unknown>>((resolve) => {
       timer = this.#clock.setTimeout(() => {
-        const label = typeof name === 'string' ? name.slice(0, 60) : 'The call'
+        const label = typeof name === 'string' ? this.#cut(name, 60) : 'The call'
         this.#log(`bridge ${label} did not answer within ${this.#deadlineMs} ms`)
         resolve(
           fail({
@@ -127,7 +132,7 @@ export class BridgeHost {
 
   async #dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
     if (!isBridgeCallName(name)) {
-      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(name.slice(0, 60)) : `(a ${typeof name})`}.`, field: 'name' })
+      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(this.#cut(name, 60)) : `(a ${typeof name})`}.`, field: 'name' })
     }
     const parsed = bridgeCalls[name].safeParse(input ?? {})
     if (!parsed.success) {

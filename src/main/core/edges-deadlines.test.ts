@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BridgeHost } from './bridge-host'
 import { Limiter } from './limiter/limiter'
 import { MemoryQuotaLedger } from './limiter/quota-store'
+import { Redactor } from './logger'
 
-/** Issue 10 item 1: every wait is bounded — a bridge call, a queued request, a server's pause. */
+/** Issue 10 item 1: every wait is bounded — a bridge call, a queued request, a server's pause. Item 6 at the bridge. */
 beforeEach(() => {
   vi.useFakeTimers()
   vi.setSystemTime(Date.UTC(2030, 0, 1, 10))
@@ -53,5 +54,17 @@ describe('deadlines', () => {
     expect(granted).toBe(true)
     expect(limiter.state().pausedUntil).toBeUndefined()
     limiter.dispose()
+  })
+})
+
+describe('redact, then cut (item 6)', () => {
+  it('an unknown call name holding a key is redacted before it is cut', async () => {
+    const redactor = new Redactor()
+    const key = 'sk_live_0123456789abcdefghijklmnopqrstuvwxyz'
+    redactor.add(key)
+    const host = new BridgeHost({}, { redactor })
+    const answer = await host.dispatch(`${'x'.repeat(30)}${key}`, {})
+    const message = JSON.stringify(answer)
+    for (let i = 0; i + 8 <= key.length; i++) expect(message).not.toContain(key.slice(i, i + 8))
   })
 })
