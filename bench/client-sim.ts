@@ -55,7 +55,8 @@ async function runOurs(recorded: Recorded, options: HourOptions): Promise<{ requ
   const clock = new SimClock(Date.UTC(2030, 0, 7, 9))
   const chains = new Map(recorded.networks.map((n, i) => [n, new SimChain(clock.now(), recorded.heads[n]!, options.seed * 10 + i, options.chain ?? 'slot')]))
   const service = new SimService(clock, chains, recorded)
-  const info: SandboxInfo = { base_url: 'http://sim.invalid', rpc_url: 'http://sim.invalid/rpc', networks: recorded.networks, api_key: recorded.key, demo_addresses: {} }
+  // https: the core sends a key over plain http only to loopback (the fetch here is simulated).
+  const info: SandboxInfo = { base_url: 'https://sim.invalid', rpc_url: 'https://sim.invalid/rpc', networks: recorded.networks, api_key: recorded.key, demo_addresses: {} }
   const dir = mkdtempSync(join(tmpdir(), 'bench-hour-'))
   const core = await createCore({
     host: 'web',

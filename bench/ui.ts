@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
-import { startWebHostProcess } from '../e2e/web-host-process'
+import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     )
   } finally {
     await browser.close()
-    host.child.kill('SIGTERM')
+    await stopChild(host.child)
     await sandbox.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }

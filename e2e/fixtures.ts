@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { electronRuntime } from './electron-runtime'
-import { startWebHostProcess } from './web-host-process'
+import { startWebHostProcess, stopChild } from './web-host-process'
 
 export interface AppFixtureOptions {
   appHost: 'web' | 'electron'
@@ -48,8 +48,7 @@ export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate
     if (appHost !== 'web') return use(null)
     const host = await startWebHostProcess(dataDir, sandboxArgs ? { CHAINSCOPE_SANDBOX_ARGS: sandboxArgs } : {})
     await use({ origin: host.origin, url: host.url })
-    host.child.kill('SIGTERM')
-    await new Promise((r) => host.child.once('exit', r))
+    await stopChild(host.child)
   },
 
   // Not built on Playwright's `page`: that would start a browser in the Electron project too.

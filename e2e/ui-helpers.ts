@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Page, TestInfo } from '@playwright/test'
 import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
+import { stopChild } from './web-host-process'
 
 const ROOT = resolve(import.meta.dirname, '..')
 
@@ -49,11 +50,8 @@ export async function startServiceSandbox(args: string[]): Promise<ServiceSandbo
   return {
     info,
     stop: () =>
-      (stopped ??= new Promise<void>((done) => {
-        if (child.exitCode !== null) return done()
-        child.once('exit', () => done())
-        child.kill('SIGTERM')
-      })),
+      // Waits for the exit; SIGKILL if SIGTERM is not enough within 15 s.
+      (stopped ??= stopChild(child, 15_000)),
   }
 }
 

@@ -5,6 +5,24 @@ import { createInterface } from 'node:readline'
 const ROOT = resolve(import.meta.dirname, '..')
 
 /**
+ * Stops a child and waits until it has exited: SIGTERM, then SIGKILL if it is still there after
+ * `graceMs` (the web host exits within 2 s of SIGTERM; the default leaves room). Resolves at once
+ * for a child already gone. Every caller awaits it, so no run leaves a host behind.
+ */
+export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((done) => child.once('exit', () => done()))
+  child.kill('SIGTERM')
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), graceMs)))
+  if ((await Promise.race([exited, late])) === 'late') {
+    child.kill('SIGKILL')
+    await exited
+  }
+  clearTimeout(timer)
+}
+
+/**
  * Starts the built web host (`out/main/web.js`) on a free port with `dataDir` and resolves with
  * the opening URL from its ready line. Used by the e2e fixture and by `bench:ui`.
  */

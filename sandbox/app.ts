@@ -69,6 +69,7 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
     admin: options.admin,
     noBatch: options.noBatch,
     transfer,
+    plainErrors: options.plainErrors,
     networks: served,
     log: report.log,
   })

@@ -3,7 +3,7 @@ import { parseOptions, UsageError } from './config'
 
 /**
  * `npm run sandbox -- [--port N] [--rate R] [--burst B] [--quota Q] [--api-key K]
- * [--networks a,b] [--block-time S] [--admin] [--no-batch] [--state-dir DIR] [--seed-txs N] [--replay DIR]`
+ * [--networks a,b] [--block-time S] [--admin] [--no-batch] [--plain-errors] [--state-dir DIR] [--seed-txs N] [--replay DIR]`
  * (also built as out/main/sandbox.js). When ready, exactly one line of JSON goes to stdout;
  * progress (`sandbox-progress {...}`) and logs go to stderr. SIGINT/SIGTERM stop both chains
  * and exit 0; a signal while still preparing exits 130 (the chains die with the process, and

@@ -11,8 +11,8 @@ describe('parseOptions', () => {
   })
 
   it('reads every flag', () => {
-    const o = parseOptions(['--port', '8545', '--rate', '2.5', '--burst', '9', '--quota', '3', '--api-key', 'k_1.x~y-z', '--networks', 'main, test-2', '--block-time', '0', '--admin', '--no-batch', '--replay', '/tmp/r', '--state-dir', '/tmp/x', '--seed-txs', '60'])
-    expect(o).toEqual({ port: 8545, rate: 2.5, burst: 9, quota: 3, apiKey: 'k_1.x~y-z', networks: ['main', 'test-2'], blockTimeS: 0, admin: true, noBatch: true, stateDir: '/tmp/x', seedTxs: 60, replay: '/tmp/r' })
+    const o = parseOptions(['--port', '8545', '--rate', '2.5', '--burst', '9', '--quota', '3', '--api-key', 'k_1.x~y-z', '--networks', 'main, test-2', '--block-time', '0', '--admin', '--no-batch', '--plain-errors', '--replay', '/tmp/r', '--state-dir', '/tmp/x', '--seed-txs', '60'])
+    expect(o).toEqual({ port: 8545, rate: 2.5, burst: 9, quota: 3, apiKey: 'k_1.x~y-z', networks: ['main', 'test-2'], blockTimeS: 0, admin: true, noBatch: true, stateDir: '/tmp/x', seedTxs: 60, replay: '/tmp/r', plainErrors: true })
   })
 
   it.each([

@@ -30,6 +30,11 @@ export interface SandboxOptions {
   seedTxs: number
   /** `--replay DIR`: answer for one address from item files (sandbox/api/replay.ts). Default none. */
   replay: string | null
+  /**
+   * 401 and 429 answered as plain text without `Retry-After` (spec 7 defines no error bodies;
+   * many providers do this), default off: JSON bodies and `Retry-After`.
+   */
+  plainErrors: boolean
 }
 
 export class UsageError extends Error {
@@ -68,6 +73,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'state-dir': { type: 'string' },
         'seed-txs': { type: 'string' },
         replay: { type: 'string' },
+        'plain-errors': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -100,5 +106,6 @@ export function parseOptions(argv: string[]): SandboxOptions {
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
     seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
     replay: str('replay') ?? null,
+    plainErrors: values['plain-errors'] === true,
   }
 }

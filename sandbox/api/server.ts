@@ -27,6 +27,8 @@ export interface ServerOptions {
   limits: Omit<LimitOptions, 'now'>
   /** Enables /__sandbox/stats and /__sandbox/faults (404 otherwise). */
   admin: boolean
+  /** 401 and 429 as plain text, without `Retry-After` (`--plain-errors`). Default false. */
+  plainErrors?: boolean
   /** Filled once the chains are ready; a name not here is an unknown network. */
   networks: Map<string, ServedNetwork>
   /** Answers a batch (a JSON array) with one -32600 error object, as some providers do. Default false. */
@@ -63,12 +65,14 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
     if (!key || !keys.has(key)) {
       stats.unauthorized += 1
       const where = endpoint === 'rpc' ? 'as the last path segment' : 'in the api_key query parameter'
-      return errorReply(401, 'unauthorized', key ? `unknown API key (send it ${where})` : `missing API key (send it ${where})`)
+      const message = key ? `unknown API key (send it ${where})` : `missing API key (send it ${where})`
+      return options.plainErrors ? plainReply(401, `Unauthorized: ${message}`) : errorReply(401, 'unauthorized', message)
     }
     stats.request(key, endpoint)
     const verdict = limiterOf(key).take()
     if (!verdict.ok) {
       stats.rejected(key, verdict.limit)
+      if (options.plainErrors) return plainReply(429, `Too Many Requests: ${verdict.message}`)
       return errorReply(429, 'rate_limited', verdict.message, { limit: verdict.limit, retry_after_s: verdict.retryAfterS }, { 'retry-after': String(verdict.retryAfterS) })
     }
     const served = options.networks.get(network)
@@ -198,6 +202,11 @@ function isBatch(body: string): boolean {
 /** What a provider without batch support answers: one error object, id null (JSON-RPC 2.0 section 5). */
 function batchRefused(): Reply {
   return json(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } })
+}
+
+/** A bare text answer, as many providers give (no JSON, no Retry-After). */
+function plainReply(status: number, text: string): Reply {
+  return { status, contentType: 'text/plain; charset=utf-8', body: `${text}\n` }
 }
 
 function send(res: ServerResponse, reply: Reply): void {

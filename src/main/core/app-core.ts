@@ -7,6 +7,7 @@ import type { Logger, Redactor } from './util/logger'
 import type { RuntimeTuning } from './profiles/profile-runtime'
 import type { SandboxLauncher } from './sandbox/sandbox-launcher'
 import { systemClock, type Clock } from './util/clock'
+import { acquireDataLock } from './util/data-lock'
 import { createVisibility } from './util/visibility'
 
 export interface CoreOptions {
@@ -50,34 +51,50 @@ export interface Core {
   setVisible(visible: boolean): void
   /** Stops polling and the sandbox, writes the exact quota counts, flushes snapshots. */
   dispose(): Promise<void>
+  /**
+   * Whether a keychain call is still running (or hung): its native thread blocks
+   * `process.exit`, so the host must end by signal instead (see key-store.ts `stuck`).
+   */
+  keychainStuck(): boolean
 }
 
 /** The composition root of main's host-agnostic services, shared by Electron and the web host. */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const clock = options.clock ?? systemClock
+  // Before anything reads or writes the folder: a second host on it refuses to start.
+  const lock = acquireDataLock(options.dataDir, options.host)
+  // The 30 s answer deadline is wall time (the system clock, faked in unit tests), not the
+  // core's clock: on a simulated clock (the analyst-hour bench) real disk I/O spans sim minutes.
   const bridge = new BridgeHost({}, { log: (m) => options.log.error(m), redactor: options.redactor })
-  const services = new CoreServices({
-    dataDir: options.dataDir,
-    log: options.log,
-    redactor: options.redactor,
-    clock,
-    emit: (event, payload) => bridge.emit(event, payload),
-    sandboxLauncher: options.sandboxLauncher,
-    keychain: options.keychain,
-    keychainService: options.keychainService,
-    fetch: options.fetch,
-    tuning: options.tuning ?? {},
-    height: options.height,
-    snapshots: options.snapshots,
-    notify: options.notify,
-  })
+  let services: CoreServices
+  try {
+    services = new CoreServices({
+      dataDir: options.dataDir,
+      log: options.log,
+      redactor: options.redactor,
+      clock,
+      emit: (event, payload) => bridge.emit(event, payload),
+      sandboxLauncher: options.sandboxLauncher,
+      keychain: options.keychain,
+      keychainService: options.keychainService,
+      fetch: options.fetch,
+      tuning: options.tuning ?? {},
+      height: options.height,
+      snapshots: options.snapshots,
+      notify: options.notify,
+    })
+  } catch (error) {
+    lock.release()
+    throw error
+  }
   const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
   let disposed: Promise<void> | null = null
   const report = createVisibility((visible) => services.setVisible(visible))
   const core: Core = {
     bridge,
     setVisible: (visible) => report('host', visible),
-    dispose: () => (disposed ??= services.dispose()),
+    dispose: () => (disposed ??= services.dispose().finally(() => lock.release())),
+    keychainStuck: () => services.keys.stuck,
   }
   bridge.register(bridgeHandlers(services, info, clock, (visible) => report('page', visible)))
   return core

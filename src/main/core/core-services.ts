@@ -125,6 +125,11 @@ export class CoreServices {
     this.#syncWatcher()
   }
 
+  /** Text with every registered key replaced (for messages that quote what a service sent). */
+  redact(text: string): string {
+    return this.#o.redactor.redact(text)
+  }
+
   get notices(): Notice[] {
     return [...this.#notices]
   }

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const dataDir = values['data-dir']
   const redactor = new Redactor()
   const log = createLogger(redactor, join(dataDir, 'logs', 'main.log'))
-  const pkg = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')))
+  const pkg = z.object({ version: z.string() }).parse(JSON.parse(readFileSync(packageJson(here), 'utf8')))
   // The built-in sandbox: the bundled sandbox CLI next to this file, run by this same Node.
   // CHAINSCOPE_SANDBOX_ARGS adds flags (e.g. "--block-time 2"), split on spaces.
   const sandboxScript = join(here, 'sandbox.js')
@@ -50,12 +50,38 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     if (stopping) return
     stopping = true
+    // Exit within 2 s whatever is in flight (README "Choices"): connections are closed at once,
+    // the core gets 1.5 s to stop the sandbox and write its counts, then the process goes.
+    setTimeout(() => {
+      log.warn('shutdown took longer than 2 s; exiting anyway')
+      exit(1, true)
+    }, 2000).unref()
     await host.close()
-    await core.dispose()
-    process.exit(0)
+    const disposed = await Promise.race([core.dispose().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1500).unref())])
+    if (!disposed) log.warn('the core did not finish stopping within 1.5 s; exiting anyway')
+    exit(0, core.keychainStuck())
+  }
+  /**
+   * `process.exit` waits for native threads (libuv joins them at exit): a keychain call still
+   * running (it may never answer) would hold it forever. Then the process ends by the default
+   * SIGTERM action.
+   */
+  const exit = (code: number, stuck: boolean): void => {
+    if (!stuck) process.exit(code)
+    log.warn('a keychain call is still running; ending by signal')
+    process.removeAllListeners('SIGTERM')
+    process.kill(process.pid, 'SIGTERM')
   }
   process.on('SIGINT', () => void stop())
   process.on('SIGTERM', () => void stop())
+}
+
+/** The package.json above `dir`: next to out/ when built, at the repository root when run from src/. */
+function packageJson(dir: string): string {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'package.json'))) return join(d, 'package.json')
+    if (dirname(d) === d) throw new Error(`No package.json above ${dir}.`)
+  }
 }
 
 main().catch((error: unknown) => {

@@ -18,6 +18,11 @@ export interface WebHostOptions {
   secret?: string
   /** Largest bridge request body accepted, in bytes. Default 6 MiB (a 5 MB import plus JSON). */
   maxBodyBytes?: number
+  /**
+   * Bytes of events an event-stream client may leave unread; past it the client is dropped
+   * (it reconnects and reloads state when it reads again). Default 4 MiB.
+   */
+  maxEventBacklogBytes?: number
 }
 
 export interface WebHost {
@@ -25,6 +30,9 @@ export interface WebHost {
   url: string
   origin: string
   port: number
+  /** Event-stream clients connected now. */
+  readonly eventClients: number
+  /** Stops listening and closes every connection, event streams and calls in flight included. */
   close(): Promise<void>
 }
 
@@ -54,6 +62,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const secretBuf = Buffer.from(secret)
   const staticRoot = resolve(options.staticDir)
   const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024
+  const maxBacklog = options.maxEventBacklogBytes ?? 4 * 1024 * 1024
   const streams = new Set<ServerResponse>()
   let port = 0
   // Cookies are not scoped by port: a name per port keeps two web hosts on one machine apart.
@@ -137,13 +146,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' })
     res.write(': connected\n\n')
     streams.add(res)
-    const unsubscribe = options.bridge.subscribe((event, payload) => {
-      res.write(`data: ${JSON.stringify({ event, payload })}\n\n`)
-    })
-    req.on('close', () => {
+    const drop = (): void => {
       unsubscribe()
       streams.delete(res)
+    }
+    const unsubscribe = options.bridge.subscribe((event, payload) => {
+      // Backpressure: a client that stops reading must not grow main's memory (issue 10 item 13).
+      // What it has not taken is bounded; past that it is dropped and reconnects when it reads again.
+      if (res.writableLength > maxBacklog) {
+        drop()
+        res.destroy()
+        return
+      }
+      res.write(`data: ${JSON.stringify({ event, payload })}\n\n`)
     })
+    req.on('close', drop)
   }
 
   function serveStatic(pathname: string, res: ServerResponse): void {
@@ -185,10 +202,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     url: `${origin}/?token=${secret}`,
     origin,
     port,
+    get eventClients() {
+      return streams.size
+    },
     close: async () => {
       for (const s of streams) s.end()
-      await new Promise<void>((r) => server.close(() => r()))
+      const closed = new Promise<void>((r) => server.close(() => r()))
+      // Every connection, a call still waiting on a service or the keychain included: shutdown
+      // must not wait for answers that may never come (issue 10 item 12).
       server.closeAllConnections()
+      await closed
     },
   }
 }

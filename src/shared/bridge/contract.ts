@@ -66,6 +66,12 @@ export interface TransactionsPage extends Provenance {
   /** Items that did not match the schema, kept raw; `index` is their position in this page. */
   unreadable: UnreadableItem[]
   nextCursor: string | null
+  /**
+   * Set when main stopped following the service's cursors (a repeated cursor, one that does
+   * not move back in the history, 3 pages with nothing new): why, in a sentence. `nextCursor`
+   * is then null. See shared/domain/paging-guard.ts.
+   */
+  pagingStopped?: string
 }
 
 export interface RpcCallResult {
@@ -96,6 +102,13 @@ export interface LimiterState {
    * 'rpc', or `<network>|<endpoint>`; the one with the least left today. Absent for 'key'.
    */
   scopeKey?: string
+  /** ISO time until which the service told us to send nothing (at most 60 s ahead); absent when not paused. */
+  pausedUntil?: string
+  /**
+   * The service refuses requests (2 or more 429 answers in a row, none accepted since):
+   * since when and how many. Absent while it accepts them.
+   */
+  refusing?: { since: string; count: number }
 }
 
 export interface HeightView {

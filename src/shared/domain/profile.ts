@@ -71,3 +71,27 @@ export interface Profile {
 }
 
 export const SANDBOX_PROFILE_ID = 'sandbox'
+
+/**
+ * Whether the API key may be sent to `url`: `https`, or plain `http` to this machine only
+ * (the sandbox runs on http://127.0.0.1). Anything else would hand the key to the network.
+ */
+export function keySafeUrl(url: string): boolean {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.protocol === 'https:') return true
+  return parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)
+}
+
+/** The origin a key is bound to (scheme, host, port); '' when the URL is not one. */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin
+  } catch {
+    return ''
+  }
+}

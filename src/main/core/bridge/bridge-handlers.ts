@@ -2,6 +2,7 @@ import type { AppInfo } from '../../../shared/bridge/contract'
 import { checkAddress, normaliseAddress } from '../../../shared/domain/address'
 import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
+import { safeExcerpt } from '../service/response-errors'
 import type { BridgeHandlers } from './bridge-host'
 import type { CoreServices } from '../core-services'
 import type { Clock } from '../util/clock'
@@ -32,11 +33,14 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
     'sandbox.status': () => s.sandbox.status,
 
     'profiles.list': () => s.profileViews(),
-    'profiles.save': (input) => {
-      const { profile, addressesChanged } = s.settings.save(input)
+    'profiles.save': async (input) => {
+      const { profile, addressesChanged, originsChanged } = s.settings.save(input)
       const runtime = s.runtime(profile.id)
       runtime.limiters.setLimits(profile.limits)
       if (addressesChanged) runtime.data.clearCache()
+      // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
+      // so no caller of the bridge can send the stored key to a host of its choosing.
+      if (originsChanged) await s.keys.clear(profile.id)
       s.profilesChanged()
       return s.profileViews().find((p) => p.id === profile.id)!
     },
@@ -91,7 +95,8 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       const started = clock.now()
       const result = await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' })
       const height = parseHexQuantity(result, MAX_SAFE_BIGINT)
-      if (height === null) throw new AppError('protocol', `eth_blockNumber answered ${JSON.stringify(result).slice(0, 40)}, not a block number.`)
+      // Redact, then cut (issue 10 item 6): a cut key is no longer recognised as one.
+      if (height === null) throw new AppError('protocol', `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', (t) => s.redact(t), 40)}, not a block number.`)
       s.observeHead(profileId, network, Number(height))
       return { latencyMs: clock.now() - started, height: height.toString() }
     },

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '../../../shared/bridge/errors'
 import { AppError } from '../util/app-error'
+import { systemClock, type Clock } from '../util/clock'
 
 export type BridgeHandlers = {
   [K in BridgeCallName]: (input: BridgeCallParsed<K>) => Promise<BridgeCallOutputs[K]> | BridgeCallOutputs[K]
@@ -27,6 +28,13 @@ export interface BridgeHostOptions {
    * that echoes the key back in a body would.)
    */
   redactor?: { contains(text: string): boolean; redact(text: string): string }
+  /**
+   * Every call answers within this, whatever the service, keychain or disk does: past it the
+   * caller gets a `timeout` error (the work itself runs on to its own bounded end). Default 30 s.
+   */
+  deadlineMs?: number
+  /** Default: the system clock. */
+  clock?: Clock
 }
 
 /**
@@ -38,11 +46,15 @@ export class BridgeHost {
   readonly #listeners = new Set<Listener>()
   readonly #log: (message: string) => void
   readonly #redactor: BridgeHostOptions['redactor']
+  readonly #deadlineMs: number
+  readonly #clock: Clock
 
   constructor(handlers: Partial<BridgeHandlers>, options: BridgeHostOptions = {}) {
     this.#handlers = handlers
     this.#log = options.log ?? (() => {})
     this.#redactor = options.redactor
+    this.#deadlineMs = options.deadlineMs ?? 30_000
+    this.#clock = options.clock ?? systemClock
   }
 
   /** Adds or replaces handlers (the core registers them after construction). */
@@ -92,13 +104,35 @@ export class BridgeHost {
     return safe
   }
 
+  /** Redact, then cut: a cut secret is no longer recognised as one (issue 10 item 6). */
+  #cut(text: string, max: number): string {
+    return (this.#redactor ? this.#redactor.redact(text) : text).slice(0, max)
+  }
+
   async dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
-    return this.#scrub(await this.#dispatch(name, input))
+    let timer: unknown
+    const late = new Promise<BridgeResult<unknown>>((resolve) => {
+      timer = this.#clock.setTimeout(() => {
+        const label = typeof name === 'string' ? this.#cut(name, 60) : 'The call'
+        this.#log(`bridge ${label} did not answer within ${this.#deadlineMs} ms`)
+        resolve(
+          fail({
+            kind: 'timeout',
+            message: `${label} got no answer within ${Math.round(this.#deadlineMs / 1000)} s (the service, the keychain or the disk did not answer in time). Try again; if it keeps happening, check the connection and the profile.`,
+          }),
+        )
+      }, this.#deadlineMs)
+    })
+    try {
+      return this.#scrub(await Promise.race([this.#dispatch(name, input), late]))
+    } finally {
+      this.#clock.clearTimeout(timer)
+    }
   }
 
   async #dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
     if (!isBridgeCallName(name)) {
-      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(name.slice(0, 60)) : `(a ${typeof name})`}.`, field: 'name' })
+      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(this.#cut(name, 60)) : `(a ${typeof name})`}.`, field: 'name' })
     }
     const parsed = bridgeCalls[name].safeParse(input ?? {})
     if (!parsed.success) {

@@ -3,7 +3,8 @@ import { checksumAddress } from '../../../shared/domain/address'
 import type { BalanceItem, Transaction, ParsedItems } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
-import { decodeCursor, encodeCursor } from '../service/cursor'
+import { decodeCursor, encodeCursor, type CursorParams, type CursorSecrets } from '../service/cursor'
+import { checkPage, newPagingWalk, type PagingWalk } from '../../../shared/domain/paging-guard'
 import { InflightWork } from '../service/dedupe'
 import type { ServiceClient } from '../service/service-client'
 import { systemClock, type Clock } from '../util/clock'
@@ -37,6 +38,8 @@ export interface DataServiceOptions {
   /** The best known head of a network, to age cached confirmations. */
   headOf?: (network: string) => number | null
   log?: Logger
+  /** Registered keys: a `next_page_params` field that holds one never enters a cursor. */
+  secrets?: CursorSecrets
 }
 
 export interface DataRequest {
@@ -78,6 +81,8 @@ export class DataService {
   readonly #inflight = new InflightWork()
   readonly #balances = new MemoryCache<ParsedItems<BalanceItem>>(1000)
   readonly #pages = new MemoryCache<PageValue>(2000)
+  /** The walk each handed-out cursor belongs to (paging-guard.ts), newest last; bounded. */
+  readonly #walks = new Map<string, PagingWalk>()
 
   constructor(options: DataServiceOptions) {
     this.#o = options
@@ -136,15 +141,19 @@ export class DataService {
     const params = cursor === null ? null : decodeCursor(cursor)
     const key = `t|${network}|${address}|${cursor ?? ''}`
     const maxAge = cursor === null ? this.#fresh.firstPageMs : this.#fresh.laterPageMs
-    const view = (page: PageValue, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => ({
-      network,
-      address: checksumAddress(address),
-      cursor,
-      items: source === 'network' ? page.items : this.#aged(network, page.items),
-      unreadable: page.unreadable ?? [],
-      nextCursor: page.nextCursor,
-      ...provenance(source, fetchedAt, staleReason),
-    })
+    const view = (page: PageValue, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => {
+      const stopped = this.#guard(network, address, cursor, page)
+      return {
+        network,
+        address: checksumAddress(address),
+        cursor,
+        items: source === 'network' ? page.items : this.#aged(network, page.items),
+        unreadable: page.unreadable ?? [],
+        nextCursor: stopped ? null : page.nextCursor,
+        ...(stopped ? { pagingStopped: stopped } : {}),
+        ...provenance(source, fetchedAt, staleReason),
+      }
+    }
     if (req.cacheOnly) {
       // The analyst views widen to everything cached for an address without spending quota.
       const mem = this.#pages.get(key)
@@ -168,7 +177,7 @@ export class DataService {
       try {
         const answer = await this.#o.client.transactions(network, address, params, { priority: ctx.priority, signal: ctx.signal })
         const fetchedAt = this.#clock.now()
-        const page: PageValue = { items: answer.items, unreadable: answer.unreadable, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params) : null }
+        const page: PageValue = { items: answer.items, unreadable: answer.unreadable, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params, this.#o.secrets) : null }
         this.#pages.set(key, page, fetchedAt)
         void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
         this.#reportHead(network, answer.items, fetchedAt)
@@ -182,6 +191,27 @@ export class DataService {
         return view(saved, saved.fetchedAt, 'snapshot', reason)
       }
     })
+  }
+
+  /**
+   * The paging guard (shared/domain/paging-guard.ts) on every page handed out, cached or not:
+   * a walk starts at the first page and follows the cursors this service handed out. A cursor
+   * from before a restart starts a walk of its own.
+   */
+  #guard(network: string, address: string, cursor: string | null, page: { items: Transaction[]; nextCursor: string | null }): string | null {
+    const key = (c: string): string => `${network}|${address}|${c}`
+    const walk = (cursor !== null ? this.#walks.get(key(cursor)) : undefined) ?? newPagingWalk()
+    if (walk.position === null && cursor !== null) walk.position = cursorPosition(decodeCursor(cursor))
+    const next = page.nextCursor
+    const stopped = checkPage(walk, { cursor, nextCursor: next, itemIds: page.items.map((tx) => tx.hash), nextPosition: next ? cursorPosition(decodeCursor(next)) : null })
+    if (!stopped && next !== null) {
+      this.#walks.delete(key(next))
+      this.#walks.set(key(next), walk)
+      // Oldest first out: a walk is only needed while someone pages.
+      if (this.#walks.size > 500) this.#walks.delete(this.#walks.keys().next().value!)
+    }
+    if (stopped) this.#o.log?.warn(`${network} ${address.slice(0, 8)}…: ${stopped}`)
+    return stopped
   }
 
   async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
@@ -211,6 +241,14 @@ export class DataService {
 }
 
 type PageValue = { items: Transaction[]; unreadable?: ParsedItems<Transaction>['unreadable']; nextCursor: string | null }
+
+/** (block, index) of a cursor, when the service put them in (Blockscout: `block_number`, `index`). */
+function cursorPosition(params: CursorParams): [number, number] | null {
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null)
+  const block = num(params.block_number)
+  const index = num(params.index)
+  return block === null || index === null ? null : [block, index]
+}
 
 function provenance(source: DataSource, fetchedAt: number, staleReason: Stale): Provenance {
   return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readdir, readFile, rm, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, sep } from 'node:path'
 import { z } from 'zod'
 import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction, unreadableItemSchema, type UnreadableItem } from '../../../shared/domain/service-schemas'
 import type { Logger } from '../util/logger'
@@ -108,7 +108,14 @@ export class SnapshotStore {
   #json(value: unknown): string {
     const r = this.#redact
     if (!r) return JSON.stringify(value)
-    return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' && r.contains(v) ? r.redact(v) : v))
+    return JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'string') return r.contains(v) ? r.redact(v) : v
+      // Object keys too: a service can echo the key as a field name (issue 10 item 7).
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.keys(v).some((k) => r.contains(k))) return v
+      const out: Record<string, unknown> = {}
+      for (const [k, item] of Object.entries(v)) Object.defineProperty(out, r.redact(k), { value: item, enumerable: true, writable: true, configurable: true })
+      return out
+    })
   }
 
   /**
@@ -140,7 +147,8 @@ export class SnapshotStore {
     return this.#serial(async () => {
       const dir = join(this.#root, profileId)
       await rm(dir, { recursive: true, force: true })
-      if (this.#index) for (const [path, e] of [...this.#index]) if (path.startsWith(dir)) this.#drop(path, e.size)
+      // `dir + sep`: removing "work" must not drop the index entries of "work-2".
+      if (this.#index) for (const [path, e] of [...this.#index]) if (path.startsWith(dir + sep)) this.#drop(path, e.size)
     })
   }
 

@@ -1,6 +1,7 @@
 import type { KeyStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger, Redactor } from '../util/logger'
+import { systemClock, type Clock } from '../util/clock'
 
 /** The three keytar functions Chainscope uses; injected so the host (or a test) picks the backend. */
 export interface KeychainBackend {
@@ -22,6 +23,15 @@ export interface KeyStoreOptions {
   service?: string
   redactor: Redactor
   log?: Logger
+  /**
+   * Every keychain operation answers within this or counts as failed, and the keychain is then
+   * taken as unusable for the rest of the run (keys are kept for the session only). A Secret
+   * Service that never answers (D-Bus autolaunch with no keyring) would otherwise hang "Save
+   * and test" for minutes. Default 5 s.
+   */
+  deadlineMs?: number
+  /** Default: the system clock. */
+  clock?: Clock
 }
 
 interface Held {
@@ -43,22 +53,61 @@ export class KeyStore {
   readonly #service: string
   readonly #held = new Map<string, Held>()
   #backend: Promise<{ backend: KeychainBackend | null; problem: string | null }> | null = null
+  /** Set once an operation missed its deadline: the keychain is not asked again this run. */
+  #unusable: string | null = null
+  /** Keychain calls not yet settled (one that hangs stays counted). */
+  #pending = 0
+  readonly #deadlineMs: number
+  readonly #clock: Clock
 
   constructor(options: KeyStoreOptions) {
     this.#o = options
     this.#service = options.service ?? 'Chainscope'
+    this.#deadlineMs = options.deadlineMs ?? 5000
+    this.#clock = options.clock ?? systemClock
   }
 
-  /** Probes the keychain once; after a failed probe, `status` probes again (it may be unlocked now). */
+  /**
+   * A keychain call is still running in a native thread (one that missed its deadline may
+   * never end). Such a thread blocks a normal `process.exit` (libuv joins its threads at
+   * exit), so hosts then end by signal.
+   */
+  get stuck(): boolean {
+    return this.#pending > 0
+  }
+
+  /** One keychain operation within the deadline; a miss makes the keychain unusable for this run. */
+  async #timed<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.#unusable !== null) throw new KeychainUnusable(this.#unusable)
+    let timer: unknown
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = this.#clock.setTimeout(() => {
+        const s = Math.round(this.#deadlineMs / 1000)
+        this.#unusable = `The system keychain did not answer within ${s} s (is a Secret Service such as GNOME Keyring running?); keys are kept for this session only until Chainscope restarts.`
+        this.#backend = Promise.resolve({ backend: null, problem: this.#unusable })
+        this.#o.log?.warn(`keychain: no answer within ${s} s; not used again this run`)
+        reject(new KeychainUnusable(this.#unusable))
+      }, this.#deadlineMs)
+    })
+    this.#pending++
+    const running = operation().finally(() => this.#pending--)
+    try {
+      return await Promise.race([running, late])
+    } finally {
+      this.#clock.clearTimeout(timer)
+    }
+  }
+
+  /** Probes the keychain once; after a failed probe, `status` probes again (it may be unlocked now), unless it timed out. */
   async #keychain(): Promise<{ backend: KeychainBackend | null; problem: string | null }> {
     if (!this.#backend) {
       this.#backend = (async () => {
         try {
-          const backend = await (this.#o.backend ?? loadKeytar)()
-          await backend.getPassword(this.#service, PROBE_ACCOUNT)
+          const backend = await this.#timed(() => (this.#o.backend ?? loadKeytar)())
+          await this.#timed(() => backend.getPassword(this.#service, PROBE_ACCOUNT))
           return { backend, problem: null }
         } catch (error) {
-          const problem = explainKeychainProblem(error)
+          const problem = error instanceof KeychainUnusable ? error.message : explainKeychainProblem(error)
           this.#o.log?.warn(`keychain unavailable: ${problem}`)
           return { backend: null, problem }
         }
@@ -75,8 +124,9 @@ export class KeyStore {
     if (!backend) return null
     let key: string | null
     try {
-      key = await backend.getPassword(this.#service, profileId)
+      key = await this.#timed(() => backend.getPassword(this.#service, profileId))
     } catch (error) {
+      if (error instanceof KeychainUnusable) return null
       throw new AppError('keychain', `The keychain could not be read: ${explainKeychainProblem(error)}`)
     }
     if (key) {
@@ -101,7 +151,12 @@ export class KeyStore {
     const { backend, problem } = await this.#keychain()
     if (sessionOnly) {
       // Replacing a stored key with a session-only one must not leave the old one behind.
-      if (backend) await backend.deletePassword(this.#service, profileId).catch(() => false)
+      if (backend) await this.#timed(() => backend.deletePassword(this.#service, profileId)).catch(() => false)
+      this.#held.set(profileId, { key, storage: 'session' })
+      return this.status(profileId)
+    }
+    if (!backend && this.#unusable !== null) {
+      // It stopped answering earlier this run: the session-only fallback, said in the status.
       this.#held.set(profileId, { key, storage: 'session' })
       return this.status(profileId)
     }
@@ -109,11 +164,17 @@ export class KeyStore {
       throw new AppError('keychain', `${problem ?? 'The keychain is not available.'} Choose "this session only" to use the key until Chainscope quits.`)
     }
     try {
-      await backend.setPassword(this.#service, profileId, key)
+      await this.#timed(() => backend.setPassword(this.#service, profileId, key))
       // Some backends fail silently (a locked collection); read it back to be sure.
-      const back = await backend.getPassword(this.#service, profileId)
+      const back = await this.#timed(() => backend.getPassword(this.#service, profileId))
       if (back !== key) throw new Error('the keychain did not keep the key (is it locked?)')
     } catch (error) {
+      if (error instanceof KeychainUnusable) {
+        // It stopped answering: keep the key for this session, as when there is no keychain;
+        // the status says why (the key form shows it).
+        this.#held.set(profileId, { key, storage: 'session' })
+        return this.status(profileId)
+      }
       throw new AppError('keychain', `The key could not be stored in the keychain: ${explainKeychainProblem(error)}`)
     }
     this.#held.set(profileId, { key, storage: 'keychain' })
@@ -125,8 +186,9 @@ export class KeyStore {
     const { backend } = await this.#keychain()
     if (backend) {
       try {
-        await backend.deletePassword(this.#service, profileId)
+        await this.#timed(() => backend.deletePassword(this.#service, profileId))
       } catch (error) {
+        if (error instanceof KeychainUnusable) return this.status(profileId)
         throw new AppError('keychain', `The key could not be removed from the keychain: ${explainKeychainProblem(error)}`)
       }
     }
@@ -134,7 +196,7 @@ export class KeyStore {
   }
 
   async status(profileId: string): Promise<KeyStatus> {
-    if (this.#backend && (await this.#backend).problem !== null) this.#backend = null
+    if (this.#unusable === null && this.#backend && (await this.#backend).problem !== null) this.#backend = null
     const { problem } = await this.#keychain()
     let key: string | null = null
     let keychainProblem = problem
@@ -153,6 +215,11 @@ export class KeyStore {
       keychainProblem,
     }
   }
+}
+
+/** A keychain operation missed its deadline; the message says so in plain words. */
+class KeychainUnusable extends Error {
+  override name = 'KeychainUnusable'
 }
 
 /** Plain words for why the keychain failed, with the technical detail in brackets. */

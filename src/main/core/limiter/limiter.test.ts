@@ -308,7 +308,8 @@ describe('Limiter daily quota', () => {
   it('waits out a pause longer than a Node timer can hold without spinning, then grants', async () => {
     let timers = 0
     const clock: Clock = { ...systemClock, setTimeout: (fn, ms) => (timers++, systemClock.setTimeout(fn, ms)) }
-    const limiter = make({ clock })
+    // Pauses are clamped to 60 s by default; unclamped, the timer must still not spin.
+    const limiter = make({ clock, maxPauseMs: Infinity, queueDeadlineMs: Infinity })
     // A service's Retry-After of 30 days: beyond 2^31-1 ms Node would fire the timer after 1 ms.
     limiter.pauseFor(30 * 24 * 3600_000)
     let granted = false

@@ -25,6 +25,13 @@ export interface LimiterOptions {
   queueSafe?: boolean
   /** The count is persisted this many requests ahead (see quota-store.ts). Default 10. */
   reserveStep?: number
+  /**
+   * A request waits at most this long for a token, a slot or the end of a pause, then fails
+   * with `timeout` (every bridge call answers within 30 s; README "Choices"). Default 25 s.
+   */
+  queueDeadlineMs?: number
+  /** The longest pause a service may impose with `Retry-After`. Default 60 s. */
+  maxPauseMs?: number
   /** Shortest gap between two state events. Default 250 ms. */
   stateIntervalMs?: number
   onState?: (state: LimiterState) => void
@@ -48,6 +55,7 @@ interface Job {
   reject: (error: unknown) => void
   signal?: AbortSignal
   onAbort?: () => void
+  deadline?: ClockTimer
 }
 
 const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }
@@ -73,6 +81,9 @@ export class Limiter {
   readonly #queueSafe: boolean
   readonly #step: number
   readonly #stateInterval: number
+  readonly #queueDeadline: number
+  readonly #maxPause: number
+  #refused: { since: number; count: number } | null = null
   readonly #onState: ((s: LimiterState) => void) | undefined
   #limits: BucketLimits
   #tokens: number
@@ -98,6 +109,8 @@ export class Limiter {
     this.#queueSafe = options.queueSafe ?? false
     this.#step = Math.max(1, options.reserveStep ?? 10)
     this.#stateInterval = options.stateIntervalMs ?? 250
+    this.#queueDeadline = options.queueDeadlineMs ?? 25_000
+    this.#maxPause = options.maxPauseMs ?? 60_000
     this.#onState = options.onState
     this.#limits = { ...options.limits }
     this.#tokens = this.#capacity()
@@ -148,14 +161,26 @@ export class Limiter {
   acquire(options: AcquireOptions): Promise<Permit> {
     if (this.#disposed) return Promise.reject(new AppError('cancelled', 'The app is shutting down.'))
     const priority = typeof options.priority === 'function' ? options.priority : () => options.priority as Priority
+    const pausedFor = this.#pausedUntil - this.#clock.now()
+    if (pausedFor > this.#queueDeadline) {
+      // No use queueing behind a pause longer than any request may wait: say so at once.
+      const until = new Date(this.#pausedUntil).toISOString().slice(11, 19)
+      return Promise.reject(new AppError('rate-limited', `The service asked for a pause; Chainscope sends nothing until ${until} UTC. Try again then.`, { retryAfterMs: pausedFor }))
+    }
     return new Promise<Permit>((resolve, reject) => {
       const job: Job = { seq: ++this.#seq, priority, resolve, reject, signal: options.signal }
+      // Infinity (tests, a simulated clock) means no deadline; Node cannot hold more than MAX_TIMER_MS.
+      if (this.#queueDeadline <= MAX_TIMER_MS) job.deadline = this.#clock.setTimeout(() => this.#expire(job), this.#queueDeadline)
       if (options.signal) {
-        if (options.signal.aborted) return reject(options.signal.reason)
+        if (options.signal.aborted) {
+          if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
+          return reject(options.signal.reason)
+        }
         job.onAbort = () => {
           const i = this.#queue.indexOf(job)
           if (i >= 0) {
             this.#queue.splice(i, 1)
+            if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
             reject(options.signal?.reason)
             this.#pump()
           }
@@ -167,12 +192,30 @@ export class Limiter {
     })
   }
 
-  /** The service answered 429 for rate or burst: send nothing more until `ms` have passed. */
+  /**
+   * The service answered 429 for rate or burst: send nothing more until `ms` have passed,
+   * at most `maxPauseMs` (a server's `Retry-After` of years must not freeze the profile).
+   */
   pauseFor(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms)
+    const pause = Math.min(Math.max(0, ms), this.#maxPause)
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause)
     this.#tokens = 0
     this.#refilledAt = this.#clock.now()
     this.#pump()
+  }
+
+  /** The service refused a request (429); returns how many in a row, and since when. */
+  noteRefused(): { since: number; count: number } {
+    this.#refused = this.#refused ? { since: this.#refused.since, count: this.#refused.count + 1 } : { since: this.#clock.now(), count: 1 }
+    this.#publish()
+    return { ...this.#refused }
+  }
+
+  /** The service accepted a request: whatever it refused before is over. */
+  noteAccepted(): void {
+    if (this.#refused === null) return
+    this.#refused = null
+    this.#publish()
   }
 
   /** The service says today's quota is used up, whatever our count says: believe it. */
@@ -202,6 +245,8 @@ export class Limiter {
       resetsAt: new Date(nextUtcMidnight(this.#clock.now())).toISOString(),
       reserve: this.reserve,
       throttled: this.#queue.length > 0 || this.#clock.now() < this.#pausedUntil || left <= this.reserve,
+      ...(this.#clock.now() < this.#pausedUntil ? { pausedUntil: new Date(this.#pausedUntil).toISOString() } : {}),
+      ...(this.#refused && this.#refused.count >= 2 ? { refusing: { since: new Date(this.#refused.since).toISOString(), count: this.#refused.count } } : {}),
     }
   }
 
@@ -310,8 +355,19 @@ export class Limiter {
     this.#queue = keep
   }
 
+  /** A job's deadline passed while it still waited in the queue. */
+  #expire(job: Job): void {
+    const i = this.#queue.indexOf(job)
+    if (i < 0) return
+    this.#queue.splice(i, 1)
+    const s = Math.round(this.#queueDeadline / 1000)
+    this.#settle(job, new AppError('timeout', `The request waited ${s} s for its turn under the service's limits and was dropped; try again.`))
+    this.#pump()
+  }
+
   #settle(job: Job, outcome: Permit | AppError): void {
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
+    if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
     if (outcome instanceof AppError) job.reject(outcome)
     else job.resolve(outcome)
   }
@@ -322,11 +378,14 @@ export class Limiter {
     this.#timerAt = at
     // Node fires a timer of more than 2^31-1 ms after 1 ms: a service's Retry-After of weeks
     // would make a 1 ms loop. Capped, the timer fires early and `#pump` arms it again.
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = null
-      this.#timerAt = Infinity
-      this.#pump()
-    }, Math.min(at - this.#clock.now(), MAX_TIMER_MS))
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        this.#timer = null
+        this.#timerAt = Infinity
+        this.#pump()
+      },
+      Math.min(at - this.#clock.now(), MAX_TIMER_MS),
+    )
   }
 
   #armResetTimer(): void {

@@ -84,6 +84,7 @@ export class ProfileRuntime {
       onHead: (network, head, at) => deps.onHead(profileId, network, head, at),
       headOf: (network) => deps.headOf(profileId, network),
       log: deps.log,
+      secrets: deps.redactor,
     })
   }
 

@@ -12,6 +12,8 @@ import {
   type NetworkConfig,
   type Profile,
   type ProfileInput,
+  keySafeUrl,
+  originOf,
 } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { BalanceSpelling } from '../service/service-client'
@@ -103,10 +105,19 @@ export class SettingsStore {
     return profile
   }
 
-  /** Creates a profile, or updates the one with `input.id`. */
-  save(input: ProfileInput): { profile: Profile; addressesChanged: boolean } {
+  /**
+   * Creates a profile, or updates the one with `input.id`. `originsChanged`: the data API's or
+   * the RPC endpoint's origin moved, so the stored key must be forgotten (it is bound to the
+   * origins it was given for; issue 10 item 3).
+   */
+  save(input: ProfileInput): { profile: Profile; addressesChanged: boolean; originsChanged: boolean } {
     if (input.id === SANDBOX_PROFILE_ID) {
       throw new AppError('invalid-input', 'The built-in sandbox profile cannot be edited; create a new profile for a service.', { field: 'id' })
+    }
+    for (const field of ['baseUrl', 'rpcUrl'] as const) {
+      if (!keySafeUrl(input[field])) {
+        throw new AppError('invalid-input', `The ${field === 'baseUrl' ? 'data API' : 'RPC'} address must use https:// (plain http:// only to this computer: 127.0.0.1, localhost or [::1]); the API key travels with every request.`, { field })
+      }
     }
     const existing = input.id ? this.#data.profiles.find((p) => p.id === input.id) : undefined
     const id = input.id ?? this.#newId(input.name)
@@ -120,10 +131,11 @@ export class SettingsStore {
     }
     const profiles = existing ? this.#data.profiles.map((p) => (p.id === id ? stored : p)) : [...this.#data.profiles, stored]
     const addressesChanged = !!existing && (existing.baseUrl !== stored.baseUrl || existing.rpcUrl !== stored.rpcUrl || JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
+    const originsChanged = !!existing && (originOf(existing.baseUrl) !== originOf(stored.baseUrl) || originOf(existing.rpcUrl) !== originOf(stored.rpcUrl))
     const spelling = { ...this.#data.balanceSpelling }
     if (addressesChanged) delete spelling[id]
     this.#save({ ...this.#data, profiles, balanceSpelling: spelling })
-    return { profile: this.get(id), addressesChanged }
+    return { profile: this.get(id), addressesChanged, originsChanged }
   }
 
   remove(id: string): void {

@@ -5,26 +5,48 @@ import { AppError } from '../util/app-error'
  * service's `next_page_params` without its `api_key`/`apikey` slots. Those slots come back
  * empty (spec 2.5); passing them back could blank out the real key, so they never enter a
  * cursor, and a cursor that carries them (or `address`) is refused.
+ *
+ * The decoder accepts everything the encoder makes (issue 10 item 9): any field names, any
+ * number of fields, strings of any length, within one size cap on the whole cursor. A service's
+ * `next_page_params` beyond the cap is refused when encoding, as a protocol error.
  */
 export type CursorParams = Record<string, string | number | boolean>
 
+/** Compared case-blind: `API_KEY` must not ride into a query either. */
 const RESERVED = new Set(['api_key', 'apikey', 'address'])
-const KEY = /^[A-Za-z0-9_]{1,40}$/
-const MAX_KEYS = 24
+const isReserved = (name: string): boolean => RESERVED.has(name.toLowerCase())
+/** Characters of a cursor (base64url): 4 KiB, far above any real `next_page_params`; the bridge takes no longer one. */
+export const MAX_CURSOR_CHARS = 4096
 
-export function encodeCursor(nextPageParams: Record<string, unknown>): string {
+export interface CursorSecrets {
+  contains(text: string): boolean
+}
+
+/**
+ * `secrets`: a field whose name or value holds a registered key is dropped, so a key the service
+ * echoes in `next_page_params` never rides in a cursor to the renderer or to disk.
+ */
+export function encodeCursor(nextPageParams: Record<string, unknown>, secrets?: CursorSecrets): string {
   const params: CursorParams = {}
   for (const [key, value] of Object.entries(nextPageParams)) {
-    if (RESERVED.has(key)) continue
+    if (isReserved(key)) continue
     if (value === null || value === undefined) continue
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params[key] = value
+    if (typeof value === 'number' && !Number.isFinite(value)) continue
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
+    if (secrets && (secrets.contains(key) || (typeof value === 'string' && secrets.contains(value)))) continue
+    Object.defineProperty(params, key, { value, enumerable: true, writable: true, configurable: true })
   }
-  return Buffer.from(JSON.stringify(params), 'utf8').toString('base64url')
+  const cursor = Buffer.from(JSON.stringify(params), 'utf8').toString('base64url')
+  if (cursor.length > MAX_CURSOR_CHARS) {
+    throw new AppError('protocol', `The service's next-page parameters are larger than ${MAX_CURSOR_CHARS} characters; Chainscope does not follow them.`)
+  }
+  return cursor
 }
 
 export function decodeCursor(cursor: string): CursorParams {
   const bad = (why: string): AppError =>
     new AppError('invalid-input', `The page cursor is not one Chainscope made (${why}); load the first page again.`, { field: 'cursor' })
+  if (cursor.length > MAX_CURSOR_CHARS) throw bad('too long')
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad('not base64url')
   let value: unknown
   try {
@@ -33,15 +55,12 @@ export function decodeCursor(cursor: string): CursorParams {
     throw bad('not JSON')
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('not an object')
-  const entries = Object.entries(value)
-  if (entries.length > MAX_KEYS) throw bad('too many fields')
   const params: CursorParams = {}
-  for (const [key, v] of entries) {
-    if (!KEY.test(key)) throw bad(`field name ${JSON.stringify(key.slice(0, 40))}`)
-    if (RESERVED.has(key)) throw bad(`it carries ${key}`)
-    if (typeof v === 'string' ? v.length > 200 : typeof v !== 'number' && typeof v !== 'boolean') throw bad(`field ${key}`)
-    if (typeof v === 'number' && !Number.isFinite(v)) throw bad(`field ${key}`)
-    params[key] = v
+  for (const [key, v] of Object.entries(value)) {
+    if (isReserved(key)) throw bad(`it carries ${key}`)
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) throw bad(`field ${JSON.stringify(key.slice(0, 40))}`)
+    // defineProperty: a field named "__proto__" stays a plain own property.
+    Object.defineProperty(params, key, { value: v, enumerable: true, writable: true, configurable: true })
   }
   return params
 }
@@ -52,7 +71,7 @@ export function decodeCursor(cursor: string): CursorParams {
  */
 export function transactionsQuery(address: string, key: string, params: CursorParams | null): URLSearchParams {
   const query = new URLSearchParams()
-  for (const [k, v] of Object.entries(params ?? {})) if (!RESERVED.has(k)) query.set(k, String(v))
+  for (const [k, v] of Object.entries(params ?? {})) if (!isReserved(k)) query.set(k, String(v))
   query.set('address', address)
   query.set('api_key', key)
   return query

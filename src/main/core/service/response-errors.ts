@@ -47,6 +47,25 @@ export function retryAfterMs(answer: HttpAnswer, nowMs: number): number {
   return 1000
 }
 
+/** The longest pause a service may impose (README "Choices"); a longer one is reported as a refusal. */
+export const MAX_SERVER_PAUSE_MS = 60_000
+
+/** "14:05 UTC": when something the service said ends. */
+export function utcClock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 16)} UTC`
+}
+
+/**
+ * A 429 that means "today's quota is gone" (spec 8 defines no error bodies): the sandbox's
+ * `limit: "quota"`, or a text that speaks of a daily quota or limit.
+ */
+function quotaShaped(body: ErrorBody, text: string): boolean {
+  if (body.limit === 'quota') return true
+  if (body.limit !== undefined) return false
+  const said = `${typeof body.message === 'string' ? body.message : ''} ${typeof body.error === 'string' ? body.error : ''} ${text.slice(0, 2000)}`
+  return /\bquota\b|\bdaily\b|per day|today|24 ?h/i.test(said)
+}
+
 /** The typed error of a non-2xx answer. */
 export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, redact: (s: string) => string): AppError {
   const body = parseErrorBody(answer.text)
@@ -57,15 +76,27 @@ export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, 
     return new AppError('invalid-input', `The service rejected ${field ? `the ${field} parameter of ` : ''}${what}${serverSays ? `: ${serverSays}` : '.'}`, field ? { field } : {})
   }
   if (status === 401 || status === 403) {
-    return new AppError('auth', `The service refused the API key (HTTP ${status}). Check or replace the key in Settings → Profiles.`)
+    // Plain-text or JSON, the body adds nothing the user can act on: the key is what to fix.
+    return new AppError('auth', `Key rejected — fix the key in Settings → Profiles (the service answered HTTP ${status}).`)
   }
   if (status === 404) {
     return new AppError('not-found', `The service does not know ${what} (HTTP 404)${serverSays ? `: ${serverSays}` : ''}. Check the profile's addresses and network names.`)
   }
   if (status === 429) {
+    const said = answer.retryAfter !== null || typeof body.retry_after_s === 'number'
+    if (quotaShaped(body, answer.text)) {
+      // Without a usable Retry-After, the quota is taken to reset at 00:00 UTC (README "Choices").
+      const midnight = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate() + 1)
+      const wait = said ? retryAfterMs(answer, nowMs) : midnight - nowMs
+      return new AppError('quota-exhausted', `Daily quota used up at the service until ${utcClock(nowMs + wait)}.`, { retryAfterMs: wait })
+    }
     const wait = retryAfterMs(answer, nowMs)
-    if (body.limit === 'quota') {
-      return new AppError('quota-exhausted', `The service says today's request quota is used up. It resets in about ${formatDuration(wait)}.`, { retryAfterMs: wait })
+    if (wait > MAX_SERVER_PAUSE_MS) {
+      return new AppError(
+        'rate-limited',
+        `The service refuses requests for ${formatDuration(wait)} (until ${utcClock(nowMs + wait)}). Chainscope pauses this profile for ${MAX_SERVER_PAUSE_MS / 1000} s at a time, then tries again when asked.`,
+        { retryAfterMs: wait },
+      )
     }
     const which = body.limit === 'burst' || body.limit === 'rate' ? ` (${body.limit} limit)` : ''
     return new AppError('rate-limited', `The service asked Chainscope to slow down${which}; it may retry in ${formatDuration(wait)}.`, { retryAfterMs: wait })
@@ -80,12 +111,47 @@ export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, 
   return new AppError('protocol', `The service answered ${what} with an unexpected HTTP ${status}.`, { data: safeExcerpt(answer.text, redact) })
 }
 
+/**
+ * Deepest nesting of arrays and objects accepted in a service body. Real answers nest a
+ * dozen levels; 200,000 levels parse, then break every later step (snapshot, bridge) that
+ * walks the value (issue 10 item 5). Matches the bridge's scrub depth.
+ */
+export const MAX_JSON_DEPTH = 64
+
+/** Whether `text` nests arrays/objects deeper than `max` (brackets inside strings do not count). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // backslash: skip the escaped character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
+
+/** JSON.parse of a service body, refusing one nested deeper than MAX_JSON_DEPTH as malformed. */
+export function parseServiceJson(answer: HttpAnswer, what: string, redact: (s: string) => string): unknown {
+  if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
+    throw new AppError('protocol', `The service answered ${what} with a malformed body (nested more than ${MAX_JSON_DEPTH} levels deep).`, {
+      data: safeExcerpt(answer.text, redact, 80),
+    })
+  }
+  return JSON.parse(answer.text)
+}
+
 /** Parses a 2xx JSON body against `schema` (tolerant of extra fields, strict on used ones). */
 export function parseBody<S extends z.ZodType>(answer: HttpAnswer, schema: S, what: string, redact: (s: string) => string): z.output<S> {
   let json: unknown
   try {
-    json = JSON.parse(answer.text)
-  } catch {
+    json = parseServiceJson(answer, what, redact)
+  } catch (error) {
+    if (error instanceof AppError) throw error
     const kind = /^\s*</.test(answer.text) ? 'an HTML page' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON (malformed or cut short)'
     throw new AppError('protocol', `The service answered ${what} with ${kind}.`, { data: safeExcerpt(answer.text, redact) })
   }

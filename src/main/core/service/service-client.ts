@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { z } from 'zod'
 import type { Priority, RpcBatchItem } from '../../../shared/bridge/contract'
-import type { Profile } from '../../../shared/domain/profile'
+import { keySafeUrl, type Profile } from '../../../shared/domain/profile'
 import {
   balancesResponseSchema,
   rpcErrorObjectSchema,
@@ -16,7 +16,7 @@ import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
-import { errorForStatus, parseBody, safeExcerpt } from './response-errors'
+import { errorForStatus, parseBody, safeExcerpt, MAX_SERVER_PAUSE_MS, parseServiceJson, utcClock } from './response-errors'
 
 export type BalanceSpelling = 'balance' | 'balances'
 
@@ -169,8 +169,9 @@ export class ServiceClient {
     const answer = await this.#send(network, 'rpc', what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)), refusedStatus)
     let json: unknown
     try {
-      json = JSON.parse(answer.text)
-    } catch {
+      json = parseServiceJson(answer, what, this.#o.redact)
+    } catch (error) {
+      if (error instanceof AppError) throw error
       // parseBody words the protocol error (HTML, cut short, malformed).
       parseBody(answer, rpcResponseSchema, what, this.#o.redact)
     }
@@ -304,13 +305,17 @@ export class ServiceClient {
       const limiter = typeof o.limiter === 'function' ? o.limiter(network, endpoint) : o.limiter
       limiter.useKey(keyTag(key))
       const { url, init } = await build(key)
+      // Defence in depth: a profile saved before this rule, or edited on disk, never sends the key in clear to the network.
+      if (!keySafeUrl(url)) throw new AppError('invalid-input', `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`, { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' })
       const permit = await limiter.acquire({ priority: options.priority, signal: options.signal })
       let error: AppError
       try {
         const answer = await httpAttempt({ url, init, clock: o.clock, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBodyBytes: o.maxBodyBytes, what })
         o.onReachability?.(true, null)
+        if (answer.status !== 429) limiter.noteAccepted()
         if (answer.status >= 200 && answer.status < 300) return answer
         error = classify?.(answer) ?? errorForStatus(answer, what, o.clock.now(), o.redact)
+        if (answer.status === 429) error = refusalOf(error, limiter.noteRefused())
       } catch (caught) {
         if (!(caught instanceof AppError)) throw caught
         if (caught.kind === 'offline') o.onReachability?.(false, caught.message)
@@ -318,7 +323,8 @@ export class ServiceClient {
       } finally {
         permit.release()
       }
-      if (error.kind === 'rate-limited') limiter.pauseFor(error.details.retryAfterMs ?? 1000)
+      // Clamped: a Retry-After of years must not freeze the profile (README "Choices").
+      if (error.kind === 'rate-limited') limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
       if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
       const wait = error.kind === 'rate-limited' ? (error.details.retryAfterMs ?? 1000) : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
@@ -327,6 +333,20 @@ export class ServiceClient {
       await sleep(o.clock, wait, options.signal)
     }
   }
+}
+
+/**
+ * Repeated 429s are told as what they are (issue 11 item 3): from the second refusal in a
+ * row, "the service is refusing requests (since HH:MM, N refused)". A quota refusal keeps its
+ * own words.
+ */
+function refusalOf(error: AppError, refused: { since: number; count: number }): AppError {
+  if (error.kind !== 'rate-limited' || refused.count < 2) return error
+  return new AppError(
+    'rate-limited',
+    `The service is refusing requests (since ${utcClock(refused.since)}, ${refused.count} refused). ${error.message}`,
+    error.details,
+  )
 }
 
 type RpcError = z.infer<typeof rpcErrorObjectSchema>

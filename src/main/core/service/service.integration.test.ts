@@ -275,7 +275,7 @@ describe('core against the sandbox', () => {
       })
       expect(await failure('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/No API key/) })
       expect(await call('key.set', { profileId: profile.id, key: 'wrong-key-0000' })).toMatchObject({ set: true, storage: 'keychain', last4: '0000', keychainAvailable: true })
-      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/refused the API key/) })
+      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/^Key rejected — fix the key/) })
       const status = await call('key.set', { profileId: profile.id, key: info.api_key })
       expect(status).toMatchObject({ set: true, storage: 'keychain', last4: info.api_key.slice(-4) })
       const test = await call('key.test', { profileId: profile.id })
@@ -287,6 +287,9 @@ describe('core against the sandbox', () => {
       // An offline service: the same profile pointed at a closed port.
       const port = await closedPort()
       await call('profiles.save', { id: profile.id, name: 'Local service', baseUrl: `http://127.0.0.1:${port}`, rpcUrl: `http://127.0.0.1:${port}/rpc`, networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'gamma', label: 'Gamma' }] })
+      // New origins: the stored key was forgotten (issue 10 item 3) and is given again.
+      expect(await call('key.status', { profileId: profile.id })).toMatchObject({ set: false })
+      await call('key.set', { profileId: profile.id, key: info.api_key })
       expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({ kind: 'offline', message: expect.stringMatching(/connection refused/) })
       expect(await call('key.clear', { profileId: profile.id })).toMatchObject({ set: false, storage: 'none' })
       await call('profiles.remove', { id: profile.id })

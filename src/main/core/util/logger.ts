@@ -9,40 +9,73 @@ export interface Logger {
 
 /**
  * Secrets registered here are replaced by `…last4` in every line before it is written.
- * Each secret is matched as written and in the forms a URL gives it (`encodeURIComponent`,
- * a query string's form encoding, lowercase percent escapes): a server that echoes the
- * request URL back in an error page uses any of them.
+ * Each secret is matched as written and in every form a server is known to echo it back in
+ * (see `secretPattern`), so a server that echoes the request URL or the key in an error page
+ * or a JSON body does not get it past main.
  */
 export class Redactor {
-  readonly #secrets = new Map<string, string[]>()
+  readonly #secrets = new Map<string, { test: RegExp; all: RegExp }>()
 
   add(secret: string): void {
     if (secret.length < 4 || this.#secrets.has(secret)) return
-    const encoded = [encodeURIComponent(secret), new URLSearchParams([['k', secret]]).toString().slice(2)]
-    const forms = new Set([secret, ...encoded, ...encoded.map((e) => e.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()))])
-    // Longest first, so a form that contains another is replaced whole.
-    this.#secrets.set(secret, [...forms].sort((a, b) => b.length - a.length))
+    const source = secretPattern(secret)
+    this.#secrets.set(secret, { test: new RegExp(source), all: new RegExp(source, 'g') })
   }
 
   delete(secret: string): void {
     this.#secrets.delete(secret)
   }
 
-  /** Whether `text` holds any registered secret (raw or URL-encoded). */
+  /** Whether `text` holds any registered secret, in any of the forms it is matched in. */
   contains(text: string): boolean {
-    for (const forms of this.#secrets.values()) {
-      if (forms.some((form) => text.includes(form))) return true
-    }
+    for (const { test } of this.#secrets.values()) if (test.test(text)) return true
     return false
   }
 
   redact(text: string): string {
     let out = text
-    for (const [secret, forms] of this.#secrets) {
-      for (const form of forms) out = out.split(form).join(`…${secret.slice(-4)}`)
-    }
+    for (const [secret, { all }] of this.#secrets) out = out.replace(all, `…${secret.slice(-4)}`)
     return out
   }
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+/** A hex digit pair matched in either case ("2f" and "2F"), without making the rest case-blind. */
+const hexCi = (n: number, width: number): string =>
+  n
+    .toString(16)
+    .padStart(width, '0')
+    .split('')
+    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
+    .join('')
+const NAMED: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' }
+
+/**
+ * One regular expression for a secret in every form a server is known to echo it in: as
+ * written; URL-encoded (component or form, either case of hex); JSON-escaped (`\/`, `\"`,
+ * `\u002f`: PHP and others escape `/`); as HTML entities (an error page); and whole in base64
+ * or base64url. Each character outside `[A-Za-z0-9_.-]` may take any of its forms, so a body
+ * that mixes encoders is matched too.
+ */
+function secretPattern(secret: string): string {
+  const parts: string[] = []
+  for (const c of secret) {
+    if (/[A-Za-z0-9_.-]/.test(c)) {
+      parts.push(escapeRegex(c))
+      continue
+    }
+    const cp = c.codePointAt(0)!
+    const forms = [escapeRegex(c), [...Buffer.from(c, 'utf8')].map((b) => `%${hexCi(b, 2)}`).join('')]
+    if (c === ' ') forms.push('\\+')
+    if (c === '"' || c === '\\' || c === '/') forms.push(`\\\\${escapeRegex(c)}`)
+    if (cp <= 0xffff) forms.push(`\\\\u${hexCi(cp, 4)}`)
+    forms.push(`&#[xX]0*${hexCi(cp, 1)};`, `&#0*${cp};`)
+    if (NAMED[c]) forms.push(NAMED[c])
+    parts.push(`(?:${forms.join('|')})`)
+  }
+  const b64 = Buffer.from(secret, 'utf8').toString('base64')
+  const whole = [b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')].map((f) => escapeRegex(f).replaceAll('\\/', '(?:\\/|\\\\/)'))
+  return [parts.join(''), ...whole].join('|')
 }
 
 /** Writes to stderr and, when given, to a log file; every line passes through the redactor. */

@@ -33,6 +33,17 @@ describe('header widgets', () => {
     w.unmount()
   })
 
+  it('quota meter: says when the service refuses requests and follows its quota (issue 11 item 3)', async () => {
+    const w = mountWith(QuotaMeter, t)
+    const since = new Date(2026, 0, 1, 14, 5).toISOString()
+    t.bridge.emit('limiter', makeLimiter({ usedToday: 1000, leftToday: 0, throttled: true, refusing: { since, count: 4 } }))
+    await flushPromises()
+    expect(w.text()).toContain('service refusing since 14:05 (4)')
+    expect(w.text()).toContain('0 / 1000 left')
+    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toContain('the service is refusing requests (since 14:05, 4 refused)')
+    w.unmount()
+  })
+
   it('heights: per network, marked estimated or stale, with gas in gwei', async () => {
     const w = mountWith(HeightBadges, t)
     expect(w.findAll('.skeleton')).toHaveLength(2)

@@ -181,3 +181,54 @@ describe('transactions store', () => {
     expect(s.selectedUnreadable?.item).toEqual(bad)
   })
 })
+
+describe('transactions store: paging guards and the reserve (issue 10 item 2)', () => {
+  let t: TestApp
+  beforeEach(() => {
+    vi.useFakeTimers()
+    t = setupTestApp()
+  })
+  afterEach(() => vi.useRealTimers())
+
+  it('"Load all" stops after 3 pages that add nothing, though each brings a fresh cursor', async () => {
+    let n = 0
+    t.bridge.handle('data.transactions', (input) => (input.cursor === null ? makePage(0, 50, 'c0') : makePage(0, 50, `c${++n}`, { cursor: input.cursor })))
+    t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadAll()
+    expect(t.bridge.callsOf('data.transactions')).toHaveLength(4)
+    expect(s.loadAllProgress.stopped).toBe('guard')
+    expect(s.pagingStopped).toMatch(/3 pages in a row/)
+    expect(s.nextCursor).toBeNull()
+  })
+
+  it('"Load all" stops on a cursor it already followed', async () => {
+    t.bridge.handle('data.transactions', (input) => (input.cursor === null ? makePage(0, 50, 'a') : input.cursor === 'a' ? makePage(50, 50, 'b', { cursor: 'a' }) : makePage(100, 50, 'a', { cursor: 'b' })))
+    t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadAll()
+    expect(t.bridge.callsOf('data.transactions')).toHaveLength(3)
+    expect(s.pagingStopped).toMatch(/already sent/)
+  })
+
+  it('"Load all" runs as background work and stops at the reserve until the user says go on', async () => {
+    t.bridge.handle('data.transactions', (input) => {
+      const n = input.cursor ? Number(input.cursor.slice(1)) : 0
+      if (n >= 2 && input.priority === 'background') throw new FakeBridgeFailure({ kind: 'quota-exhausted', message: 'Background refresh is paused: 200 of 1000 left.' })
+      return makePage(n * 50, 50, n + 1 < 4 ? `p${n + 1}` : null, { cursor: input.cursor ?? null })
+    })
+    t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    await s.loadAll()
+    expect(s.loadAllProgress.stopped).toBe('reserve')
+    expect(s.items).toHaveLength(100)
+    await s.loadAll({ pastReserve: true })
+    expect(s.complete).toBe(true)
+    expect(s.items).toHaveLength(200)
+    const priorities = t.bridge.callsOf('data.transactions').map((c) => (c as { priority: string }).priority)
+    expect(priorities).toEqual(['user', 'background', 'background', 'user', 'user'])
+  })
+})

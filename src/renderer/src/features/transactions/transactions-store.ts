@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { Provenance } from '@shared/bridge/contract'
+import type { Priority, Provenance } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
+import { checkPage, newPagingWalk } from '@shared/domain/paging-guard'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../bridge'
 import { type DirectionFilter, type StatusFilter, isFilterOff, matchesFilter } from './tx-view'
@@ -14,8 +15,12 @@ export interface LoadAllProgress {
   running: boolean
   pages: number
   rows: number
-  /** Why it ended early: cancelled by the user, the error that stopped it, or the background reserve reached. */
-  stopped: 'cancelled' | 'error' | 'reserve' | null
+  /**
+   * Why it ended early: cancelled by the user, the error that stopped it, the background
+   * reserve of the daily quota reached ("Load all" runs as background work until the user
+   * says to go on), or the paging guard (`pagingStopped` says why).
+   */
+  stopped: 'cancelled' | 'error' | 'reserve' | 'guard' | null
 }
 
 /**
@@ -40,6 +45,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
   const errorAt = ref(0)
   const loadAllProgress = ref<LoadAllProgress>({ running: false, pages: 0, rows: 0, stopped: null })
   const selectedHash = ref<string | null>(null)
+  /** Why paging stopped before the end of the history (shared/domain/paging-guard.ts), else null. */
+  const pagingStopped = ref<string | null>(null)
 
   const directionFilter = ref<DirectionFilter>('all')
   const typeFilter = ref('all')
@@ -71,6 +78,9 @@ export const useTransactionsStore = defineStore('transactions', () => {
 
   let generation = 0
   let seen = new Set<string>()
+  // The same guard as main's, on the cursors this view follows: main's walk restarts after a
+  // restart of main; this one lasts as long as the open address.
+  let walk = newPagingWalk()
   let cancelRequested = false
   let pending: Promise<boolean> | null = null
 
@@ -85,6 +95,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     repeated.value = 0
     selectedUnreadableKey.value = null
     seen = new Set()
+    walk = newPagingWalk()
+    pagingStopped.value = null
     nextCursor.value = null
     pages.value = 0
     provenance.value = null
@@ -97,16 +109,16 @@ export const useTransactionsStore = defineStore('transactions', () => {
     loadAllProgress.value = { running: false, pages: 0, rows: 0, stopped: null }
   }
 
-  async function fetchPage(cursor: string | null, refresh: boolean, cacheOnly = false): Promise<boolean> {
+  async function fetchPage(cursor: string | null, refresh: boolean, options: { priority?: Priority; cacheOnly?: boolean } = {}): Promise<boolean> {
     const t = target.value
     if (!t) return false
     const mine = generation
-    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: 'user', scope: scope(), cacheOnly })
+    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: options.priority ?? 'user', scope: scope(), cacheOnly: options.cacheOnly ?? false })
     if (mine !== generation) return false
     if (!result.ok) {
       // The user cancelled (load-all, leaving the view): nothing went wrong. Nor did a page
       // that is simply not cached when only cached ones were asked for.
-      if (result.error.kind === 'cancelled' || (cacheOnly && result.error.kind === 'not-found')) return false
+      if (result.error.kind === 'cancelled' || (options.cacheOnly && result.error.kind === 'not-found')) return false
       error.value = result.error
       errorAt.value = Date.now()
       return false
@@ -134,7 +146,12 @@ export const useTransactionsStore = defineStore('transactions', () => {
     items.value = cursor === null ? freshItems : items.value.concat(freshItems)
     entries.value = cursor === null ? freshRows : entries.value.concat(freshRows)
     repeated.value = (cursor === null ? 0 : repeated.value) + dup
-    nextCursor.value = page.nextCursor
+    if (cursor === null) walk = newPagingWalk()
+    // Main's guard (paging-guard.ts) judged the page already; the same rule here covers pages
+    // that main answered from its cache.
+    const stop = page.pagingStopped ?? checkPage(walk, { cursor, nextCursor: page.nextCursor, itemIds: page.items.map((tx) => tx.hash) })
+    pagingStopped.value = stop
+    nextCursor.value = stop ? null : page.nextCursor
     pages.value++
     const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
     if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason }
@@ -154,12 +171,12 @@ export const useTransactionsStore = defineStore('transactions', () => {
   }
 
   /** The next page, if there is one; joins the page already loading. */
-  function loadMore(): Promise<boolean> {
+  function loadMore(priority: Priority = 'user'): Promise<boolean> {
     if (pending) return pending
     if (!target.value || loadingFirst.value || nextCursor.value === null) return Promise.resolve(false)
     const mine = generation
     loadingMore.value = true
-    const p = fetchPage(nextCursor.value, false).finally(() => {
+    const p = fetchPage(nextCursor.value, false, { priority }).finally(() => {
       if (mine === generation) {
         loadingMore.value = false
         pending = null
@@ -178,7 +195,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     const mine = generation
     const before = items.value.length
     const run = async (): Promise<boolean> => {
-      while (nextCursor.value !== null && mine === generation) if (!(await fetchPage(nextCursor.value, false, true))) break
+      while (nextCursor.value !== null && mine === generation) if (!(await fetchPage(nextCursor.value, false, { cacheOnly: true }))) break
       return true
     }
     const p = run().finally(() => {
@@ -189,14 +206,15 @@ export const useTransactionsStore = defineStore('transactions', () => {
   }
 
   /**
-   * Every remaining page, with progress, until done, cancelled or an error. Its cost cannot be
-   * known in advance (the history's length is unknown), so it stops at the background reserve
-   * (the requests kept for the user's own clicks) unless `pastReserve` (the user confirmed).
+   * Every remaining page, with progress, until done, cancelled, an error or the paging guard.
+   * It runs as background work, so it stops where the daily quota's background reserve begins
+   * (stopped: 'reserve'); `pastReserve` (the user confirmed) runs it as user work to the end.
    */
   async function loadAll(options: { pastReserve?: boolean } = {}): Promise<void> {
     if (loadAllProgress.value.running || !target.value) return
     const mine = generation
     cancelRequested = false
+    const priority: Priority = options.pastReserve ? 'user' : 'background'
     loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
     const limiter = useLimiterStore()
     const atReserve = (): boolean => !options.pastReserve && limiter.state !== null && limiter.state.leftToday - 1 < limiter.state.reserve
@@ -205,12 +223,13 @@ export const useTransactionsStore = defineStore('transactions', () => {
         loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped: 'reserve' }
         return
       }
-      const ok = await loadMore()
+      const ok = await loadMore(priority)
       if (mine !== generation) return
       loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
       if (!ok) break
     }
-    const stopped = cancelRequested ? 'cancelled' : nextCursor.value !== null ? 'error' : null
+    const reserveHit = nextCursor.value !== null && priority === 'background' && error.value?.kind === 'quota-exhausted'
+    const stopped = cancelRequested ? 'cancelled' : reserveHit ? 'reserve' : nextCursor.value !== null ? 'error' : pagingStopped.value ? 'guard' : null
     loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped }
   }
 
@@ -250,6 +269,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     error,
     errorAt,
     loadAllProgress,
+    pagingStopped,
     selectedHash,
     selected,
     directionFilter,

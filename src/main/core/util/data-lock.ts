@@ -1,0 +1,92 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { AppError } from './app-error'
+
+/**
+ * One process owns a data folder (issue 10 item 4): two hosts on one folder would double the
+ * quota (each counts alone) and lose writes (every store is last writer wins). The owner
+ * holds `<dataDir>/chainscope.lock` with its pid; a second start reads it and refuses,
+ * naming the holder. A lock whose process is gone (a crash, a kill -9) is stale and taken
+ * over. A live process that reused the pid counts as a holder: refusing is the safe side.
+ */
+export interface DataLock {
+  readonly path: string
+  release(): void
+}
+
+const lockSchema = z.object({
+  pid: z.number().int().positive(),
+  host: z.string().max(40),
+  since: z.string().max(40),
+  machine: z.string().max(255),
+})
+type LockInfo = z.infer<typeof lockSchema>
+
+export const LOCK_FILE = 'chainscope.lock'
+
+export function acquireDataLock(dataDir: string, host: string, pid = process.pid): DataLock {
+  mkdirSync(dataDir, { recursive: true })
+  const path = join(dataDir, LOCK_FILE)
+  const mine: LockInfo = {
+    pid,
+    host,
+    since: new Date().toISOString(),
+    machine: hostname(),
+  }
+  // Two rounds: a stale lock is removed once, then the exclusive create must win.
+  for (let round = 0; round < 2; round++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600)
+      try {
+        writeSync(fd, JSON.stringify(mine))
+      } finally {
+        closeSync(fd)
+      }
+      let released = false
+      return {
+        path,
+        release: () => {
+          if (released) return
+          released = true
+          // Only our own lock: never one a later owner took over.
+          if (readHolder(path)?.pid === pid) rmSync(path, { force: true })
+        },
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    const holder = readHolder(path)
+    const otherMachine = holder !== null && holder.machine !== hostname()
+    if (holder && holder.pid !== pid && (otherMachine || alive(holder.pid))) {
+      throw new AppError(
+        'conflict',
+        `The data folder ${dataDir} is in use by another Chainscope (${holder.host === 'electron' ? 'the desktop app' : 'a web host'}, process ${holder.pid}${otherMachine ? ` on ${holder.machine}` : ''}, since ${holder.since}). Close it first, or start this one with another data folder (--data-dir).${otherMachine ? ` If Chainscope no longer runs there, delete ${path}.` : ''}`,
+        { field: 'dataDir' },
+      )
+    }
+    // Stale (its process is gone, the file is damaged, or it is this process's own): take it over.
+    rmSync(path, { force: true })
+  }
+  throw new AppError('conflict', `The data folder ${dataDir} could not be locked (another Chainscope is starting at the same moment); try again.`, { field: 'dataDir' })
+}
+
+function readHolder(path: string): LockInfo | null {
+  try {
+    const parsed = lockSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists, owned by another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
