@@ -1,8 +1,9 @@
 import type { LimiterState, Priority } from '../../../shared/bridge/contract'
 import type { Limits } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
-import { nextUtcMidnight, systemClock, utcDay, type Clock, type ClockTimer } from '../util/clock'
-import type { QuotaLedger, QuotaRecord } from './quota-store'
+import { nextUtcMidnight, systemClock, type Clock, type ClockTimer } from '../util/clock'
+import { DailyQuota } from './daily-quota'
+import type { QuotaLedger } from './quota-store'
 
 /** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
 export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
@@ -65,7 +66,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The client-side limiter of one bucket: a token bucket (rate, burst), a cap of `burst`
- * requests in flight, and the daily quota counted persistently. By default a profile (one API
+ * requests in flight, and the daily quota (counted persistently by `DailyQuota`). By default a profile (one API
  * key) has one, across both networks and both endpoints (spec 8 does not say): that is the
  * strictest reading, so it can only under-use a more generous service. A profile whose limits
  * say otherwise (`Limits.scope`) has one per network and/or endpoint (profile-runtime.ts).
@@ -76,10 +77,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 export class Limiter {
   readonly profileId: string
   readonly #clock: Clock
-  readonly #ledger: QuotaLedger
+  readonly #quota: DailyQuota
   readonly #reserveFraction: number
   readonly #queueSafe: boolean
-  readonly #step: number
   readonly #stateInterval: number
   readonly #queueDeadline: number
   readonly #maxPause: number
@@ -92,8 +92,6 @@ export class Limiter {
   #inFlight = 0
   #queue: Job[] = []
   #seq = 0
-  #record: QuotaRecord
-  #persisted: number
   #timer: ClockTimer | null = null
   #timerAt = Infinity
   #resetTimer: ClockTimer | null = null
@@ -104,10 +102,9 @@ export class Limiter {
   constructor(options: LimiterOptions) {
     this.profileId = options.profileId
     this.#clock = options.clock ?? systemClock
-    this.#ledger = options.ledger
+    this.#quota = new DailyQuota({ id: options.profileId, ledger: options.ledger, clock: this.#clock, reserveStep: options.reserveStep })
     this.#reserveFraction = options.reserveFraction ?? 0.2
     this.#queueSafe = options.queueSafe ?? false
-    this.#step = Math.max(1, options.reserveStep ?? 10)
     this.#stateInterval = options.stateIntervalMs ?? 250
     this.#queueDeadline = options.queueDeadlineMs ?? 25_000
     this.#maxPause = options.maxPauseMs ?? 60_000
@@ -115,10 +112,6 @@ export class Limiter {
     this.#limits = { ...options.limits }
     this.#tokens = this.#capacity()
     this.#refilledAt = this.#clock.now()
-    const today = utcDay(this.#clock.now())
-    const stored = this.#ledger.load(this.profileId)
-    this.#record = stored && stored.day === today ? { ...stored } : { day: today, used: 0, keyTag: stored?.keyTag ?? '' }
-    this.#persisted = this.#record.used
     this.#armResetTimer()
   }
 
@@ -144,10 +137,7 @@ export class Limiter {
 
   /** Tells the limiter which key it counts for; a different key starts a fresh count. */
   useKey(keyTag: string): void {
-    if (this.#record.keyTag === keyTag) return
-    const changed = this.#record.keyTag !== ''
-    this.#record = { day: this.#record.day, used: changed ? 0 : this.#record.used, keyTag }
-    this.#persist(true)
+    if (!this.#quota.useKey(keyTag)) return
     this.#publish()
   }
 
@@ -220,14 +210,11 @@ export class Limiter {
 
   /** The service says today's quota is used up, whatever our count says: believe it. */
   markQuotaExhausted(): void {
-    this.#rollDay()
-    this.#record.used = Math.max(this.#record.used, this.#limits.quotaPerDay)
-    this.#persist(true)
+    this.#quota.exhaust(this.#limits.quotaPerDay)
     this.#pump()
   }
 
   state(): LimiterState {
-    this.#rollDay()
     this.#refill(this.#clock.now())
     const queued = { user: 0, prefetch: 0, background: 0 }
     for (const job of this.#queue) queued[job.priority()] += 1
@@ -239,7 +226,7 @@ export class Limiter {
       ratePerSecond: this.#limits.ratePerSecond,
       queued,
       inFlight: this.#inFlight,
-      usedToday: this.#record.used,
+      usedToday: this.#quota.used(),
       quotaPerDay: this.#limits.quotaPerDay,
       leftToday: left,
       resetsAt: new Date(nextUtcMidnight(this.#clock.now())).toISOString(),
@@ -257,11 +244,11 @@ export class Limiter {
     for (const job of this.#queue.splice(0)) this.#settle(job, new AppError('cancelled', message))
     for (const t of [this.#timer, this.#resetTimer, this.#stateTimer]) if (t !== null) this.#clock.clearTimeout(t)
     this.#timer = this.#resetTimer = this.#stateTimer = null
-    if (this.#persisted !== this.#record.used) this.#persist(true)
+    this.#quota.flush()
   }
 
   #left(): number {
-    return Math.max(0, this.#limits.quotaPerDay - this.#record.used)
+    return Math.max(0, this.#limits.quotaPerDay - this.#quota.used())
   }
 
   #refill(now: number): void {
@@ -271,22 +258,8 @@ export class Limiter {
     this.#refilledAt = now
   }
 
-  #rollDay(): void {
-    const today = utcDay(this.#clock.now())
-    if (this.#record.day === today) return
-    this.#record = { day: today, used: 0, keyTag: this.#record.keyTag }
-    this.#persist(true)
-  }
-
-  #persist(exact: boolean): void {
-    const target = exact ? this.#record.used : Math.min(this.#record.used + this.#step - 1, Math.max(this.#record.used, this.#limits.quotaPerDay))
-    this.#persisted = target
-    this.#ledger.save(this.profileId, { ...this.#record, used: target })
-  }
-
   #pump(): void {
     if (this.#disposed) return
-    this.#rollDay()
     const now = this.#clock.now()
     this.#refill(now)
     while (this.#queue.length > 0) {
@@ -309,8 +282,7 @@ export class Limiter {
       }
       const job = this.#takeBest()
       this.#tokens = Math.max(0, this.#tokens - 1)
-      this.#record.used += 1
-      if (this.#record.used > this.#persisted) this.#persist(false)
+      this.#quota.take(this.#limits.quotaPerDay)
       this.#inFlight += 1
       let released = false
       this.#settle(job, {
