@@ -19,11 +19,13 @@ const api = {
     if (typeof name !== 'string') {
       return Promise.resolve({ ok: false, error: { kind: 'invalid-input', message: 'Unknown bridge call.', field: 'name' } })
     }
+    // Main answers every call with a BridgeResult (bridge-host.ts); IPC types it as any.
     return ipcRenderer.invoke(IPC_CHANNELS.invoke, name, input) as Promise<BridgeResult<never>>
   },
   on: <E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void) => {
     if (!isBridgeEventName(event) || typeof listener !== 'function') return () => {}
     const wrapped = (_e: IpcRendererEvent, name: unknown, payload: unknown): void => {
+      // Main emits each event with the payload the contract names for it.
       if (name === event) listener(payload as BridgeEvents[E])
     }
     ipcRenderer.on(IPC_CHANNELS.event, wrapped)

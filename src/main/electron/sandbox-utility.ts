@@ -3,10 +3,9 @@ import { existsSync } from 'node:fs'
 import { cp, rename, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { z } from 'zod'
 import { AppError } from '../core/util/app-error'
 import type { Logger, Redactor } from '../core/util/logger'
-import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from '../core/sandbox/sandbox-launcher'
+import { sandboxProgressSchema, type RunningSandbox, type SandboxInfo, type SandboxLauncher, type SandboxProgress } from '../core/sandbox/sandbox-launcher'
 import { sandboxInfoSchema } from '../core/sandbox/sandbox-process'
 import { withDefaults } from '../core/util/options'
 
@@ -39,12 +38,6 @@ export interface UtilitySandboxOptions {
   fork?: ForkSandbox
 }
 
-const progressSchema = z.object({
-  stage: z.string(),
-  network: z.string().optional(),
-  done: z.number().optional(),
-  total: z.number().optional(),
-})
 
 const PROGRESS_PREFIX = 'sandbox-progress '
 
@@ -165,7 +158,7 @@ async function copySeedState(options: UtilitySandboxOptions, seed: string): Prom
 
 function parseProgress(text: string): SandboxProgress | null {
   try {
-    const parsed = progressSchema.safeParse(JSON.parse(text))
+    const parsed = sandboxProgressSchema.safeParse(JSON.parse(text))
     return parsed.success ? parsed.data : null
   } catch {
     return null

@@ -71,12 +71,13 @@ export class BridgeHost {
     const r = this.#redactor
     if (!r) return value
     let found = false
+    const text = (v: string): string => {
+      if (!r.contains(v)) return v
+      found = true
+      return r.redact(v)
+    }
     const walk = (v: unknown, depth: number): unknown => {
-      if (typeof v === 'string') {
-        if (!r.contains(v)) return v
-        found = true
-        return r.redact(v)
-      }
+      if (typeof v === 'string') return text(v)
       if (typeof v !== 'object' || v === null) return v
       if (depth > MAX_SCRUB_DEPTH) {
         // Deeper than any real answer: kept whole unless a secret is somewhere inside.
@@ -91,7 +92,7 @@ export class BridgeHost {
       let changed = false
       const out: Record<string, unknown> = {}
       for (const [k, item] of Object.entries(v)) {
-        const key = walk(k, depth) as string
+        const key = text(k)
         const next = walk(item, depth + 1)
         if (key !== k || next !== item) changed = true
         // defineProperty: a key such as "__proto__" stays a plain own property.
@@ -99,6 +100,7 @@ export class BridgeHost {
       }
       return changed ? out : v
     }
+    // Redaction replaces strings by strings and keeps every shape, so the type still holds.
     const safe = walk(value, 0) as T
     if (found) this.#log('a bridge answer held a secret; it was redacted before leaving main')
     return safe
@@ -140,6 +142,7 @@ export class BridgeHost {
       const field = issue?.path.join('.') || 'input'
       return fail({ kind: 'invalid-input', message: `${name}: ${field}: ${issue?.message ?? 'invalid input'}`, field })
     }
+    // The input was just parsed by this call's own schema, which is what its handler takes.
     const handler = this.#handlers[name] as ((input: unknown) => unknown) | undefined
     if (!handler) return fail({ kind: 'internal', message: `${name} is not available in this build.` })
     try {

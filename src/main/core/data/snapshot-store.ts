@@ -128,9 +128,8 @@ export class SnapshotStore {
     const out: SnapshotEntry[] = []
     for (const [path, e] of await this.#loadIndex()) {
       if (!path.startsWith(base)) continue
-      const parts = path.slice(base.length + 1).split(/[\\/]/)
-      if (parts.length !== 3) continue
-      const [network, address, name] = parts as [string, string, string]
+      const [network, address, name, ...rest] = path.slice(base.length + 1).split(/[\\/]/)
+      if (network === undefined || address === undefined || name === undefined || rest.length > 0) continue
       const kind = name === 'balances.json' ? 'balances' : name.startsWith('tx-') ? 'page' : null
       if (kind) out.push({ path, network, address, kind, stamp: e.mtimeMs })
     }

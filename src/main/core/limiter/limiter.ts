@@ -150,7 +150,8 @@ export class Limiter {
   /** Waits for a token, a free slot and quota; counts the request before it is sent. */
   acquire(options: AcquireOptions): Promise<Permit> {
     if (this.#disposed) return Promise.reject(new AppError('cancelled', 'The app is shutting down.'))
-    const priority = typeof options.priority === 'function' ? options.priority : () => options.priority as Priority
+    const given = options.priority
+    const priority = typeof given === 'function' ? given : () => given
     const pausedFor = this.#pausedUntil - this.#clock.now()
     if (pausedFor > this.#queueDeadline) {
       // No use queueing behind a pause longer than any request may wait: say so at once.

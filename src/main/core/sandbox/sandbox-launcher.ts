@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { SandboxInfo } from '../../../shared/domain/sandbox-info'
 
 /**
@@ -7,12 +8,14 @@ import type { SandboxInfo } from '../../../shared/domain/sandbox-info'
  */
 export type { SandboxInfo }
 
-export interface SandboxProgress {
-  stage: string
-  network?: string
-  done?: number
-  total?: number
-}
+/** A `sandbox-progress {…}` line of the sandbox's stderr, parsed where it enters. */
+export const sandboxProgressSchema = z.object({
+  stage: z.string(),
+  network: z.string().optional(),
+  done: z.number().optional(),
+  total: z.number().optional(),
+})
+export type SandboxProgress = z.infer<typeof sandboxProgressSchema>
 
 export interface RunningSandbox {
   info: SandboxInfo

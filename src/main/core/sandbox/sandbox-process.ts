@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline'
 import { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
-import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from './sandbox-launcher'
+import { sandboxProgressSchema, type RunningSandbox, type SandboxInfo, type SandboxLauncher, type SandboxProgress } from './sandbox-launcher'
 import { withDefaults } from '../util/options'
 
 export interface ChildSandboxLauncherOptions {
@@ -77,8 +77,8 @@ function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxPr
     const m = PROGRESS.exec(line)
     if (m) {
       try {
-        const p = JSON.parse(m[1]!) as SandboxProgress
-        if (typeof p.stage === 'string') onProgress?.(p)
+        const p = sandboxProgressSchema.safeParse(JSON.parse(m[1]!))
+        if (p.success) onProgress?.(p.data)
         return
       } catch {
         // not a progress line after all

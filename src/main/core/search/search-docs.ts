@@ -1,6 +1,7 @@
 import type { Note, Watchlist } from '../../../shared/bridge/contract'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import type { SearchDoc } from './cached-search'
+import { isRecord } from '../../../shared/guards'
 
 /** What the cached search finds an item by; read loosely, as cached items may be odd. */
 
@@ -16,7 +17,7 @@ function partyLabels(party: unknown): string[] {
   if ('name' in party && str(party.name)) out.push(str(party.name)!)
   if ('ens_domain_name' in party && str(party.ens_domain_name)) out.push(str(party.ens_domain_name)!)
   for (const field of ['public_tags', 'private_tags'] as const) {
-    const tags = field in party ? (party as Record<string, unknown>)[field] : null
+    const tags = isRecord(party) ? party[field] : null
     if (Array.isArray(tags)) for (const t of tags) if (t && typeof t === 'object' && 'label' in t && str(t.label)) out.push(str(t.label)!)
   }
   return out
@@ -43,7 +44,7 @@ export function transactionDoc(network: string, owner: string, tx: Transaction):
       if (token && 'symbol' in token && str(token.symbol)) symbols.add(str(token.symbol)!)
       if (token && 'name' in token && str(token.name)) text.push(str(token.name)!)
       for (const side of ['from', 'to'] as const) {
-        const h = side in t ? hashOf((t as Record<string, unknown>)[side]) : null
+        const h = isRecord(t) ? hashOf(t[side]) : null
         if (h && !hex.includes(h)) hex.push(h)
       }
     }

@@ -37,6 +37,7 @@ export class InflightWork {
 
   run<T>(key: string, options: { priority: Priority; scope?: string }, work: (ctx: WorkContext) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
+      // Waiters of one key share one work's result: each gets the T its own caller asked for.
       const waiter: Waiter = { scope: options.scope, priority: options.priority, resolve: resolve as (v: unknown) => void, reject }
       const existing = this.#entries.get(key)
       if (existing) {

@@ -1,5 +1,6 @@
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
+import { isRecord } from '../../../shared/guards'
 
 export interface HttpAnswer {
   status: number
@@ -86,10 +87,9 @@ async function readCapped(response: Response, max: number, what: string): Promis
 
 /** The system error code, wherever undici put it (cause, a nested cause, an AggregateError). */
 function errorCode(error: unknown, depth = 0): string {
-  if (typeof error !== 'object' || error === null || depth > 4) return ''
-  const e = error as { code?: unknown; cause?: unknown; errors?: unknown[] }
-  if (typeof e.code === 'string' && /^E[A-Z]+$|^UND_ERR/.test(e.code)) return e.code
-  return errorCode(e.cause, depth + 1) || (Array.isArray(e.errors) ? errorCode(e.errors[0], depth + 1) : '')
+  if (!isRecord(error) || depth > 4) return ''
+  if (typeof error.code === 'string' && /^E[A-Z]+$|^UND_ERR/.test(error.code)) return error.code
+  return errorCode(error.cause, depth + 1) || (Array.isArray(error.errors) ? errorCode(error.errors[0], depth + 1) : '')
 }
 
 /** Plain words for a failed connection; the low-level code is kept in brackets for support. */

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 import { formatDuration } from '../../../shared/domain/duration'
+import { isRecord } from '../../../shared/guards'
 
 /**
  * Turns the service's answers into typed results or typed errors. Spec 7 describes no error
@@ -26,7 +27,7 @@ interface ErrorBody {
 function parseErrorBody(text: string): ErrorBody {
   try {
     const v: unknown = JSON.parse(text)
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ErrorBody) : {}
+    return isRecord(v) ? v : {}
   } catch {
     return {}
   }

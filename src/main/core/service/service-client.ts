@@ -17,6 +17,7 @@ import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
 import { errorForStatus, parseBody, safeExcerpt, MAX_SERVER_PAUSE_MS, parseServiceJson, utcClock } from './response-errors'
+import { withDefaults } from '../util/options'
 
 export type BalanceSpelling = 'balance' | 'balances'
 
@@ -96,6 +97,18 @@ export function shortAddress(address: string): string {
  * (honouring `Retry-After`); a request that might change state (eth_send*) is never retried.
  * The key goes only into the URL handed to fetch; no message, log line or error carries it.
  */
+/** The defaults of `ServiceClientOptions` (documented on each field). */
+const CLIENT_DEFAULTS = {
+  clock: systemClock,
+  fetch: (...args: Parameters<typeof fetch>) => globalThis.fetch(...args),
+  timeoutMs: 15_000,
+  maxAttempts: 3,
+  backoffMs: 400,
+  maxRetryWaitMs: 10_000,
+  maxBodyBytes: 16 * 1024 * 1024,
+  random: Math.random,
+}
+
 export class ServiceClient {
   readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> & Pick<ServiceClientOptions, 'log' | 'onReachability'>
   #rpcId = 0
@@ -103,18 +116,7 @@ export class ServiceClient {
   readonly #batches = new Map<string, boolean>()
 
   constructor(options: ServiceClientOptions) {
-    this.#o = {
-      clock: systemClock,
-      fetch: (...args) => globalThis.fetch(...args),
-      timeoutMs: 15_000,
-      maxAttempts: 3,
-      backoffMs: 400,
-      maxRetryWaitMs: 10_000,
-      maxBodyBytes: 16 * 1024 * 1024,
-      random: Math.random,
-      // An option passed as undefined keeps its default.
-      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as ServiceClientOptions),
-    }
+    this.#o = { ...options, ...withDefaults(CLIENT_DEFAULTS, options) }
   }
 
   async balances(network: string, address: string, options: RequestOptions): Promise<BalancesResponse> {

@@ -15,6 +15,7 @@ export type ClockTimer = unknown
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
+  // Only timers this clock's setTimeout made come back here (fake clocks use their own handles).
   clearTimeout: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
 }
 

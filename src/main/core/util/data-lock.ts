@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
+import { errorCode } from '../../../shared/guards'
 
 /**
  * One process owns a data folder (issue 10 item 4): two hosts on one folder would double the
@@ -55,7 +56,7 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
         },
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      if (errorCode(error) !== 'EEXIST') throw error
     }
     const holder = readHolder(path)
     const otherMachine = holder !== null && holder.machine !== hostname()
@@ -87,6 +88,6 @@ function alive(pid: number): boolean {
     return true
   } catch (error) {
     // EPERM: it exists, owned by another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    return errorCode(error) === 'EPERM'
   }
 }

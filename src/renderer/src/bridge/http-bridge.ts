@@ -52,6 +52,7 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
       connect()
       const set = listeners.get(event) ?? new Set<AnyListener>()
       listeners.set(event, set)
+      // Listeners are kept per event name, and only that event's payloads reach them.
       set.add(listener as AnyListener)
       return () => set.delete(listener as AnyListener)
     },

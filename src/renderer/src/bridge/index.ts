@@ -7,6 +7,7 @@ import { createHttpBridge } from './http-bridge'
  * The transport is picked on first use, so component tests can install a fake one first.
  */
 function pickTransport(): ChainscopeBridge {
+  // The preload's global is not declared on Window: the renderer also runs without it (web host).
   const exposed = (window as unknown as Record<string, ChainscopeBridge | undefined>)[BRIDGE_GLOBAL]
   return exposed ?? createHttpBridge()
 }

@@ -155,7 +155,7 @@ export function sortCounterparties(rows: readonly Counterparty[], key: Counterpa
 /** Filter by address prefix/substring, label or token symbol (case-insensitive). */
 export function filterCounterparties(rows: readonly Counterparty[], query: string, labelOf: (c: Counterparty) => string | null): Counterparty[] {
   const q = query.trim().toLowerCase()
-  if (!q) return rows as Counterparty[]
+  if (!q) return [...rows]
   return rows.filter(
     (c) => c.address.includes(q) || (labelOf(c)?.toLowerCase().includes(q) ?? false) || c.tokens.some((t) => t.symbol.toLowerCase().includes(q)),
   )
