@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm test`: typecheck (node and web), lint, unit tests, build, security lint and e2e, in
+ * `npm test`: typecheck (node and web), lint, formatting, unit tests, build, security lint and e2e, in
  * that order. Every step runs even when an earlier one failed (except e2e, which needs the
  * build). A check step counts as one test; Vitest and Playwright count their own tests. The
  * last line is `N passed, N failed, N skipped`, summing every suite.
@@ -61,6 +61,7 @@ check('typecheck-node', bin('tsc'), ['-p', 'tsconfig.node.json'])
 check('typecheck-web', bin('vue-tsc'), ['-p', 'tsconfig.web.json'])
 check('typecheck-bench', bin('tsc'), ['-p', 'tsconfig.bench.json'])
 check('lint', bin('eslint'), ['--max-warnings', '0', '.'])
+check('format', bin('prettier'), ['--check', '.'])
 
 const vitestReport = join(results, 'vitest-report.json')
 suite('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, (j) => ({
