@@ -25,7 +25,7 @@ function allFiles(root: string): string[] {
 describe('snapshots and cursors at the edges', () => {
   it('removing profile "work" keeps the snapshots of "work-2" (item 10)', async () => {
     const store = new SnapshotStore({ root: dir })
-    const page = { fetchedAt: 1, items: [transaction(1, 99, 1)], nextCursor: null }
+    const page = { fetchedAt: 1, items: [transaction(1, 99, 1)], nextCursor: null, unreadable: [] }
     await store.writePage('work', 'alpha', A, null, page)
     await store.writePage('work-2', 'alpha', A, null, page)
     await store.removeProfile('work')

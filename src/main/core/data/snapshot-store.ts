@@ -6,6 +6,7 @@ import { balanceItemSchema, transactionSchema, type BalanceItem, type Transactio
 import type { Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '../../../shared/domain/address'
+import { withDefaults } from '../util/options'
 
 export interface BalancesSnapshot {
   fetchedAt: number
@@ -71,8 +72,9 @@ export class SnapshotStore {
 
   constructor(options: SnapshotStoreOptions) {
     this.#root = options.root
-    this.#maxBytes = options.maxBytes ?? 256 * 1024 * 1024
-    this.#maxPages = options.maxPagesPerAddress ?? 200
+    const o = withDefaults({ maxBytes: 256 * 1024 * 1024, maxPagesPerAddress: 200 }, options)
+    this.#maxBytes = o.maxBytes
+    this.#maxPages = o.maxPagesPerAddress
     this.#log = options.log
     this.#redact = options.redact
   }

@@ -1,3 +1,4 @@
+import { withDefaults } from '../util/options'
 /**
  * What is known about one network's head: when its recent blocks were produced, the block
  * time learned from them, and the height extrapolated in between.
@@ -28,6 +29,9 @@ export interface EstimatorOptions {
   minSpanMs?: number
 }
 
+/** The defaults of `EstimatorOptions` (documented on each field). */
+const ESTIMATOR_DEFAULTS = { windowMs: 6 * 3600_000, minBlocks: 2, minSpanMs: 4000 }
+
 export class ChainEstimator {
   readonly #window: number
   readonly #minBlocks: number
@@ -38,9 +42,10 @@ export class ChainEstimator {
   #seedSpanMs = 0
 
   constructor(options: EstimatorOptions = {}) {
-    this.#window = options.windowMs ?? 6 * 3600_000
-    this.#minBlocks = options.minBlocks ?? 2
-    this.#minSpan = options.minSpanMs ?? 4000
+    const o = withDefaults(ESTIMATOR_DEFAULTS, options)
+    this.#window = o.windowMs
+    this.#minBlocks = o.minBlocks
+    this.#minSpan = o.minSpanMs
   }
 
   /** The newest observation: extrapolation starts from it. */

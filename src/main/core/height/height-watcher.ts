@@ -3,6 +3,7 @@ import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import { systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { ChainEstimator } from './chain-estimator'
+import { withDefaults } from '../util/options'
 
 export interface HeadSource {
   /** The head (with its block's timestamp when known) and gas price: one request with batches, two without. */
@@ -66,8 +67,11 @@ interface NetworkState {
  * the height is extrapolated (marked `estimated`); every answer that carries a block number
  * corrects it for free; `stale` when polls fail or stop.
  */
+/** The defaults of `HeightWatcherOptions` (documented on each field). */
+const WATCHER_DEFAULTS = { budgetFraction: 0.1, budgetHours: 8, minIntervalMs: 12_000, maxIntervalMs: 3600_000, rampStartMs: 5000, tickMs: 1000 }
+
 export class HeightWatcher {
-  readonly #o: HeightWatcherOptions
+  readonly #o: HeightWatcherOptions & typeof WATCHER_DEFAULTS
   readonly #clock: Clock
   readonly #nets = new Map<string, NetworkState>()
   #visible = false
@@ -75,7 +79,7 @@ export class HeightWatcher {
   #disposed = false
 
   constructor(options: HeightWatcherOptions) {
-    this.#o = options
+    this.#o = { ...options, ...withDefaults(WATCHER_DEFAULTS, options) }
     this.#clock = options.clock ?? systemClock
     for (const network of options.networks) {
       this.#nets.set(network, { estimator: new ChainEstimator(), gasPriceWei: null, nextPollAt: 0, polling: false, seeds: 0, seeded: false, lastFailedAt: null, lastSent: '' })
@@ -89,10 +93,10 @@ export class HeightWatcher {
    * without). Without `network`, the dearest network's.
    */
   intervalMs(network?: string): number {
-    const fraction = this.#o.budgetFraction ?? 0.1
-    const hours = this.#o.budgetHours ?? 8
-    const min = this.#o.minIntervalMs ?? 12_000
-    const max = this.#o.maxIntervalMs ?? 3600_000
+    const fraction = this.#o.budgetFraction
+    const hours = this.#o.budgetHours
+    const min = this.#o.minIntervalMs
+    const max = this.#o.maxIntervalMs
     const names = network ? [network] : [...this.#nets.keys()]
     const cost = Math.max(1, ...names.map((n) => this.#o.source.requestsPerPoll(n)))
     const perNetwork = (this.#o.quotaPerDay() * fraction) / Math.max(1, this.#nets.size) - 1
@@ -108,7 +112,7 @@ export class HeightWatcher {
 
   /** Polls of the early ramp before the gap reaches `interval`. */
   #rampPolls(interval: number): number {
-    const start = this.#o.rampStartMs ?? 5000
+    const start = this.#o.rampStartMs
     return interval > start ? Math.ceil(Math.log2(interval / start)) : 0
   }
 
@@ -187,7 +191,7 @@ export class HeightWatcher {
       if (!net.polling) next = Math.min(next, net.nextPollAt)
       this.#emit(network)
       const change = net.estimator.nextChangeAt(now)
-      if (change !== null) next = Math.min(next, Math.max(change, now + (this.#o.tickMs ?? 1000)))
+      if (change !== null) next = Math.min(next, Math.max(change, now + (this.#o.tickMs)))
     }
     if (next !== Infinity) this.#timer = this.#clock.setTimeout(() => this.#wake(), Math.max(1, Math.ceil(next - now)))
   }
@@ -219,14 +223,14 @@ export class HeightWatcher {
       // The ramp: poll again within the baseline the block time rests on, until it reaches the
       // regular interval. Drift grows with (time since anchor) / baseline, so this keeps the
       // estimate within about a block from the first minute.
-      const ramp = Math.max(this.#o.rampStartMs ?? 5000, net.estimator.baselineMs())
+      const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs())
       net.nextPollAt = this.#clock.now() + Math.min(interval, ramp)    } catch (error) {
       const now = this.#clock.now()
       net.lastFailedAt = now
       // Out of quota (or the reserve reached): wait for the reset rather than keep asking.
       // Otherwise try again sooner than usual, but not so often that an outage eats the budget.
       const wait = error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : interval / 4
-      net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs ?? 12_000)
+      net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs)
       if (!(error instanceof AppError && error.kind === 'cancelled')) {
         this.#o.log?.warn(`height of ${network}: ${error instanceof Error ? error.message : String(error)}`)
       }

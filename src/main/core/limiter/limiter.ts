@@ -4,6 +4,7 @@ import { AppError } from '../util/app-error'
 import { nextUtcMidnight, systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { DailyQuota } from './daily-quota'
 import type { QuotaLedger } from './quota-store'
+import { withDefaults } from '../util/options'
 
 /** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
 export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
@@ -74,6 +75,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * The day is the calendar day in UTC, matching the sandbox (README "Choices"): the count
  * resets at 00:00 UTC.
  */
+/** The defaults of `LimiterOptions` (documented on each field). */
+const LIMITER_DEFAULTS = { reserveFraction: 0.2, queueSafe: false, stateIntervalMs: 250, queueDeadlineMs: 25_000, maxPauseMs: 60_000 }
+
 export class Limiter {
   readonly profileId: string
   readonly #clock: Clock
@@ -103,11 +107,12 @@ export class Limiter {
     this.profileId = options.profileId
     this.#clock = options.clock ?? systemClock
     this.#quota = new DailyQuota({ id: options.profileId, ledger: options.ledger, clock: this.#clock, reserveStep: options.reserveStep })
-    this.#reserveFraction = options.reserveFraction ?? 0.2
-    this.#queueSafe = options.queueSafe ?? false
-    this.#stateInterval = options.stateIntervalMs ?? 250
-    this.#queueDeadline = options.queueDeadlineMs ?? 25_000
-    this.#maxPause = options.maxPauseMs ?? 60_000
+    const o = withDefaults(LIMITER_DEFAULTS, options)
+    this.#reserveFraction = o.reserveFraction
+    this.#queueSafe = o.queueSafe
+    this.#stateInterval = o.stateIntervalMs
+    this.#queueDeadline = o.queueDeadlineMs
+    this.#maxPause = o.maxPauseMs
     this.#onState = options.onState
     this.#limits = { ...options.limits }
     this.#tokens = this.#capacity()
