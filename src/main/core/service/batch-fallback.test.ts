@@ -21,7 +21,7 @@ function client(answerBatch: (calls: unknown[]) => Answer) {
       : { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: (body as { id: number }).id, result: `0x${bodies.length.toString(16)}` }) }
     return new Response(a.body, { status: a.status, headers: { 'content-type': a.contentType ?? 'application/json' } })
   }
-  const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: 'http://svc.invalid', rpcUrl: 'http://svc.invalid/rpc', networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }], limits: SPEC_LIMITS }
+  const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: 'https://svc.invalid', rpcUrl: 'https://svc.invalid/rpc', networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }], limits: SPEC_LIMITS }
   const clock = { now: () => Date.UTC(2030, 0, 1), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
   const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 1000, burst: 1000, quotaPerDay: 100_000 }, ledger: new MemoryQuotaLedger(), clock })
   const c = new ServiceClient({ profile: () => profile, getKey: async () => 'k', limiter, spelling: { get: () => null, set: () => {} }, redact: (s) => s, clock, fetch, backoffMs: 1 })
