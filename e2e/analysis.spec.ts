@@ -53,8 +53,9 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       // Two more pages: the table grows from what is loaded, not from requests of its own.
       await main.getByRole('tab', { name: 'Transactions' }).click()
       await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
-      const firstDetails = main.getByRole('button', { name: /^Details of transaction 0x/ }).first()
-      cachedHash = ((await firstDetails.getAttribute('aria-label')) ?? '').replace('Details of transaction ', '')
+      // The button is named by what it shows (the short hash); its title holds the full hash.
+      const firstDetails = main.getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ }).first()
+      cachedHash = (await firstDetails.getAttribute('title')) ?? ''
       expect(cachedHash).toMatch(/^0x[0-9a-f]{64}$/)
       await main.getByRole('tab', { name: 'Counterparties' }).click()
       const before = await table.getByRole('row').count()
@@ -94,7 +95,7 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
 
     await test.step('a note on a transaction shows in the list and its detail', async () => {
       await main.getByRole('tab', { name: 'Transactions' }).click()
-      await main.getByRole('button', { name: `Details of transaction ${cachedHash}` }).click()
+      await main.getByRole('button', { name: `Transaction ${cachedHash.slice(0, 8)}…${cachedHash.slice(-6)}, open details` }).click()
       const dialog = page.getByRole('dialog')
       await dialog.getByRole('button', { name: 'Add a note on this transaction' }).click()
       await dialog.getByRole('textbox', { name: /Note on this transaction/ }).fill('Refund for order 77')

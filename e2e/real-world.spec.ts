@@ -128,7 +128,7 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
       const index = replay.txs.findIndex((e) => e.id === id)
       const hash = String(replay.txs[index]!.item.hash)
       await reveal(index)
-      const button = list.getByRole('button', { name: `Details of transaction ${hash}` })
+      const button = list.getByRole('button', { name: `Transaction ${hash.slice(0, 8)}…${hash.slice(-6)}, open details` })
       await button.click()
       const dialog = page.getByRole('dialog')
       await expect(dialog).toBeVisible()
