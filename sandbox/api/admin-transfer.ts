@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ADDRESS_PATTERN } from '../../src/shared/domain/address'
 
 /**
  * POST /__sandbox/transfer (only with --admin): moves funds to an address and mines the block
@@ -18,7 +19,7 @@ export type TransferKind = (typeof transferKinds)[number]
 
 export const transferInputSchema = z.strictObject({
   network: z.string().min(1).max(40),
-  to: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'to must be a 0x address of 40 hex digits'),
+  to: z.string().regex(ADDRESS_PATTERN, 'to must be a 0x address of 40 hex digits'),
   kind: z.enum(transferKinds).optional(),
   amount: z
     .string()

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { PAGE_SIZE, parseAddress } from './data-api'
 import { invalidParameter, json, type Reply } from './http'
+import { ADDRESS_PATTERN } from '../../src/shared/domain/address'
 
 /**
  * Replay mode (`--replay DIR`): the sandbox answers for one address from item files shaped like
@@ -18,7 +19,7 @@ export interface Replay {
 }
 
 const itemFile = z.looseObject({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 20-byte address'),
+  address: z.string().regex(ADDRESS_PATTERN, 'expected a 20-byte address'),
   items: z.array(z.looseObject({ item: z.unknown() })),
 })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ADDRESS_PATTERN } from '../domain/address'
+import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 
@@ -127,8 +127,8 @@ export const bridgeCalls = {
     .object({
       kind: z.enum(['tx', 'address']),
       network: networkName,
-      key: z.string().regex(/^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/, 'expected an address or a transaction hash'),
-      text: z.string().max(2000),
+      key: z.string().regex(ADDRESS_OR_HASH_PATTERN, 'expected an address or a transaction hash'),
+      text: watchNote,
     })
     .strict(),
   'search.query': z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) }).strict(),

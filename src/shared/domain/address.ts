@@ -3,6 +3,9 @@ import { getAddress, isAddress } from 'viem'
 /** 0x followed by 40 hex digits in any case: the form every layer checks an address against. */
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/
 
+/** An address or a transaction hash (what a note may be attached to). */
+export const ADDRESS_OR_HASH_PATTERN = /^0x([0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/
+
 /** Whether a value is address text (any case, no checksum check: for data from files and servers). */
 export function isAddressText(value: unknown): value is string {
   return typeof value === 'string' && ADDRESS_PATTERN.test(value)

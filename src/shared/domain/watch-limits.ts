@@ -6,7 +6,7 @@
 export const WATCH_LIMITS = {
   /** Characters of an entry's label. */
   label: 80,
-  /** Characters of an entry's note. */
+  /** Characters of an entry's note, and of a note on a transaction or address. */
   note: 2000,
   /** Tags per entry. */
   tags: 20,

@@ -4,6 +4,8 @@ import type { Note } from '../../../shared/bridge/contract'
 import { networkName } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
+import { ADDRESS_OR_HASH_PATTERN } from '../../../shared/domain/address'
+import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
 
 /**
  * Local notes on transactions and addresses (issue 12), apart from watchlist notes: a note
@@ -16,9 +18,9 @@ import { VersionedFile } from '../util/versioned-file'
  */
 export const NOTES_VERSION = 1
 export const MAX_NOTES = 50_000
-export const MAX_NOTE_LENGTH = 2000
+export const MAX_NOTE_LENGTH = WATCH_LIMITS.note
 
-const key = z.string().regex(/^0x([0-9a-f]{40}|[0-9a-f]{64})$/, 'expected a lowercase address or transaction hash')
+const key = z.string().refine((k) => ADDRESS_OR_HASH_PATTERN.test(k) && k === k.toLowerCase(), 'expected a lowercase address or transaction hash')
 export const noteSchema = z.object({
   kind: z.enum(['tx', 'address']),
   network: networkName,
