@@ -195,7 +195,7 @@ export class SimService {
       const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[]
       const one = (c: { id: number; method: string; params: unknown[] }): unknown => {
         const head = chain.heightAt(this.clock.now())
-        const hex = (n: number): string => `0x${n.toString(16)}`
+        const hex = (n: number | bigint): string => `0x${n.toString(16)}`
         if (c.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: c.id, result: hex(head) }
         if (c.method === 'eth_gasPrice') return { jsonrpc: '2.0', id: c.id, result: '0x77359400' }
         // State and logs of the watchlist addresses, as anvil answers them: the recorded

@@ -42,6 +42,11 @@ export interface DataServiceOptions {
   freshness?: Partial<Freshness>
   /** A head seen for free in a transactions answer (block + confirmations). */
   onHead?: (network: string, head: number, atMs: number) => void
+  /**
+   * A head and gas price a revalidation batch asked the RPC endpoint for: as good as a height
+   * poll (HeightWatcher.polled). Without it, the head goes to `onHead`.
+   */
+  onPoll?: (network: string, head: number, gasPriceWei: string | null, atMs: number) => void
   /** The best known head of a network, to age cached confirmations. */
   headOf?: (network: string) => number | null
   log?: Logger
@@ -96,6 +101,7 @@ export class DataService {
    * current at (a lower bound) and when a revalidation last confirmed it unchanged.
    */
   readonly #stamps = new Map<string, { since: number; checkedAt: number | null }>()
+  readonly #reported = new WeakSet<object>()
   /** The walk each handed-out cursor belongs to (paging-guard.ts), newest last; bounded. */
   readonly #walks = new Map<string, PagingWalk>()
 
@@ -135,7 +141,10 @@ export class DataService {
       const hit = await this.#freshBalances(key, network, address)
       if (hit) return view({ items: hit.items, unreadable: hit.unreadable ?? [] }, hit.fetchedAt, 'cache', null)
       const stale = this.#balances.get(key)
-      if (stale && (await this.#revalidated(key, stale.fetchedAt, network, address, req.priority))) return view(stale.value, stale.fetchedAt, 'cache', null)
+      // Token balances move only with token transfers: a coin-only change keeps them, unless the
+      // list carries the coin itself (some services list it as a pseudo-token).
+      const keepOnCoinChange = stale ? !stale.value.items.some((item) => NATIVE_PSEUDO_TOKENS.has(item.token.address.toLowerCase())) : false
+      if (stale && (await this.#revalidated(key, stale.fetchedAt, network, address, req.priority, keepOnCoinChange))) return view(stale.value, stale.fetchedAt, 'cache', null)
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
@@ -284,18 +293,26 @@ export class DataService {
    * block, older than `revalidatedMaxMs`) refetches. A confirmation covers both of the
    * address's entries whose block is no older than the one asked about.
    */
-  async #revalidated(key: string, fetchedAt: number, network: string, address: string, priority: Priority): Promise<boolean> {
+  async #revalidated(key: string, fetchedAt: number, network: string, address: string, priority: Priority, keepOnCoinChange = false): Promise<boolean> {
     const stamp = this.#stamps.get(key)
     if (!stamp || this.#clock.now() - fetchedAt >= this.#fresh.revalidatedMaxMs || !this.#revalidator.usable(network)) return false
     const siblings = [`b|${network}|${address}`, `t|${network}|${address}|`]
     const since = Math.min(...siblings.map((k) => this.#stamps.get(k)?.since ?? stamp.since))
     const result = await this.#revalidator.check(network, address, since, { priority })
-    if (result.kind !== 'unchanged') {
-      if (result.kind === 'unknown') this.#o.log?.info(`${network} ${address.slice(0, 8)}…: revalidation could not tell (${result.reason}); refetching`)
-      return false
+    if (result.kind === 'unknown') this.#o.log?.info(`${network} ${address.slice(0, 8)}…: revalidation could not tell (${result.reason}); refetching`)
+    if (result.kind === 'changed' && keepOnCoinChange && !result.tokens) {
+      const s = this.#stamps.get(key)
+      if (s && s.since >= since) s.checkedAt = this.#clock.now()
+      return s !== undefined && s.since >= since
     }
+    if (result.kind !== 'unchanged') return false
     const now = this.#clock.now()
-    this.#o.onHead?.(network, result.head, now)
+    // Balances and first page share one answer: it is one poll.
+    if (!this.#reported.has(result)) {
+      this.#reported.add(result)
+      if (this.#o.onPoll) this.#o.onPoll(network, result.head, result.gasPriceWei, now)
+      else this.#o.onHead?.(network, result.head, now)
+    }
     for (const k of siblings) {
       const s = this.#stamps.get(k)
       if (s && s.since >= since) s.checkedAt = now
@@ -310,6 +327,9 @@ export class DataService {
     return items.map((tx) => (tx.block !== null && head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
   }
 }
+
+/** Token addresses some services give the chain's coin when they list it among token balances. */
+const NATIVE_PSEUDO_TOKENS = new Set(['0x0000000000000000000000000000000000000000', '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'])
 
 type PageValue = { items: Transaction[]; unreadable?: ParsedItems<Transaction>['unreadable']; nextCursor: string | null }
 

@@ -15,15 +15,19 @@ import { TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from '../watch/watch-check'
  *                                                    check's three topic filters), and any log
  *                                                    the address itself emitted (a contract
  *                                                    being called)
+ *   eth_gasPrice                                     with the head, this answer is also the
+ *                                                    network's height poll (HeightWatcher.polled)
  *
  * Comparing state at `since` with `latest` needs no baseline of our own (no extra request at
  * the first fetch). Any error, unreadable answer or refused batch reads as "unknown" and the
  * caller refetches: only a clean "nothing moved" keeps the cache. What this cannot see is a
  * transaction to the address that moves no coin, no token and emits no log (a zero-value call
  * to an EOA, a reverted call to a contract), or coin moves that cancel out exactly; the caller
- * therefore also caps how long revalidated data may be served (DataService `maxRevalidatedMs`).
+ * therefore also caps how long revalidated data may be served (DataService `revalidatedMaxMs`).
+ * `tokens` tells whether token transfers moved: token balances change only with those, so a
+ * coin-only change (a sent transaction, coin received) refetches the transactions, not them.
  */
-export type Revalidation = { kind: 'unchanged'; head: number } | { kind: 'changed' } | { kind: 'unknown'; reason: string }
+export type Revalidation = { kind: 'unchanged'; head: number; gasPriceWei: string | null } | { kind: 'changed'; tokens: boolean } | { kind: 'unknown'; reason: string }
 
 const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hex = (n: number): string => `0x${n.toString(16)}`
@@ -41,6 +45,7 @@ export function revalidationCalls(address: string, since: number): RpcCallSpec[]
     { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topic] }] },
     { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topic] }] },
     { method: 'eth_getLogs', params: [{ ...range, address }] },
+    { method: 'eth_gasPrice', params: [] },
   ]
 }
 
@@ -53,17 +58,25 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
   const headItem = items[0]
   const head = headItem?.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
   if (head === null) return { kind: 'unknown', reason: 'no block number' }
+  const gas = quantity(9)
+  const unchanged: Revalidation = { kind: 'unchanged', head: Number(head), gasPriceWei: gas === null ? null : gas.toString() }
   // No block since: nothing can have changed (anvil also refuses a log range that starts past the head).
-  if (Number(head) <= since) return { kind: 'unchanged', head: Number(head) }
+  if (Number(head) <= since) return unchanged
   const [nonceThen, nonceNow, balanceThen, balanceNow] = [quantity(1), quantity(2), quantity(3), quantity(4)]
   // A node without the state at `since` (not an archive node) cannot tell: refetch.
   if (nonceThen === null || nonceNow === null || balanceThen === null || balanceNow === null) return { kind: 'unknown', reason: 'state at the cached block unavailable' }
-  if (nonceThen !== nonceNow || balanceThen !== balanceNow) return { kind: 'changed' }
-  for (const item of items.slice(5, 9)) {
+  let coin = nonceThen !== nonceNow || balanceThen !== balanceNow
+  let tokens = false
+  for (const [i, item] of items.slice(5, 9).entries()) {
     if (!item?.ok || !Array.isArray(item.result)) return { kind: 'unknown', reason: 'logs unavailable' }
-    if (item.result.length > 0) return { kind: 'changed' }
+    // The first three are transfers to or from the address; the fourth, logs it emitted itself
+    // (a contract being called: its transactions changed, its holdings did not).
+    if (item.result.length > 0) {
+      if (i < 3) tokens = true
+      else coin = true
+    }
   }
-  return { kind: 'unchanged', head: Number(head) }
+  return coin || tokens ? { kind: 'changed', tokens } : unchanged
 }
 
 /**
