@@ -163,6 +163,7 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
 }
 
 const NEW_TX_EVERY = 10 * 60_000
+const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 /** The service in simulated time: the recorded data, live confirmations, a 20 ms answer time. */
 export class SimService {
@@ -194,9 +195,27 @@ export class SimService {
       const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[]
       const one = (c: { id: number; method: string; params: unknown[] }): unknown => {
         const head = chain.heightAt(this.clock.now())
-        const hex = (n: number): string => `0x${n.toString(16)}`
+        const hex = (n: number | bigint): string => `0x${n.toString(16)}`
         if (c.method === 'eth_blockNumber') return { jsonrpc: '2.0', id: c.id, result: hex(head) }
         if (c.method === 'eth_gasPrice') return { jsonrpc: '2.0', id: c.id, result: '0x77359400' }
+        // State and logs of the watchlist addresses, as anvil answers them: the recorded
+        // history is the state at the start; the busy address's new transactions move it.
+        const at = (tag: unknown): number | null => (tag === 'latest' || tag === undefined ? head : typeof tag === 'string' && /^0x[0-9a-f]+$/i.test(tag) ? Number(BigInt(tag)) : null)
+        if (c.method === 'eth_getTransactionCount' || c.method === 'eth_getBalance') {
+          const block = at(c.params[1])
+          if (block === null) return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block tag' } }
+          if (block > head) return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: `block ${block} not found` } }
+          const state = this.#stateAt(parts[1]!, String(c.params[0]).toLowerCase(), block, chain)
+          return { jsonrpc: '2.0', id: c.id, result: hex(c.method === 'eth_getBalance' ? state.balance : state.nonce) }
+        }
+        if (c.method === 'eth_getLogs') {
+          const filter = (c.params[0] ?? {}) as { fromBlock?: string; toBlock?: string; address?: string; topics?: (string | string[] | null)[] }
+          const from = at(filter.fromBlock ?? 'latest')
+          const to = at(filter.toBlock ?? 'latest')
+          if (from === null || to === null) return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block range' } }
+          if (from > head) return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: 'invalid block range params' } }
+          return { jsonrpc: '2.0', id: c.id, result: this.#logs(parts[1]!, from, Math.min(to, head), filter, chain) }
+        }
         if (c.method === 'eth_getBlockByNumber') {
           const n = c.params[0] === 'latest' ? head : Math.min(head, Number(BigInt(String(c.params[0]))))
           return { jsonrpc: '2.0', id: c.id, result: { number: hex(n), timestamp: hex(Math.floor(chain.producedAt(n) / 1000)), transactions: [] } }
@@ -219,6 +238,56 @@ export class SimService {
     const last = items.at(-1)
     const next = more && last ? { api_key: '', apikey: '', block_number: last.block, fee: last.fee.value, hash: last.hash, index: last.position, inserted_at: last.timestamp, items_count: 50, value: last.value } : null
     return { items, next_page_params: next }
+  }
+
+  /** Every new transaction of `network` (the busy address's) up to block `upTo`, oldest first. */
+  #newUpTo(network: string, upTo: number, chain: SimChain): Transaction[] {
+    const busy = this.recorded.addresses[0]!
+    if (busy.network !== network) return []
+    return this.#newTransactions(`${network}|${busy.address.toLowerCase()}`, chain)
+      .filter((t) => t.block !== null && t.block <= upTo)
+      .reverse()
+  }
+
+  /**
+   * An address's nonce and coin balance at `block`: an arbitrary base (what the recorded
+   * history left: only differences matter to a client) moved by the new transactions, as a
+   * chain moves them (the sender's nonce +1 and value + fee out, the recipient's value in).
+   */
+  #stateAt(network: string, address: string, block: number, chain: SimChain): { nonce: number; balance: bigint } {
+    let nonce = 1000
+    let balance = 10n ** 21n
+    for (const tx of this.#newUpTo(network, block, chain)) {
+      const value = BigInt(tx.value)
+      if (tx.from.hash.toLowerCase() === address) {
+        nonce += 1
+        balance -= value + BigInt(tx.fee.value ?? '0')
+      }
+      if (tx.to?.hash.toLowerCase() === address) balance += value
+    }
+    return { nonce, balance }
+  }
+
+  /** The new transactions' token transfers as logs (ERC-20/721 `Transfer`), filtered as a node filters. */
+  #logs(network: string, from: number, to: number, filter: { address?: string; topics?: (string | string[] | null)[] }, chain: SimChain): unknown[] {
+    const pad = (a: string): string => `0x${'0'.repeat(24)}${a.slice(2).toLowerCase()}`
+    const out: unknown[] = []
+    for (const tx of this.#newUpTo(network, to, chain)) {
+      if (tx.block === null || tx.block < from) continue
+      for (const t of tx.token_transfers ?? []) {
+        const log = { address: t.token.address.toLowerCase(), topics: [TRANSFER_TOPIC, pad(t.from.hash), pad(t.to.hash)], data: `0x${'0'.repeat(64)}`, blockNumber: `0x${tx.block.toString(16)}`, transactionHash: tx.hash }
+        if (filter.address && filter.address.toLowerCase() !== log.address) continue
+        const topicsMatch = (filter.topics ?? []).every((want, i) => want === null || (Array.isArray(want) ? want : [want]).some((w) => w.toLowerCase() === log.topics[i]))
+        if (topicsMatch) out.push(log)
+      }
+    }
+    return out
+  }
+
+  /** The newest transaction hash of an address now (the bench checks that no stale first page is shown). */
+  newestHash(network: string, address: string): string | null {
+    const key = `${network}|${address.toLowerCase()}`
+    return [...this.#newTransactions(key, this.chains.get(network)!), ...(this.recorded.transactions.get(key)?.items ?? [])][0]?.hash ?? null
   }
 
   /** The busy address (the first of the watchlist) gets a new transaction every 10 minutes. */

@@ -87,8 +87,15 @@ async function runOurs(recorded: Recorded, options: HourOptions): Promise<{ requ
       const scope = `visit-${round}-${i}`
       clock.setTimeout(() => {
         run(dispatch('data.balances', { network, address, scope }))
-        const page1 = dispatch('data.transactions', { network, address, cursor: null, scope }) as Promise<{ nextCursor: string | null }>
-        run(page1)
+        const page1 = dispatch('data.transactions', { network, address, cursor: null, scope }) as Promise<{ nextCursor: string | null; items: { hash: string }[] }>
+        // Economy must not cost correctness: a first page shown from the cache (revalidated or
+        // not) must still start with the address's newest transaction.
+        run(
+          page1.then((p) => {
+            const newest = service.newestHash(network, address)
+            if (p.items[0]?.hash !== newest) failures.push(`${network} ${address}: first page shown without its newest transaction ${newest}`)
+          }),
+        )
         clock.setTimeout(() => {
           run(
             page1.then(async (p1) => {

@@ -163,6 +163,9 @@ export class CoreServices {
           if (this.#watcher?.profileId === id) this.#watcher.watcher.observe(network, head, at)
         },
         headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+        onPoll: (id, network, head, gas, at) => {
+          if (this.#watcher?.profileId === id) this.#watcher.watcher.polled(network, head, gas, at)
+        },
       })
       this.#runtimes.set(profileId, runtime)
     }

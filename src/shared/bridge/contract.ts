@@ -48,6 +48,12 @@ export interface Provenance {
   fetchedAt: string
   /** Set when shown from a snapshot because the network or quota is unavailable. */
   staleReason: 'offline' | 'quota' | 'rate-limited' | null
+  /**
+   * Set when cached data older than its freshness window was kept because the service said the
+   * address had not changed since (a revalidation, data/revalidate.ts): `fetchedAt` stays when
+   * the data was fetched; this is when it was last confirmed.
+   */
+  checkedAt?: string
 }
 
 export interface BalancesView extends Provenance {

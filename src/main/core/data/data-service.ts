@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../util/clock'
 import { MemoryCache } from './memory-cache'
 import type { BalancesSnapshot, PageSnapshot, SnapshotStore } from './snapshot-store'
 import { withDefaults } from '../util/options'
+import { Revalidator } from './revalidate'
 
 /** How long an answer is served without asking again (`refresh` always asks). */
 export interface Freshness {
@@ -23,9 +24,15 @@ export interface Freshness {
    * `confirmations` age, and those are recomputed from the live height when served.
    */
   laterPageMs: number
+  /**
+   * Default 1 h: how long after its fetch stale balances or a first page may still be kept by
+   * revalidation (data/revalidate.ts) instead of refetched. It bounds what a revalidation cannot
+   * see (a zero-value, log-less transaction to the address) to this age.
+   */
+  revalidatedMaxMs: number
 }
 
-export const DEFAULT_FRESHNESS: Freshness = { balancesMs: 120_000, firstPageMs: 120_000, laterPageMs: 24 * 3600_000 }
+export const DEFAULT_FRESHNESS: Freshness = { balancesMs: 120_000, firstPageMs: 120_000, laterPageMs: 24 * 3600_000, revalidatedMaxMs: 3600_000 }
 
 export interface DataServiceOptions {
   profileId: string
@@ -35,6 +42,11 @@ export interface DataServiceOptions {
   freshness?: Partial<Freshness>
   /** A head seen for free in a transactions answer (block + confirmations). */
   onHead?: (network: string, head: number, atMs: number) => void
+  /**
+   * A head and gas price a revalidation batch asked the RPC endpoint for: as good as a height
+   * poll (HeightWatcher.polled). Without it, the head goes to `onHead`.
+   */
+  onPoll?: (network: string, head: number, gasPriceWei: string | null, atMs: number) => void
   /** The best known head of a network, to age cached confirmations. */
   headOf?: (network: string) => number | null
   log?: Logger
@@ -81,6 +93,15 @@ export class DataService {
   readonly #inflight = new InflightWork()
   readonly #balances = new MemoryCache<ParsedItems<BalanceItem>>(1000)
   readonly #pages = new MemoryCache<PageValue>(2000)
+  readonly #revalidator: Revalidator
+  /** Per network, the highest head a transactions answer reported (the indexer's head). */
+  readonly #indexerHead = new Map<string, number>()
+  /**
+   * Per cache key of balances and first pages fetched this session: the block the data was
+   * current at (a lower bound) and when a revalidation last confirmed it unchanged.
+   */
+  readonly #stamps = new Map<string, { since: number; checkedAt: number | null }>()
+  readonly #reported = new WeakSet<object>()
   /** The walk each handed-out cursor belongs to (paging-guard.ts), newest last; bounded. */
   readonly #walks = new Map<string, PagingWalk>()
 
@@ -88,6 +109,7 @@ export class DataService {
     this.#o = options
     this.#clock = options.clock ?? systemClock
     this.#fresh = withDefaults(DEFAULT_FRESHNESS, options.freshness)
+    this.#revalidator = new Revalidator(options.client)
   }
 
   cancelScope(scope: string): number {
@@ -102,6 +124,7 @@ export class DataService {
   clearCache(): void {
     this.#balances.clear()
     this.#pages.clear()
+    this.#stamps.clear()
   }
 
   async balances(req: DataRequest): Promise<BalancesView> {
@@ -112,18 +135,26 @@ export class DataService {
       address: checksumAddress(address),
       items: parsed.items,
       unreadable: parsed.unreadable,
-      ...provenance(source, fetchedAt, staleReason),
+      ...provenance(source, fetchedAt, staleReason, source === 'cache' ? this.#checkedAt(key) : null),
     })
     if (!req.refresh) {
       const hit = await this.#freshBalances(key, network, address)
       if (hit) return view({ items: hit.items, unreadable: hit.unreadable ?? [] }, hit.fetchedAt, 'cache', null)
+      const stale = this.#balances.get(key)
+      // Token balances move only with token transfers: a coin-only change keeps them, unless the
+      // list carries the coin itself (some services list it as a pseudo-token).
+      const keepOnCoinChange = stale ? !stale.value.items.some((item) => NATIVE_PSEUDO_TOKENS.has(item.token.address.toLowerCase())) : false
+      if (stale && (await this.#revalidated(key, stale.fetchedAt, network, address, req.priority, keepOnCoinChange))) return view(stale.value, stale.fetchedAt, 'cache', null)
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
+        // The balances reflect at least the indexer's head known before they were asked for.
+        const since = this.#indexerHead.get(network)
         const answer = await this.#o.client.balances(network, address, { priority: ctx.priority, signal: ctx.signal })
         const fetchedAt = this.#clock.now()
         const parsed = { items: answer.items, unreadable: answer.unreadable }
         this.#balances.set(key, parsed, fetchedAt)
+        this.#stamp(key, since)
         void this.#o.snapshots.writeBalances(this.#o.profileId, network, address, { fetchedAt, ...parsed })
         return view(parsed, fetchedAt, 'network', null)
       } catch (error) {
@@ -151,7 +182,7 @@ export class DataService {
         unreadable: page.unreadable ?? [],
         nextCursor: stopped ? null : page.nextCursor,
         ...(stopped ? { pagingStopped: stopped } : {}),
-        ...provenance(source, fetchedAt, staleReason),
+        ...provenance(source, fetchedAt, staleReason, source === 'cache' ? this.#checkedAt(key) : null),
       }
     }
     if (req.cacheOnly) {
@@ -164,7 +195,8 @@ export class DataService {
     }
     if (!req.refresh) {
       const hit = this.#pages.get(key)
-      if (hit && this.#clock.now() - hit.fetchedAt < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)
+      if (hit && this.#clock.now() - this.#validFrom(key, hit.fetchedAt) < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)
+      if (hit && cursor === null && (await this.#revalidated(key, hit.fetchedAt, network, address, req.priority))) return view(hit.value, hit.fetchedAt, 'cache', null)
       if (!hit) {
         const saved = await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
         if (saved && this.#clock.now() - saved.fetchedAt < maxAge) {
@@ -180,7 +212,9 @@ export class DataService {
         const page: PageValue = { items: answer.items, unreadable: answer.unreadable, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params, this.#o.secrets) : null }
         this.#pages.set(key, page, fetchedAt)
         void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
-        this.#reportHead(network, answer.items, fetchedAt)
+        const head = this.#reportHead(network, answer.items, fetchedAt)
+        // The newest page is current at least at the head its own confirmations tell.
+        if (cursor === null) this.#stamp(key, head ?? undefined)
         return view(page, fetchedAt, 'network', null)
       } catch (error) {
         const reason = staleReasonFor(error)
@@ -217,7 +251,7 @@ export class DataService {
   async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
     const now = this.#clock.now()
     const hit = this.#balances.get(key)
-    if (hit) return now - hit.fetchedAt < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, ...hit.value } : null
+    if (hit) return now - this.#validFrom(key, hit.fetchedAt) < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, ...hit.value } : null
     const saved = await this.#o.snapshots.readBalances(this.#o.profileId, network, address)
     if (!saved) return null
     this.#balances.set(key, { items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt)
@@ -225,11 +259,65 @@ export class DataService {
   }
 
   /** Spec 2.3: confirmations = blocks added since the transaction's block, so the head is block + confirmations. */
-  #reportHead(network: string, items: Transaction[], atMs: number): void {
+  #reportHead(network: string, items: Transaction[], atMs: number): number | null {
     let head = -1
     // A pending transaction has no block: it says nothing about the head.
     for (const tx of items) if (tx.block !== null) head = Math.max(head, tx.block + tx.confirmations)
-    if (head >= 0) this.#o.onHead?.(network, head, atMs)
+    if (head < 0) return null
+    this.#indexerHead.set(network, Math.max(head, this.#indexerHead.get(network) ?? 0))
+    this.#o.onHead?.(network, head, atMs)
+    return head
+  }
+
+  /** A fresh fetch: the block it is current at (unknown: it is never revalidated, only refetched). */
+  #stamp(key: string, since: number | undefined): void {
+    if (since === undefined) this.#stamps.delete(key)
+    else this.#stamps.set(key, { since, checkedAt: null })
+    // Bounded like the caches: oldest first out.
+    if (this.#stamps.size > 3000) this.#stamps.delete(this.#stamps.keys().next().value!)
+  }
+
+  /** When cached data was last known current: its fetch, or a later revalidation. */
+  #validFrom(key: string, fetchedAt: number): number {
+    return Math.max(fetchedAt, this.#stamps.get(key)?.checkedAt ?? 0)
+  }
+
+  #checkedAt(key: string): number | null {
+    return this.#stamps.get(key)?.checkedAt ?? null
+  }
+
+  /**
+   * Stale balances or first page: asks the service whether the address changed since the
+   * block the data was current at (one batch for both, data/revalidate.ts). True keeps the
+   * cache, now confirmed (`checkedAt`); anything else (changed, unknown, no batches, no known
+   * block, older than `revalidatedMaxMs`) refetches. A confirmation covers both of the
+   * address's entries whose block is no older than the one asked about.
+   */
+  async #revalidated(key: string, fetchedAt: number, network: string, address: string, priority: Priority, keepOnCoinChange = false): Promise<boolean> {
+    const stamp = this.#stamps.get(key)
+    if (!stamp || this.#clock.now() - fetchedAt >= this.#fresh.revalidatedMaxMs || !this.#revalidator.usable(network)) return false
+    const siblings = [`b|${network}|${address}`, `t|${network}|${address}|`]
+    const since = Math.min(...siblings.map((k) => this.#stamps.get(k)?.since ?? stamp.since))
+    const result = await this.#revalidator.check(network, address, since, { priority })
+    if (result.kind === 'unknown') this.#o.log?.info(`${network} ${address.slice(0, 8)}…: revalidation could not tell (${result.reason}); refetching`)
+    if (result.kind === 'changed' && keepOnCoinChange && !result.tokens) {
+      const s = this.#stamps.get(key)
+      if (s && s.since >= since) s.checkedAt = this.#clock.now()
+      return s !== undefined && s.since >= since
+    }
+    if (result.kind !== 'unchanged') return false
+    const now = this.#clock.now()
+    // Balances and first page share one answer: it is one poll.
+    if (!this.#reported.has(result)) {
+      this.#reported.add(result)
+      if (this.#o.onPoll) this.#o.onPoll(network, result.head, result.gasPriceWei, now)
+      else this.#o.onHead?.(network, result.head, now)
+    }
+    for (const k of siblings) {
+      const s = this.#stamps.get(k)
+      if (s && s.since >= since) s.checkedAt = now
+    }
+    return true
   }
 
   /** Cached confirmations grow with the chain; recompute them from the best known head. */
@@ -239,6 +327,9 @@ export class DataService {
     return items.map((tx) => (tx.block !== null && head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
   }
 }
+
+/** Token addresses some services give the chain's coin when they list it among token balances. */
+const NATIVE_PSEUDO_TOKENS = new Set(['0x0000000000000000000000000000000000000000', '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'])
 
 type PageValue = { items: Transaction[]; unreadable?: ParsedItems<Transaction>['unreadable']; nextCursor: string | null }
 
@@ -250,6 +341,6 @@ function cursorPosition(params: CursorParams): [number, number] | null {
   return block === null || index === null ? null : [block, index]
 }
 
-function provenance(source: DataSource, fetchedAt: number, staleReason: Stale): Provenance {
-  return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason }
+function provenance(source: DataSource, fetchedAt: number, staleReason: Stale, checkedAt: number | null = null): Provenance {
+  return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason, ...(checkedAt !== null ? { checkedAt: new Date(checkedAt).toISOString() } : {}) }
 }

@@ -209,6 +209,37 @@ describe('HeightWatcher', () => {
   })
 })
 
+describe('HeightWatcher.polled (a revalidation batch carrying head and gas price)', () => {
+  it('only corrects during the early ramp, then counts as the poll: the next one comes a full interval later', async () => {
+    const c = chain(2000)
+    const events: HeightView[] = []
+    const w = watcher(c.source, events)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    const interval = w.intervalMs('alpha')
+    // During the ramp (the block time rests on the 200 s seed): the ramp's polls still come.
+    const before = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').length
+    w.polled('alpha', c.height(), '7', Date.now())
+    await vi.advanceTimersByTimeAsync(250_000)
+    expect(c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').length).toBeGreaterThan(before)
+    // Past the ramp: wait for a regular poll, then a revalidation half an interval later defers the next.
+    await vi.advanceTimersByTimeAsync(2 * interval)
+    const lastPoll = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').at(-1)!.at
+    await vi.advanceTimersByTimeAsync(lastPoll + interval / 2 - (Date.now() - T0))
+    const revalidatedAt = Date.now() - T0
+    w.polled('alpha', c.height(), '9', Date.now())
+    expect(w.views()[0]).toMatchObject({ network: 'alpha', gasPriceWei: '9', height: String(c.height()) })
+    await vi.advanceTimersByTimeAsync(interval - 1000)
+    const alphaPolls = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head' && x.at > revalidatedAt)
+    expect(alphaPolls).toEqual([])
+    // Beta was not revalidated: its polls go on as before.
+    expect(c.calls.some((x) => x.network === 'beta' && x.kind === 'head' && x.at > revalidatedAt)).toBe(true)
+    await vi.advanceTimersByTimeAsync(2000)
+    expect(c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head' && x.at > revalidatedAt)).toHaveLength(1)
+    w.dispose()
+  })
+})
+
 describe('ChainEstimator', () => {
   it('extrapolates whole blocks from when the anchor block was produced', () => {
     const e = new ChainEstimator()

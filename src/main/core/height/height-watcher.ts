@@ -135,6 +135,23 @@ export class HeightWatcher {
     this.#emit(network)
   }
 
+  /**
+   * A head and gas price asked for in another batch (a revalidation, data/revalidate.ts): the
+   * same answer a poll would bring, so once the early ramp is over it counts as this network's
+   * poll and the next one comes a full interval later. During the ramp it only corrects.
+   */
+  polled(network: string, height: number, gasPriceWei: string | null, atMs: number): void {
+    const net = this.#nets.get(network)
+    if (!net || this.#disposed) return
+    net.estimator.observe(height, atMs)
+    if (gasPriceWei !== null) net.gasPriceWei = gasPriceWei
+    const interval = this.intervalMs(network)
+    const rampOver = Math.max(this.#o.rampStartMs ?? 5000, net.estimator.baselineMs()) >= interval
+    if (rampOver && !net.polling && net.lastFailedAt === null) net.nextPollAt = Math.max(net.nextPollAt, atMs + interval)
+    this.#emit(network)
+    if (this.#visible) this.#wake()
+  }
+
   headOf(network: string): number | null {
     return this.#nets.get(network)?.estimator.estimate(this.#clock.now())?.height ?? null
   }

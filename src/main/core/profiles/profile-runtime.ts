@@ -39,6 +39,8 @@ export interface RuntimeDeps {
   onReachability: (reachable: boolean, reason: string | null) => void
   onHead: (profileId: string, network: string, head: number, atMs: number) => void
   headOf: (profileId: string, network: string) => number | null
+  /** A revalidation's head and gas price (DataServiceOptions.onPoll). */
+  onPoll?: (profileId: string, network: string, head: number, gasPriceWei: string | null, atMs: number) => void
 }
 
 /** One profile's limiters, service client and data service, created on first use. */
@@ -83,6 +85,7 @@ export class ProfileRuntime {
       freshness: deps.tuning.freshness,
       onHead: (network, head, at) => deps.onHead(profileId, network, head, at),
       headOf: (network) => deps.headOf(profileId, network),
+      onPoll: (network, head, gas, at) => deps.onPoll?.(profileId, network, head, gas, at),
       log: deps.log,
       secrets: deps.redactor,
     })

@@ -111,4 +111,13 @@ describe('BalancesPanel', () => {
     expect(note).toContain('the service cannot be reached')
     w.unmount()
   })
+
+  it('tells a revalidated copy by both times: when fetched, and when the service confirmed no change', async () => {
+    t.bridge.handle('data.balances', () => makeBalances([makeBalance('USDC', '1', '6')], { source: 'cache', staleReason: null, fetchedAt: '2026-01-01T08:00:00.000Z', checkedAt: '2026-01-01T08:20:00.000Z' }))
+    const w = await mountLoaded()
+    const note = w.get('[aria-label="Data freshness"]').text()
+    expect(note).toMatch(/^From cache, as of 2026-01-01 \d\d:00:00 .*; the service confirmed no change .+\.$/)
+    expect(note).not.toContain('Saved copy')
+    w.unmount()
+  })
 })

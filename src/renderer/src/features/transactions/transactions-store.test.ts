@@ -129,6 +129,13 @@ describe('transactions store', () => {
     expect(s.pages).toBe(1)
   })
 
+  it('keeps a revalidated first page\'s checkedAt with its provenance', async () => {
+    t.bridge.handle('data.transactions', () => makePage(0, 50, 'p1', { source: 'cache', fetchedAt: '2026-01-01T10:00:00.000Z', checkedAt: '2026-01-01T10:20:00.000Z' }))
+    const s = useTransactionsStore()
+    await s.open('alpha', ME)
+    expect(s.provenance).toEqual({ source: 'cache', staleReason: null, fetchedAt: '2026-01-01T10:00:00.000Z', checkedAt: '2026-01-01T10:20:00.000Z' })
+  })
+
   it('keeps the stalest provenance; connectivity is left to main (its one writer)', async () => {
     let n = 0
     t.bridge.handle('data.transactions', () => {

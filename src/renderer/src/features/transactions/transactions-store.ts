@@ -154,7 +154,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     nextCursor.value = stop ? null : page.nextCursor
     pages.value++
     const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
-    if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason }
+    if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason, ...(page.checkedAt ? { checkedAt: page.checkedAt } : {}) }
     error.value = null
     return true
   }
