@@ -113,6 +113,21 @@ describe('HeightWatcher', () => {
     w.dispose()
   })
 
+  it('a refused poll while the block time is still being learned is retried within the ramp, not minutes later', async () => {
+    const c = chain(2000, 1000, { seededBlocks: 500, jitterMs: 500, perPoll: 2 })
+    const w = watcher(c.source)
+    // The provider refuses the very first poll (a 429 at start-up, as seen without batches).
+    c.fail(new AppError('rate-limited', 'slow down', { retryAfterMs: 1000 }))
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(100)
+    c.fail(null)
+    const errors = await sampleErrors(w, c, 120)
+    // Without the fix the next poll came interval / 4 later (minutes): the height froze.
+    expect(p95(errors.slice(30))).toBeLessThanOrEqual(2)
+    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha' && x.at < 20_000).length).toBeGreaterThanOrEqual(2)
+    w.dispose()
+  })
+
   it('does not poll while hidden, and polls again on showing', async () => {
     const c = chain(2000)
     const w = watcher(c.source)

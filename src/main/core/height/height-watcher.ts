@@ -53,6 +53,8 @@ interface NetworkState {
   seeds: number
   seeded: boolean
   lastFailedAt: number | null
+  /** Polls failed in a row (reset by an answer): the ramp's retries back off with it. */
+  failures: number
   lastSent: string
 }
 
@@ -82,7 +84,7 @@ export class HeightWatcher {
     this.#o = { ...options, ...withDefaults(WATCHER_DEFAULTS, options) }
     this.#clock = options.clock ?? systemClock
     for (const network of options.networks) {
-      this.#nets.set(network, { estimator: new ChainEstimator(), gasPriceWei: null, nextPollAt: 0, polling: false, seeds: 0, seeded: false, lastFailedAt: null, lastSent: '' })
+      this.#nets.set(network, { estimator: new ChainEstimator(), gasPriceWei: null, nextPollAt: 0, polling: false, seeds: 0, seeded: false, lastFailedAt: null, failures: 0, lastSent: '' })
     }
   }
 
@@ -222,6 +224,7 @@ export class HeightWatcher {
       const at = this.#clock.now()
       net.gasPriceWei = head.gasPriceWei
       net.lastFailedAt = null
+      net.failures = 0
       net.estimator.observe(head.height, at, head.timestampMs)
       // Block timestamps only describe live production when the head's is recent.
       const live = head.timestampMs !== undefined && Math.abs(at - head.timestampMs) <= 30_000
@@ -246,7 +249,14 @@ export class HeightWatcher {
       net.lastFailedAt = now
       // Out of quota (or the reserve reached): wait for the reset rather than keep asking.
       // Otherwise try again sooner than usual, but not so often that an outage eats the budget.
-      const wait = error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : interval / 4
+      net.failures += 1
+      // While the block time is still being learned (the ramp), a lost poll would freeze the
+      // estimate for minutes: try again at the ramp's pace, doubling with each failure in a row
+      // so that an outage at start-up costs a few requests, never more than interval / 4 allows.
+      const learning = net.estimator.blockTimeMs() === null || net.estimator.baselineMs() < interval
+      const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs()) * 2 ** (net.failures - 1)
+      const retry = learning ? Math.min(interval / 4, ramp) : interval / 4
+      const wait = error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : retry
       net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs)
       if (!(error instanceof AppError && error.kind === 'cancelled')) {
         this.#o.log?.warn(`height of ${network}: ${error instanceof Error ? error.message : String(error)}`)
