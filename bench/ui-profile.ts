@@ -232,6 +232,7 @@ async function main(): Promise<void> {
     if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible()) await page.getByRole('button', { name: 'Cancel loading' }).click()
     await page.waitForTimeout(500)
 
+    log(`cells clipped: ${JSON.stringify(await page.evaluate(`[...document.querySelectorAll('.scroller [role="cell"]')].filter((c) => getComputedStyle(c).overflowX !== 'visible').map((c) => c.className.replace('data-v', ''))`))}`)
     if (values.layers) {
       const got = new Promise<{ layers?: { layerId: string; width: number; height: number; drawsContent: boolean; backendNodeId?: number; invisible?: boolean }[] }>((r) => cdp.once('LayerTree.layerTreeDidChange', r))
       await cdp.send('DOM.enable')
