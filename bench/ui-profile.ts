@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium, type CDPSession } from '@playwright/test'
+import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
 
@@ -45,11 +46,28 @@ interface TraceEvent {
   args?: { name?: string }
 }
 
+const traceEventSchema = z.object({
+  name: z.string(),
+  ph: z.string(),
+  ts: z.number(),
+  dur: z.number().optional(),
+  tdur: z.number().optional(),
+  pid: z.number(),
+  tid: z.number(),
+  args: z.looseObject({ name: z.string().optional() }).optional(),
+})
+
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz', 'toplevel', 'v8.execute', 'disabled-by-default-devtools.timeline.frame']
 
 async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
   const events: TraceEvent[] = []
-  const onData = (e: { value: TraceEvent[] }): void => void events.push(...e.value)
+  // Chromium's trace events, read loosely: only the fields summarised here.
+  const onData = (e: { value: object[] }): void => {
+    for (const v of e.value) {
+      const parsed = traceEventSchema.safeParse(v)
+      if (parsed.success) events.push(parsed.data)
+    }
+  }
   cdp.on('Tracing.dataCollected', onData)
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES }, transferMode: 'ReportEvents' })
   await run()
