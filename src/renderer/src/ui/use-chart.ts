@@ -17,16 +17,46 @@ export function themeColor(name: string, fallback: string): string {
   return v || fallback
 }
 
-/** Draws a chart on `canvas` from `config()` and redraws when `source` changes. */
+/**
+ * Resolves once the frame after the current one has been painted: a chart is extra to the
+ * data it sits beside (the transactions' first rows, the balances table), so it waits until
+ * that data is on screen. Building one costs tens of ms (its style reads force a style and
+ * layout pass) that would otherwise delay the first paint of the rows.
+ */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') return void setTimeout(resolve, 0)
+    // rAF runs just before the paint; a task queued from it runs after that paint.
+    requestAnimationFrame(() => setTimeout(resolve, 0))
+  })
+}
+
+/**
+ * Draws a chart on `canvas` from `config()` and redraws when `source` changes. Drawing waits
+ * for the next paint (see afterNextPaint), and changes arriving meanwhile (pages of "Load all")
+ * are drawn once, from the latest `config()`.
+ */
 export function useChart(canvas: Ref<HTMLCanvasElement | null>, source: Ref<unknown>, config: () => ChartConfiguration | null) {
   const chart = shallowRef<ChartInstance | null>(null)
   const failed = shallowRef<string | null>(null)
   let disposed = false
+  let scheduled: Promise<void> | null = null
 
-  async function draw(): Promise<void> {
+  function draw(): Promise<void> {
+    // The chunk downloads while the page paints.
+    void loadChartModule().catch(() => undefined)
+    scheduled ??= afterNextPaint().then(() => {
+      scheduled = null
+      return drawNow()
+    })
+    return scheduled
+  }
+
+  async function drawNow(): Promise<void> {
+    if (disposed) return
     const el = canvas.value
     const cfg = config()
-    if (!el || disposed) return
+    if (!el) return
     if (!cfg) {
       chart.value?.destroy()
       chart.value = null

@@ -78,4 +78,22 @@ describe('TxList', () => {
     expect(w.emitted('select')?.[0]?.[0]).toBe(items[0]!.hash)
     w.unmount()
   })
+
+  it('clips a cell (for the ellipsis) only when its text may not fit: long values, long parties', async () => {
+    const max = (2n ** 256n - 1n).toString()
+    const special = [
+      makeTx(0, { value: '1000000000000000000' }),
+      makeTx(1, { value: max, from: party('0x5555555555555555555555555555555555555555', { name: 'A very long counterparty name that cannot fit'.repeat(3) }) }),
+    ]
+    const w = mountWith(TxList, t, { props: { items: special, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const [plain, extreme] = w.findAll('.scroller [role="row"]')
+    const cells = (row: typeof plain) => row!.findAll('[role="cell"]')
+    expect(cells(plain)[4]!.classes()).not.toContain('cut')
+    expect(cells(extreme)[4]!.classes()).toContain('cut')
+    expect(cells(extreme)[3]!.classes()).toContain('cut')
+    // The full value stays in the tooltip and on copy either way.
+    expect(cells(extreme)[4]!.attributes('data-full')).toContain('115,792,089')
+    w.unmount()
+  })
 })

@@ -1,0 +1,309 @@
+/**
+ * `tsx bench/ui-profile.ts`: where bench:ui's time goes. The same setup and user path as
+ * bench/ui.ts, with a Chromium trace around "first rows" and around the scroll, summarised as
+ * self time per trace event and thread (script, style, layout, paint, raster, GPU…), so a fix is
+ * aimed at what the frames really spend. Not a benchmark: tracing itself slows the page down.
+ *
+ * Options: --rows N (10000), --seed-txs N (10000), --frames N (300), --no-build,
+ * --out DIR (write the raw traces there, for chrome://tracing or Perfetto).
+ */
+import { spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { chromium, type CDPSession } from '@playwright/test'
+import { z } from 'zod'
+import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
+import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
+
+const ROOT = resolve(import.meta.dirname, '..')
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '10000' },
+    'seed-txs': { type: 'string', default: '10000' },
+    frames: { type: 'string', default: '300' },
+    'no-build': { type: 'boolean', default: false },
+    out: { type: 'string' },
+    /** Experiments: TxList variants (window.__txVariant) measured in turns, untraced. */
+    variants: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    layers: { type: 'boolean', default: false },
+  },
+})
+const log = (m: string): void => void process.stderr.write(`ui-profile: ${m}\n`)
+
+interface TraceEvent {
+  name: string
+  ph: string
+  ts: number
+  dur?: number
+  /** Thread (CPU) time: unlike dur, not inflated by other processes taking the cores. */
+  tdur?: number
+  pid: number
+  tid: number
+  args?: { name?: string }
+}
+
+const traceEventSchema = z.object({
+  name: z.string(),
+  ph: z.string(),
+  ts: z.number(),
+  dur: z.number().optional(),
+  tdur: z.number().optional(),
+  pid: z.number(),
+  tid: z.number(),
+  args: z.looseObject({ name: z.string().optional() }).optional(),
+})
+
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz', 'toplevel', 'v8.execute', 'disabled-by-default-devtools.timeline.frame']
+
+async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = []
+  // Chromium's trace events, read loosely: only the fields summarised here.
+  const onData = (e: { value: object[] }): void => {
+    for (const v of e.value) {
+      const parsed = traceEventSchema.safeParse(v)
+      if (parsed.success) events.push(parsed.data)
+    }
+  }
+  cdp.on('Tracing.dataCollected', onData)
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES }, transferMode: 'ReportEvents' })
+  await run()
+  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()))
+  await cdp.send('Tracing.end')
+  await done
+  cdp.off('Tracing.dataCollected', onData)
+  return events
+}
+
+/** Self time (ms) per thread and event name, from complete ('X') and begin/end events. */
+function summarise(events: TraceEvent[], top = 12): string {
+  const threadName = new Map<string, string>()
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?')
+  const byThread = new Map<string, { name: string; start: number; end: number; cpu: number }[]>()
+  const open = new Map<string, TraceEvent[]>()
+  for (const e of events) {
+    const k = `${e.pid}:${e.tid}`
+    if (e.ph === 'X' && e.dur !== undefined) (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({ name: e.name, start: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? 0 })
+    else if (e.ph === 'B') (open.get(k) ?? open.set(k, []).get(k)!).push(e)
+    else if (e.ph === 'E') {
+      const b = open.get(k)?.pop()
+      if (b) (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({ name: b.name, start: b.ts, end: e.ts, cpu: 0 })
+    }
+  }
+  const lines: string[] = []
+  const rows: { thread: string; total: number; cpu: number; names: [string, number][] }[] = []
+  for (const [k, spans] of byThread) {
+    spans.sort((a, b) => a.start - b.start || b.end - a.end)
+    const self = new Map<string, number>()
+    const stack: { name: string; end: number; child: number; start: number }[] = []
+    const close = (until: number): void => {
+      while (stack.length && stack.at(-1)!.end <= until) {
+        const s = stack.pop()!
+        const d = s.end - s.start - s.child
+        self.set(s.name, (self.get(s.name) ?? 0) + d)
+        if (stack.length) stack.at(-1)!.child += s.end - s.start
+      }
+    }
+    let busy = 0
+    let cpu = 0
+    for (const sp of spans) {
+      close(sp.start)
+      if (!stack.length) {
+        busy += sp.end - sp.start
+        cpu += sp.cpu
+      }
+      stack.push({ ...sp, child: 0 })
+    }
+    close(Number.POSITIVE_INFINITY)
+    const names = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, us]): [string, number] => [n, us / 1000])
+    rows.push({ thread: threadName.get(k) ?? k, total: busy / 1000, cpu: cpu / 1000, names })
+  }
+  rows.sort((a, b) => b.total - a.total)
+  for (const r of rows.slice(0, 8)) {
+    lines.push(`  ${r.thread}: busy ${r.total.toFixed(1)} ms, cpu ${r.cpu.toFixed(1)} ms`)
+    for (const [n, ms] of r.names) if (ms >= 0.5) lines.push(`      ${ms.toFixed(1).padStart(8)} ms  ${n}`)
+  }
+  return lines.join('\n')
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]
+  samples: number[]
+  timeDeltas: number[]
+}
+
+/** Self and total time (ms) per function, from a V8 sampling profile. */
+function summariseProfile(p: CpuProfile, top = 25): string {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]))
+  const parent = new Map<number, number>()
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  const label = (id: number): string => {
+    const f = byId.get(id)!.callFrame
+    return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`
+  }
+  const self = new Map<string, number>()
+  const total = new Map<string, number>()
+  p.samples.forEach((id, i) => {
+    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000
+    self.set(label(id), (self.get(label(id)) ?? 0) + dt)
+    const seen = new Set<string>()
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const l = label(n)
+      if (seen.has(l)) continue
+      seen.add(l)
+      total.set(l, (total.get(l) ?? 0) + dt)
+    }
+  })
+  const fmt = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, ms]) => `      ${ms.toFixed(1).padStart(8)} ms  ${n}`).join('\n')
+  return `    self:\n${fmt(self)}\n    total:\n${fmt(total)}`
+}
+
+const SCROLL_SCRIPT = `(async () => {
+  const el = document.querySelector('[role="table"][aria-label="Transactions"] .scroller')
+  el.scrollTop = 0
+  const out = []
+  let last = 0, dir = 1, n = 0
+  await new Promise((done) => {
+    const tick = (t) => {
+      if (last) out.push(t - last)
+      last = t
+      el.scrollTop += 400 * dir
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1
+      else if (el.scrollTop <= 0) dir = 1
+      if (++n < FRAME_COUNT) requestAnimationFrame(tick)
+      else done()
+    }
+    requestAnimationFrame(tick)
+  })
+  out.sort((a, b) => a - b)
+  return { n: out.length, p50: out[Math.floor(out.length / 2)], p95: out[Math.ceil(out.length * 0.95) - 1], sum: out.reduce((s, x) => s + x, 0) }
+})()`
+
+async function main(): Promise<void> {
+  if (!values['no-build']) {
+    log('building…')
+    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    if (built.status !== 0) throw new Error('electron-vite build failed')
+  }
+  const key = `bench_${randomBytes(8).toString('hex')}`
+  const sandbox = await startServiceSandbox(['--api-key', key, '--seed-txs', values['seed-txs']!, '--block-time', '0'])
+  const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-ui-profile-'))
+  const host = await startWebHostProcess(dataDir)
+  host.child.stderr?.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (l.startsWith('TIMING')) log(`host ${l}`) })
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-frame-rate-limit', '--disable-gpu-vsync', '--disable-background-timer-throttling'],
+  })
+  const save = (name: string, data: TraceEvent[] | CpuProfile): void => {
+    if (!values.out) return
+    mkdirSync(values.out, { recursive: true })
+    writeFileSync(join(values.out, name), JSON.stringify(Array.isArray(data) ? { traceEvents: data } : data))
+  }
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    page.on('console', (m) => log(`console: ${m.text()}`))
+    await page.goto(host.url)
+    await connectService(page, sandbox.info, key)
+    const whale = sandbox.info.demo_addresses[sandbox.info.networks[0]!]!.whale!
+    const search = page.getByRole('combobox', { name: 'Address' })
+    await search.fill(whale)
+    await search.press('Enter')
+    await page.getByRole('heading', { level: 1, name: whale }).waitFor()
+    await page.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1).waitFor()
+    await page.getByRole('img', { name: /^Allocation by fiat value/ }).waitFor()
+    await page.waitForTimeout(500)
+    const cdp = await page.context().newCDPSession(page)
+
+    const table = page.getByRole('table', { name: 'Transactions' })
+    let firstRowsMs = 0
+    await cdp.send('Profiler.enable')
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
+    let profile: CpuProfile | null = null
+    const first = await trace(cdp, async () => {
+      await cdp.send('Profiler.start')
+      const started = performance.now()
+      await page.getByRole('tab', { name: 'Transactions' }).click()
+      await table.getByRole('row').nth(1).waitFor()
+      firstRowsMs = performance.now() - started
+      profile = ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile
+      await page.waitForTimeout(300)
+    })
+    if (profile) {
+      save('first-rows.cpuprofile', profile)
+      log(`first rows, JS self time by function:\n${summariseProfile(profile)}`)
+    }
+    save('first-rows.json', first)
+    log(`first rows ${Math.round(firstRowsMs)} ms (traced):\n${summarise(first)}`)
+    const timing = await page.evaluate(`performance.getEntriesByType('resource').filter((e) => e.name.includes('/bridge/')).slice(-4).map((e) => ({ start: Math.round(e.startTime), wait: Math.round(e.responseStart - e.requestStart), body: Math.round(e.responseEnd - e.responseStart), kb: Math.round(e.transferSize / 1024) }))`)
+    log(`last bridge calls (ms, page clock): ${JSON.stringify(timing)}`)
+    const net = first.filter((e) => e.name === 'ResourceSendRequest' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse')
+    log(`network events in first rows: ${net.length}`)
+
+    log('loading all…')
+    const loaded = page.getByRole('status', { name: 'Loaded transactions' })
+    const rowsNow = async (): Promise<number> => Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/(\d+) loaded/)?.[1] ?? 0)
+    await page.getByRole('button', { name: 'Load all' }).click()
+    while ((await rowsNow()) < Number(values.rows) && !((await loaded.textContent()) ?? '').includes('all loaded')) await page.waitForTimeout(250)
+    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible()) await page.getByRole('button', { name: 'Cancel loading' }).click()
+    await page.waitForTimeout(500)
+
+    log(`cells clipped: ${JSON.stringify(await page.evaluate(`[...document.querySelectorAll('.scroller [role="cell"]')].filter((c) => getComputedStyle(c).overflowX !== 'visible').map((c) => c.className.replace('data-v', ''))`))}`)
+    if (values.layers) {
+      const got = new Promise<{ layers?: { layerId: string; width: number; height: number; drawsContent: boolean; backendNodeId?: number; invisible?: boolean }[] }>((r) => cdp.once('LayerTree.layerTreeDidChange', r))
+      await cdp.send('DOM.enable')
+      await cdp.send('LayerTree.enable')
+      await page.evaluate(`document.querySelector('.scroller').scrollTop += 44`)
+      const tree = await got
+      const layers = tree.layers ?? []
+      log(`layers: ${layers.length}, drawing: ${layers.filter((l) => l.drawsContent).length}`)
+      for (const l of layers.filter((x) => x.drawsContent).slice(0, 40)) {
+        const reasons = (await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId }).catch(() => ({ compositingReasons: [] }))) as { compositingReasons: string[] }
+        let node = ''
+        if (l.backendNodeId) {
+          const d = (await cdp.send('DOM.describeNode', { backendNodeId: l.backendNodeId }).catch(() => null)) as { node: { localName: string; attributes?: string[] } } | null
+          node = d ? `${d.node.localName} ${(d.node.attributes ?? []).join(' ').slice(0, 80)}` : ''
+        }
+        log(`  ${l.width}x${l.height} ${reasons.compositingReasons.join(',')} ${node}`)
+      }
+    }
+    if (values.variants) {
+      const vs = values.variants.split(',')
+      const res: Record<string, { p50: number[]; p95: number[]; mean: number[] }> = {}
+      for (let round = 0; round < Number(values.rounds); round++) {
+        for (const v of vs) {
+          await page.evaluate(`window.__txVariant(${JSON.stringify(v)})`)
+          await page.waitForTimeout(200)
+          const r = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))) as { n: number; p50: number; p95: number; sum: number }
+          const x = (res[v] ??= { p50: [], p95: [], mean: [] })
+          x.p50.push(r.p50)
+          x.p95.push(r.p95)
+          x.mean.push(r.sum / r.n)
+        }
+      }
+      const med = (a: number[]): number => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)]!
+      for (const [v, x] of Object.entries(res)) log(`variant ${v.padEnd(14)} mean ${med(x.mean).toFixed(2)} p50 ${med(x.p50).toFixed(1)} p95 ${med(x.p95).toFixed(1)}  (p95s ${x.p95.map((n) => n.toFixed(1)).join(' ')})`)
+      return
+    }
+    const untraced = await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))
+    log(`scroll untraced: ${JSON.stringify(untraced)}`)
+    let traced: unknown
+    const scroll = await trace(cdp, async () => {
+      traced = await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))
+    })
+    save('scroll.json', scroll)
+    log(`scroll traced: ${JSON.stringify(traced)}\n${summarise(scroll)}`)
+  } finally {
+    await browser.close()
+    await stopChild(host.child)
+    await sandbox.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ui-profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.exit(1)
+})
