@@ -4,7 +4,17 @@ import tseslint from 'typescript-eslint'
 import layers from './eslint-rules/layers.js'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'sandbox/.state/**', '**/*.d.ts'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'sandbox/.state/**',
+      '**/*.d.ts',
+    ],
+  },
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
   {
@@ -32,7 +42,8 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.name='parseFloat']",
-          message: 'Amounts are bigint: parseFloat loses precision. Use the formatting helpers in src/shared/domain/amount.ts.',
+          message:
+            'Amounts are bigint: parseFloat loses precision. Use the formatting helpers in src/shared/domain/amount.ts.',
         },
       ],
     },
@@ -43,7 +54,10 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.vue'],
     ignores: ['**/*.test.ts', '**/testing/**'],
     rules: {
-      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'as', objectLiteralTypeAssertions: 'never' }],
+      '@typescript-eslint/consistent-type-assertions': [
+        'error',
+        { assertionStyle: 'as', objectLiteralTypeAssertions: 'never' },
+      ],
     },
   },
   {
@@ -54,7 +68,8 @@ export default tseslint.config(
         'error',
         {
           selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']",
-          message: 'Unit tests use vi.useFakeTimers() and advanceTimersByTimeAsync, not real-clock sleeps (STYLE.md 9).',
+          message:
+            'Unit tests use vi.useFakeTimers() and advanceTimersByTimeAsync, not real-clock sleeps (STYLE.md 9).',
         },
       ],
     },

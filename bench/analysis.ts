@@ -25,14 +25,29 @@ import { balancesDoc, noteDocs, transactionDoc, watchlistDocs } from '../src/mai
 import { balanceHistory, NATIVE } from '../src/renderer/src/features/analysis/balance-history'
 import { counterparties } from '../src/renderer/src/features/analysis/counterparties'
 
-const { values } = parseArgs({ options: { txs: { type: 'string', default: '10000' }, items: { type: 'string', default: '100000' } } })
+const { values } = parseArgs({
+  options: { txs: { type: 'string', default: '10000' }, items: { type: 'string', default: '100000' } },
+})
 const TXS = Number(values.txs)
 const ITEMS = Number(values.items)
 
 /** Hashes and addresses spread like real ones (a shared prefix would make every prefix search match everything). */
-const hex = (n: number, width: number): string => `0x${createHash('sha256').update(String(n)).digest('hex').slice(0, width)}`
+const hex = (n: number, width: number): string =>
+  `0x${createHash('sha256').update(String(n)).digest('hex').slice(0, width)}`
 const addr = (n: number): string => hex(n, 40)
-const party = (hash: string, name: string | null = null) => ({ hash, ens_domain_name: null, implementations: [], is_contract: false, is_verified: false, metadata: null, name, private_tags: [], proxy_type: null, public_tags: [], watchlist_names: [] })
+const party = (hash: string, name: string | null = null) => ({
+  hash,
+  ens_domain_name: null,
+  implementations: [],
+  is_contract: false,
+  is_verified: false,
+  metadata: null,
+  name,
+  private_tags: [],
+  proxy_type: null,
+  public_tags: [],
+  watchlist_names: [],
+})
 const ME = addr(0xabcdef)
 const TOKENS = [
   { address: addr(0xc0), symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' },
@@ -54,7 +69,10 @@ function makeTx(i: number, owner: string): Transaction {
             from: party(out ? owner : other),
             to: party(out ? other : owner),
             token,
-            total: token.decimals === null ? { token_id: String(i) } : { value: String(1_000_000 + i * 7919), decimals: token.decimals },
+            total:
+              token.decimals === null
+                ? { token_id: String(i) }
+                : { value: String(1_000_000 + i * 7919), decimals: token.decimals },
             type: 'token_transfer',
           },
         ]
@@ -112,7 +130,12 @@ function median(run: () => void): number {
 const txs = Array.from({ length: TXS }, (_, i) => makeTx(i, ME))
 const now = [
   { key: NATIVE, symbol: 'coin', decimals: 18, value: 10n ** 24n },
-  ...TOKENS.map((t) => ({ key: t.address, symbol: t.symbol, decimals: t.decimals === null ? null : Number(t.decimals), value: 10n ** 20n })),
+  ...TOKENS.map((t) => ({
+    key: t.address,
+    symbol: t.symbol,
+    decimals: t.decimals === null ? null : Number(t.decimals),
+    value: 10n ** 20n,
+  })),
 ]
 let rows = 0
 const counterpartiesMs = median(() => {
@@ -136,18 +159,59 @@ for (let page = 0; page * 50 < ITEMS; page++) {
   index.setSource(`page-${page}`, docs)
 }
 const balanceItems = (n: number): BalanceItem[] =>
-  TOKENS.map((t) => ({ token: { ...t, circulating_market_cap: null, exchange_rate: null, holders: '1', icon_url: null, total_supply: null, volume_24h: null }, token_id: null, token_instance: null, value: String(n) }))
-for (let o = 0; o < owners; o++) index.setSource(`balances-${o}`, [balancesDoc('alpha', addr(0x100000 + o), balanceItems(o), 0)])
+  TOKENS.map((t) => ({
+    token: {
+      ...t,
+      circulating_market_cap: null,
+      exchange_rate: null,
+      holders: '1',
+      icon_url: null,
+      total_supply: null,
+      volume_24h: null,
+    },
+    token_id: null,
+    token_instance: null,
+    value: String(n),
+  }))
+for (let o = 0; o < owners; o++)
+  index.setSource(`balances-${o}`, [balancesDoc('alpha', addr(0x100000 + o), balanceItems(o), 0)])
 const lists: Watchlist[] = [
-  { id: 'l', name: 'Desks', entries: Array.from({ length: 500 }, (_, i) => ({ id: `e${i}`, address: addr(0x200000 + i), network: 'alpha', label: `Desk ${i}`, note: i % 10 === 0 ? 'cold storage of the fund' : '', tags: ['otc'], addedAt: '2026-01-01T00:00:00.000Z' })) },
+  {
+    id: 'l',
+    name: 'Desks',
+    entries: Array.from({ length: 500 }, (_, i) => ({
+      id: `e${i}`,
+      address: addr(0x200000 + i),
+      network: 'alpha',
+      label: `Desk ${i}`,
+      note: i % 10 === 0 ? 'cold storage of the fund' : '',
+      tags: ['otc'],
+      addedAt: '2026-01-01T00:00:00.000Z',
+    })),
+  },
 ]
 index.setSource('watchlists', watchlistDocs(lists))
-const notes: Note[] = Array.from({ length: 500 }, (_, i) => ({ kind: 'tx', network: 'alpha', key: hex(-1 - (TXS + i), 64), text: `refund for order ${i}`, updatedAt: '2026-01-01T00:00:00.000Z' }))
+const notes: Note[] = Array.from({ length: 500 }, (_, i) => ({
+  kind: 'tx',
+  network: 'alpha',
+  key: hex(-1 - (TXS + i), 64),
+  text: `refund for order ${i}`,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+}))
 index.setSource('notes', noteDocs(notes))
 const buildMs = performance.now() - build0
 
 const sample = makeTx(TXS + 4321, addr(0x100000))
-const queries = [sample.hash.slice(0, 12), addr(0x100000 + 17).slice(0, 10), 'swapexact', 'usdc', 'desk 42', 'refund order', 'cold storage', 'wrapped']
+const queries = [
+  sample.hash.slice(0, 12),
+  addr(0x100000 + 17).slice(0, 10),
+  'swapexact',
+  'usdc',
+  'desk 42',
+  'refund order',
+  'cold storage',
+  'wrapped',
+]
 let hits = 0
 for (const q of queries) index.search(q, 30) // warm-up
 const s0 = performance.now()
@@ -158,7 +222,9 @@ const searchMs = (performance.now() - s0) / (rounds * queries.length)
 console.log(
   `analysis: txs=${TXS} counterparties_ms=${counterpartiesMs.toFixed(1)} history_ms=${historyMs.toFixed(1)} search_ms=${searchMs.toFixed(2)} cached_items=${index.size}`,
 )
-console.error(`(counterparties=${rows}, index built in ${Math.round(buildMs)} ms, ${hits} hits over ${rounds * queries.length} queries)`)
+console.error(
+  `(counterparties=${rows}, index built in ${Math.round(buildMs)} ms, ${hits} hits over ${rounds * queries.length} queries)`,
+)
 for (const q of queries) {
   const t = performance.now()
   const n = index.search(q, 30).length

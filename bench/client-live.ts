@@ -23,14 +23,25 @@ function shared(sandbox: RunningSandbox): SandboxLauncher {
   return { launch: async () => ({ info: sandbox.info, stop: async () => {}, exited: sandbox.exited }) }
 }
 
-export async function freshCore(sandbox: RunningSandbox, options: { warm?: boolean } = {}): Promise<{ core: Core; call: <K extends BridgeCallName>(n: K, i: BridgeCallInput<K>) => Promise<BridgeCallOutputs[K]>; dispose(): Promise<void> }> {
+export async function freshCore(
+  sandbox: RunningSandbox,
+  options: { warm?: boolean } = {},
+): Promise<{
+  core: Core
+  call: <K extends BridgeCallName>(n: K, i: BridgeCallInput<K>) => Promise<BridgeCallOutputs[K]>
+  dispose(): Promise<void>
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-client-'))
   const core = await createCore({
     host: 'web',
     version: 'bench',
     platform: process.platform,
     dataDir: dir,
-    log: { info() {}, warn: (m) => process.stderr.write(`core: ${m}\n`), error: (m) => process.stderr.write(`core: ${m}\n`) },
+    log: {
+      info() {},
+      warn: (m) => process.stderr.write(`core: ${m}\n`),
+      error: (m) => process.stderr.write(`core: ${m}\n`),
+    },
     redactor: new Redactor(),
     sandboxLauncher: shared(sandbox),
     keychain: () => Promise.reject(new Error('not used')),
@@ -39,7 +50,9 @@ export async function freshCore(sandbox: RunningSandbox, options: { warm?: boole
           const t0 = performance.now()
           const r = await fetch(url, init)
           const t1 = performance.now()
-          trace.push(`${t0.toFixed(1)} ${(t1 - t0).toFixed(1)} ${r.status} ${String(url).includes('transactions') ? 'tx' : 'bal'}`)
+          trace.push(
+            `${t0.toFixed(1)} ${(t1 - t0).toFixed(1)} ${r.status} ${String(url).includes('transactions') ? 'tx' : 'bal'}`,
+          )
           return r
         }
       : undefined,
@@ -50,7 +63,8 @@ export async function freshCore(sandbox: RunningSandbox, options: { warm?: boole
     return r.value as BridgeCallOutputs[K]
   }
   await call('profiles.activate', { id: 'sandbox' })
-  if (options.warm === false) return { core, call, dispose: async () => (await core.dispose(), rmSync(dir, { recursive: true, force: true })) }
+  if (options.warm === false)
+    return { core, call, dispose: async () => (await core.dispose(), rmSync(dir, { recursive: true, force: true })) }
   // A warm process, as an app in use is (the first calls in a process load and compile code):
   // one balances and one transactions call, not counted in the measurement.
   const network = sandbox.info.networks[0]!
@@ -69,10 +83,17 @@ const refill = (): Promise<void> => new Promise((r) => setTimeout(r, 1500))
 export async function watchlistAddresses(bench: LiveBench, n: number): Promise<{ network: string; address: string }[]> {
   const { info } = bench.sandbox
   const out = new Map<string, { network: string; address: string }>()
-  for (const network of info.networks) for (const a of Object.values(info.demo_addresses[network] ?? {})) out.set(`${network}:${a.toLowerCase()}`, { network, address: a })
+  for (const network of info.networks)
+    for (const a of Object.values(info.demo_addresses[network] ?? {}))
+      out.set(`${network}:${a.toLowerCase()}`, { network, address: a })
   // Counterparties of the demo addresses, from their first pages (and further pages of the
   // busy address), until there are enough.
-  const sources = info.networks.flatMap((network) => ['whale', 'holder', 'counterparty', 'deployer'].map((role) => ({ network, of: info.demo_addresses[network]?.[role] })))
+  const sources = info.networks.flatMap((network) =>
+    ['whale', 'holder', 'counterparty', 'deployer'].map((role) => ({
+      network,
+      of: info.demo_addresses[network]?.[role],
+    })),
+  )
   for (const { network, of } of sources) {
     let params: Record<string, unknown> | null = {}
     for (let pageNo = 0; of && params && out.size < n && pageNo < 10; pageNo++) {
@@ -85,7 +106,8 @@ export async function watchlistAddresses(bench: LiveBench, n: number): Promise<{
         next_page_params?: Record<string, unknown> | null
       }
       for (const tx of page.items ?? []) {
-        for (const a of [tx.from.hash, tx.to?.hash]) if (a) out.set(`${network}:${a.toLowerCase()}`, { network, address: a })
+        for (const a of [tx.from.hash, tx.to?.hash])
+          if (a) out.set(`${network}:${a.toLowerCase()}`, { network, address: a })
       }
       params = page.next_page_params ?? null
     }
@@ -93,14 +115,20 @@ export async function watchlistAddresses(bench: LiveBench, n: number): Promise<{
   // The sandbox has few accounts; top up with never-used addresses (a watchlist may hold those).
   for (let i = 1; out.size < n; i++) {
     const network = info.networks[i % info.networks.length]!
-    out.set(`${network}:unused-${i}`, { network, address: `0x${createHash('sha256').update(`unused-${i}`).digest('hex').slice(0, 40)}` })
+    out.set(`${network}:unused-${i}`, {
+      network,
+      address: `0x${createHash('sha256').update(`unused-${i}`).digest('hex').slice(0, 40)}`,
+    })
   }
   if (out.size > n) bench.log(`watchlist: ${n} of ${out.size} (network, address) pairs`)
   await refill()
   return [...out.values()].slice(0, n)
 }
 
-export async function watchlistRefresh(bench: LiveBench, addresses: { network: string; address: string }[]): Promise<string> {
+export async function watchlistRefresh(
+  bench: LiveBench,
+  addresses: { network: string; address: string }[],
+): Promise<string> {
   const ops = admin(bench.sandbox.info)
   const before = await ops.stats(bench.sandbox.info.api_key)
   const { call, dispose } = await freshCore(bench.sandbox)
@@ -113,12 +141,21 @@ export async function watchlistRefresh(bench: LiveBench, addresses: { network: s
     ]),
   )
   const wall = (performance.now() - started) / 1000
-  if (process.env.BENCH_TRACE) bench.log(`trace (send_ms since start, latency_ms, status):\n${trace.map((l) => { const [a, ...r] = l.split(' '); return `${(Number(a) - started).toFixed(1)} ${r.join(' ')}` }).join('\n')}`)
+  if (process.env.BENCH_TRACE)
+    bench.log(
+      `trace (send_ms since start, latency_ms, status):\n${trace
+        .map((l) => {
+          const [a, ...r] = l.split(' ')
+          return `${(Number(a) - started).toFixed(1)} ${r.join(' ')}`
+        })
+        .join('\n')}`,
+    )
   const state = await call('limiter.state', {})
   await dispose()
   const after = await ops.stats(bench.sandbox.info.api_key)
   const requests = after.requests - before.requests
-  if (requests !== state.usedToday) bench.log(`note: the client counted ${state.usedToday} requests, the sandbox saw ${requests}`)
+  if (requests !== state.usedToday)
+    bench.log(`note: the client counted ${state.usedToday} requests, the sandbox saw ${requests}`)
   const target = (1.05 * (requests - 5)) / 50
   bench.log(`watchlist-refresh target: wall_s ≤ ${target.toFixed(3)} and 429s = 0`)
   return `watchlist-refresh: addresses=${addresses.length} requests=${requests} wall_s=${wall.toFixed(3)} 429s=${after.rejected_429 - before.rejected_429}`
@@ -170,17 +207,33 @@ export async function paging(bench: LiveBench): Promise<string> {
   let cursor: string | null = null
   let pages = 0
   do {
-    const page: BridgeCallOutputs['data.transactions'] = await call('data.transactions', { network, address, cursor, priority: 'user', scope: 'paging' })
+    const page: BridgeCallOutputs['data.transactions'] = await call('data.transactions', {
+      network,
+      address,
+      cursor,
+      priority: 'user',
+      scope: 'paging',
+    })
     cursor = page.nextCursor
     pages += 1
   } while (cursor)
   const wall = (performance.now() - started) / 1000
-  if (process.env.BENCH_TRACE) bench.log(`trace (send_ms since start, latency_ms, status):\n${trace.map((l) => { const [a, ...r] = l.split(' '); return `${(Number(a) - started).toFixed(1)} ${r.join(' ')}` }).join('\n')}`)
+  if (process.env.BENCH_TRACE)
+    bench.log(
+      `trace (send_ms since start, latency_ms, status):\n${trace
+        .map((l) => {
+          const [a, ...r] = l.split(' ')
+          return `${(Number(a) - started).toFixed(1)} ${r.join(' ')}`
+        })
+        .join('\n')}`,
+    )
   await dispose()
   const after = await ops.stats(info.api_key)
   if (pages !== rawPages) bench.log(`note: raw walked ${rawPages} pages, the client ${pages}`)
   const rawAfter = await ops.stats(info.api_key)
-  bench.log(`paging: raw sequential pages=${rawPages} wall_s=${rawWall.toFixed(3)} 429s=${rawAfter.rejected_429 - rawBefore.rejected_429}`)
+  bench.log(
+    `paging: raw sequential pages=${rawPages} wall_s=${rawWall.toFixed(3)} 429s=${rawAfter.rejected_429 - rawBefore.rejected_429}`,
+  )
   const overhead = ((wall - rawWall) / rawWall) * 100
   return `paging: pages=${pages} wall_s=${wall.toFixed(3)} overhead_pct=${overhead.toFixed(1)} 429s=${after.rejected_429 - before.rejected_429}`
 }

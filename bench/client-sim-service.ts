@@ -94,7 +94,10 @@ export class SimChain {
       const next =
         this.#model === 'walk'
           ? prev + SimChain.BLOCK_MS * (0.5 + this.#random())
-          : Math.max(prev + 1, this.#times[0]! + k * SimChain.BLOCK_MS + (this.#random() - 0.5) * SimChain.BLOCK_MS * 0.5)
+          : Math.max(
+              prev + 1,
+              this.#times[0]! + k * SimChain.BLOCK_MS + (this.#random() - 0.5) * SimChain.BLOCK_MS * 0.5,
+            )
       this.#times.push(next)
     }
   }
@@ -132,9 +135,19 @@ export interface Recorded {
 /** The watchlist's real data, read once from the sandbox (paced well under its limits). */
 export async function recordWatchlist(info: SandboxInfo, log: (m: string) => void): Promise<Recorded> {
   const [a, b] = info.networks as [string, string]
-  const pick = (network: string, role: string): { network: string; address: string } => ({ network, address: info.demo_addresses[network]![role]! })
+  const pick = (network: string, role: string): { network: string; address: string } => ({
+    network,
+    address: info.demo_addresses[network]![role]!,
+  })
   const addresses = [pick(a, 'whale'), pick(a, 'holder'), pick(a, 'contract'), pick(b, 'whale'), pick(b, 'holder')]
-  const rec: Recorded = { key: info.api_key, networks: [a, b], heads: {}, addresses, balances: new Map(), transactions: new Map() }
+  const rec: Recorded = {
+    key: info.api_key,
+    networks: [a, b],
+    heads: {},
+    addresses,
+    balances: new Map(),
+    transactions: new Map(),
+  }
   const get = async (url: string): Promise<Record<string, unknown>> => {
     await new Promise((r) => setTimeout(r, 40))
     const response = await fetch(url)
@@ -143,7 +156,10 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
   }
   for (const { network, address } of addresses) {
     const key = `${network}|${address.toLowerCase()}`
-    rec.balances.set(key, await get(`${info.base_url}/api/v1/${network}/balance?address=${address}&api_key=${info.api_key}`))
+    rec.balances.set(
+      key,
+      await get(`${info.base_url}/api/v1/${network}/balance?address=${address}&api_key=${info.api_key}`),
+    )
     const items: Transaction[] = []
     let params: Record<string, unknown> | null = {}
     for (let page = 0; page < 3 && params; page++) {
@@ -155,10 +171,13 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
       params = body.next_page_params as Record<string, unknown> | null
     }
     rec.transactions.set(key, { items, more: params !== null })
-    for (const tx of items) if (tx.block !== null) rec.heads[network] = Math.max(rec.heads[network] ?? 0, tx.block + tx.confirmations)
+    for (const tx of items)
+      if (tx.block !== null) rec.heads[network] = Math.max(rec.heads[network] ?? 0, tx.block + tx.confirmations)
   }
   for (const n of rec.networks) rec.heads[n] ??= 1000
-  log(`analyst-hour: recorded ${addresses.length} addresses (${[...rec.transactions.values()].map((t) => t.items.length).join('/')} transactions)`)
+  log(
+    `analyst-hour: recorded ${addresses.length} addresses (${[...rec.transactions.values()].map((t) => t.items.length).join('/')} transactions)`,
+  )
   return rec
 }
 
@@ -185,14 +204,21 @@ export class SimService {
     const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : url.pathname.split('/').at(-1)!
     this.byKind[kind] = (this.byKind[kind] ?? 0) + 1
     const body = this.#answer(url, typeof init?.body === 'string' ? init.body : '')
-    return new Promise((resolve) => this.clock.setTimeout(() => resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })), 20))
+    return new Promise((resolve) =>
+      this.clock.setTimeout(
+        () =>
+          resolve(new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })),
+        20,
+      ),
+    )
   }
 
   #answer(url: URL, body: string): unknown {
     const parts = url.pathname.split('/').filter(Boolean)
     if (parts[0] === 'rpc') {
       const chain = this.chains.get(parts[1]!)!
-      const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[]
+      const calls = JSON.parse(body) as
+        { id: number; method: string; params: unknown[] } | { id: number; method: string; params: unknown[] }[]
       const one = (c: { id: number; method: string; params: unknown[] }): unknown => {
         const head = chain.heightAt(this.clock.now())
         const hex = (n: number | bigint): string => `0x${n.toString(16)}`
@@ -200,25 +226,42 @@ export class SimService {
         if (c.method === 'eth_gasPrice') return { jsonrpc: '2.0', id: c.id, result: '0x77359400' }
         // State and logs of the watchlist addresses, as anvil answers them: the recorded
         // history is the state at the start; the busy address's new transactions move it.
-        const at = (tag: unknown): number | null => (tag === 'latest' || tag === undefined ? head : typeof tag === 'string' && /^0x[0-9a-f]+$/i.test(tag) ? Number(BigInt(tag)) : null)
+        const at = (tag: unknown): number | null =>
+          tag === 'latest' || tag === undefined
+            ? head
+            : typeof tag === 'string' && /^0x[0-9a-f]+$/i.test(tag)
+              ? Number(BigInt(tag))
+              : null
         if (c.method === 'eth_getTransactionCount' || c.method === 'eth_getBalance') {
           const block = at(c.params[1])
           if (block === null) return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block tag' } }
-          if (block > head) return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: `block ${block} not found` } }
+          if (block > head)
+            return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: `block ${block} not found` } }
           const state = this.#stateAt(parts[1]!, String(c.params[0]).toLowerCase(), block, chain)
           return { jsonrpc: '2.0', id: c.id, result: hex(c.method === 'eth_getBalance' ? state.balance : state.nonce) }
         }
         if (c.method === 'eth_getLogs') {
-          const filter = (c.params[0] ?? {}) as { fromBlock?: string; toBlock?: string; address?: string; topics?: (string | string[] | null)[] }
+          const filter = (c.params[0] ?? {}) as {
+            fromBlock?: string
+            toBlock?: string
+            address?: string
+            topics?: (string | string[] | null)[]
+          }
           const from = at(filter.fromBlock ?? 'latest')
           const to = at(filter.toBlock ?? 'latest')
-          if (from === null || to === null) return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block range' } }
-          if (from > head) return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: 'invalid block range params' } }
+          if (from === null || to === null)
+            return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block range' } }
+          if (from > head)
+            return { jsonrpc: '2.0', id: c.id, error: { code: -32000, message: 'invalid block range params' } }
           return { jsonrpc: '2.0', id: c.id, result: this.#logs(parts[1]!, from, Math.min(to, head), filter, chain) }
         }
         if (c.method === 'eth_getBlockByNumber') {
           const n = c.params[0] === 'latest' ? head : Math.min(head, Number(BigInt(String(c.params[0]))))
-          return { jsonrpc: '2.0', id: c.id, result: { number: hex(n), timestamp: hex(Math.floor(chain.producedAt(n) / 1000)), transactions: [] } }
+          return {
+            jsonrpc: '2.0',
+            id: c.id,
+            result: { number: hex(n), timestamp: hex(Math.floor(chain.producedAt(n) / 1000)), transactions: [] },
+          }
         }
         return { jsonrpc: '2.0', id: c.id, error: { code: -32601, message: 'method not found' } }
       }
@@ -227,16 +270,32 @@ export class SimService {
     const network = parts[2]!
     const address = (url.searchParams.get('address') ?? '').toLowerCase()
     const key = `${network}|${address}`
-    if (parts[3] === 'balance' || parts[3] === 'balances') return this.recorded.balances.get(key) ?? { items: [], next_page_params: null }
+    if (parts[3] === 'balance' || parts[3] === 'balances')
+      return this.recorded.balances.get(key) ?? { items: [], next_page_params: null }
     const chain = this.chains.get(network)!
     const head = chain.heightAt(this.clock.now())
     const list = [...this.#newTransactions(key, chain), ...(this.recorded.transactions.get(key)?.items ?? [])]
     const after = url.searchParams.get('hash')
     const from = after ? list.findIndex((t) => t.hash === after) + 1 : 0
-    const items = list.slice(from, from + 50).map((t) => ({ ...t, confirmations: t.block === null ? 0 : Math.max(0, head - t.block) }))
+    const items = list
+      .slice(from, from + 50)
+      .map((t) => ({ ...t, confirmations: t.block === null ? 0 : Math.max(0, head - t.block) }))
     const more = from + 50 < list.length || (this.recorded.transactions.get(key)?.more ?? false)
     const last = items.at(-1)
-    const next = more && last ? { api_key: '', apikey: '', block_number: last.block, fee: last.fee.value, hash: last.hash, index: last.position, inserted_at: last.timestamp, items_count: 50, value: last.value } : null
+    const next =
+      more && last
+        ? {
+            api_key: '',
+            apikey: '',
+            block_number: last.block,
+            fee: last.fee.value,
+            hash: last.hash,
+            index: last.position,
+            inserted_at: last.timestamp,
+            items_count: 50,
+            value: last.value,
+          }
+        : null
     return { items, next_page_params: next }
   }
 
@@ -269,15 +328,30 @@ export class SimService {
   }
 
   /** The new transactions' token transfers as logs (ERC-20/721 `Transfer`), filtered as a node filters. */
-  #logs(network: string, from: number, to: number, filter: { address?: string; topics?: (string | string[] | null)[] }, chain: SimChain): unknown[] {
+  #logs(
+    network: string,
+    from: number,
+    to: number,
+    filter: { address?: string; topics?: (string | string[] | null)[] },
+    chain: SimChain,
+  ): unknown[] {
     const pad = (a: string): string => `0x${'0'.repeat(24)}${a.slice(2).toLowerCase()}`
     const out: unknown[] = []
     for (const tx of this.#newUpTo(network, to, chain)) {
       if (tx.block === null || tx.block < from) continue
       for (const t of tx.token_transfers ?? []) {
-        const log = { address: t.token.address.toLowerCase(), topics: [TRANSFER_TOPIC, pad(t.from.hash), pad(t.to.hash)], data: `0x${'0'.repeat(64)}`, blockNumber: `0x${tx.block.toString(16)}`, transactionHash: tx.hash }
+        const log = {
+          address: t.token.address.toLowerCase(),
+          topics: [TRANSFER_TOPIC, pad(t.from.hash), pad(t.to.hash)],
+          data: `0x${'0'.repeat(64)}`,
+          blockNumber: `0x${tx.block.toString(16)}`,
+          transactionHash: tx.hash,
+        }
         if (filter.address && filter.address.toLowerCase() !== log.address) continue
-        const topicsMatch = (filter.topics ?? []).every((want, i) => want === null || (Array.isArray(want) ? want : [want]).some((w) => w.toLowerCase() === log.topics[i]))
+        const topicsMatch = (filter.topics ?? []).every(
+          (want, i) =>
+            want === null || (Array.isArray(want) ? want : [want]).some((w) => w.toLowerCase() === log.topics[i]),
+        )
         if (topicsMatch) out.push(log)
       }
     }
@@ -287,7 +361,12 @@ export class SimService {
   /** The newest transaction hash of an address now (the bench checks that no stale first page is shown). */
   newestHash(network: string, address: string): string | null {
     const key = `${network}|${address.toLowerCase()}`
-    return [...this.#newTransactions(key, this.chains.get(network)!), ...(this.recorded.transactions.get(key)?.items ?? [])][0]?.hash ?? null
+    return (
+      [
+        ...this.#newTransactions(key, this.chains.get(network)!),
+        ...(this.recorded.transactions.get(key)?.items ?? []),
+      ][0]?.hash ?? null
+    )
   }
 
   /** The busy address (the first of the watchlist) gets a new transaction every 10 minutes. */
@@ -300,7 +379,12 @@ export class SimService {
     const out: Transaction[] = []
     for (let j = count; j >= 1; j--) {
       const block = chain.heightAt(this.#start + j * NEW_TX_EVERY)
-      out.push({ ...template, block, hash: `0x${'e'.repeat(56)}${j.toString(16).padStart(8, '0')}`, nonce: template.nonce + j })
+      out.push({
+        ...template,
+        block,
+        hash: `0x${'e'.repeat(56)}${j.toString(16).padStart(8, '0')}`,
+        nonce: template.nonce + j,
+      })
     }
     return out
   }

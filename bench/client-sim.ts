@@ -40,8 +40,12 @@ export async function analystHour(options: HourOptions): Promise<string> {
   // The same hour on the other chain model, for comparison (stderr only).
   const other = options.chain === 'walk' ? 'slot' : 'walk'
   const alt = await runOurs(recorded, { ...options, chain: other })
-  options.log(`analyst-hour: on the '${other}' chain model: requests=${alt.requests} height_error_p95_blocks=${alt.p95}`)
-  options.log(`analyst-hour: ours: ${JSON.stringify(ours.byKind)}; naive: ${JSON.stringify(naive.byKind)}; naive height_error_p95_blocks=${naive.p95}`)
+  options.log(
+    `analyst-hour: on the '${other}' chain model: requests=${alt.requests} height_error_p95_blocks=${alt.p95}`,
+  )
+  options.log(
+    `analyst-hour: ours: ${JSON.stringify(ours.byKind)}; naive: ${JSON.stringify(naive.byKind)}; naive height_error_p95_blocks=${naive.p95}`,
+  )
   const ratio = ours.requests / naive.requests
   return `analyst-hour: requests=${ours.requests} naive_requests=${naive.requests} ratio=${ratio.toFixed(3)} height_error_p95_blocks=${ours.p95}`
 }
@@ -51,12 +55,26 @@ function p95(errors: number[]): number {
   return sorted[Math.floor(sorted.length * 0.95)] ?? 0
 }
 
-async function runOurs(recorded: Recorded, options: HourOptions): Promise<{ requests: number; p95: number; byKind: Record<string, number> }> {
+async function runOurs(
+  recorded: Recorded,
+  options: HourOptions,
+): Promise<{ requests: number; p95: number; byKind: Record<string, number> }> {
   const clock = new SimClock(Date.UTC(2030, 0, 7, 9))
-  const chains = new Map(recorded.networks.map((n, i) => [n, new SimChain(clock.now(), recorded.heads[n]!, options.seed * 10 + i, options.chain ?? 'slot')]))
+  const chains = new Map(
+    recorded.networks.map((n, i) => [
+      n,
+      new SimChain(clock.now(), recorded.heads[n]!, options.seed * 10 + i, options.chain ?? 'slot'),
+    ]),
+  )
   const service = new SimService(clock, chains, recorded)
   // https: the core sends a key over plain http only to loopback (the fetch here is simulated).
-  const info: SandboxInfo = { base_url: 'https://sim.invalid', rpc_url: 'https://sim.invalid/rpc', networks: recorded.networks, api_key: recorded.key, demo_addresses: {} }
+  const info: SandboxInfo = {
+    base_url: 'https://sim.invalid',
+    rpc_url: 'https://sim.invalid/rpc',
+    networks: recorded.networks,
+    api_key: recorded.key,
+    demo_addresses: {},
+  }
   const dir = mkdtempSync(join(tmpdir(), 'bench-hour-'))
   const core = await createCore({
     host: 'web',
@@ -87,20 +105,26 @@ async function runOurs(recorded: Recorded, options: HourOptions): Promise<{ requ
       const scope = `visit-${round}-${i}`
       clock.setTimeout(() => {
         run(dispatch('data.balances', { network, address, scope }))
-        const page1 = dispatch('data.transactions', { network, address, cursor: null, scope }) as Promise<{ nextCursor: string | null; items: { hash: string }[] }>
+        const page1 = dispatch('data.transactions', { network, address, cursor: null, scope }) as Promise<{
+          nextCursor: string | null
+          items: { hash: string }[]
+        }>
         // Economy must not cost correctness: a first page shown from the cache (revalidated or
         // not) must still start with the address's newest transaction.
         run(
           page1.then((p) => {
             const newest = service.newestHash(network, address)
-            if (p.items[0]?.hash !== newest) failures.push(`${network} ${address}: first page shown without its newest transaction ${newest}`)
+            if (p.items[0]?.hash !== newest)
+              failures.push(`${network} ${address}: first page shown without its newest transaction ${newest}`)
           }),
         )
         clock.setTimeout(() => {
           run(
             page1.then(async (p1) => {
               if (!p1.nextCursor) return
-              const p2 = (await dispatch('data.transactions', { network, address, cursor: p1.nextCursor, scope })) as { nextCursor: string | null }
+              const p2 = (await dispatch('data.transactions', { network, address, cursor: p1.nextCursor, scope })) as {
+                nextCursor: string | null
+              }
               await new Promise<void>((r) => clock.setTimeout(r, 20_000))
               if (p2.nextCursor) await dispatch('data.transactions', { network, address, cursor: p2.nextCursor, scope })
             }),
@@ -129,17 +153,32 @@ async function runOurs(recorded: Recorded, options: HourOptions): Promise<{ requ
 }
 
 /** The naive client: every view fetched again, height and gas polled every 12 s, no extrapolation. */
-async function runNaive(recorded: Recorded, options: HourOptions): Promise<{ requests: number; p95: number; byKind: Record<string, number> }> {
+async function runNaive(
+  recorded: Recorded,
+  options: HourOptions,
+): Promise<{ requests: number; p95: number; byKind: Record<string, number> }> {
   const clock = new SimClock(Date.UTC(2030, 0, 7, 9))
-  const chains = new Map(recorded.networks.map((n, i) => [n, new SimChain(clock.now(), recorded.heads[n]!, options.seed * 10 + i, options.chain ?? 'slot')]))
+  const chains = new Map(
+    recorded.networks.map((n, i) => [
+      n,
+      new SimChain(clock.now(), recorded.heads[n]!, options.seed * 10 + i, options.chain ?? 'slot'),
+    ]),
+  )
   const service = new SimService(clock, chains, recorded)
-  const get = async (url: string, init?: RequestInit): Promise<Record<string, unknown>> => (await (await service.fetch(url, init)).json()) as Record<string, unknown>
+  const get = async (url: string, init?: RequestInit): Promise<Record<string, unknown>> =>
+    (await (await service.fetch(url, init)).json()) as Record<string, unknown>
   const base = `http://sim.invalid/api/v1`
   const key = recorded.key
   const shown = new Map<string, number>()
   const start = clock.now()
   const poll = (network: string): void => {
-    void get(`http://sim.invalid/rpc/${network}/${key}`, { method: 'POST', body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }, { jsonrpc: '2.0', id: 2, method: 'eth_gasPrice', params: [] }]) }).then((r) => {
+    void get(`http://sim.invalid/rpc/${network}/${key}`, {
+      method: 'POST',
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_gasPrice', params: [] },
+      ]),
+    }).then((r) => {
       const list = r as unknown as { id: number; result: string }[]
       shown.set(network, Number(BigInt(list.find((x) => x.id === 1)!.result)))
     })
@@ -148,17 +187,23 @@ async function runNaive(recorded: Recorded, options: HourOptions): Promise<{ req
   for (const n of recorded.networks) poll(n)
   for (const round of ROUNDS) {
     recorded.addresses.forEach(({ network, address }, i) => {
-      clock.setTimeout(async () => {
-        void get(`${base}/${network}/balance?address=${address}&api_key=${key}`)
-        let params: Record<string, unknown> | null = {}
-        for (let page = 0; page < 3 && params; page++) {
-          if (page > 0) await new Promise<void>((r) => clock.setTimeout(r, 20_000))
-          const q = new URLSearchParams({ address })
-          for (const [k, v] of Object.entries(params)) if (k !== 'api_key' && k !== 'apikey') q.set(k, String(v))
-          q.set('api_key', key)
-          params = (await get(`${base}/${network}/transactions?${q}`)).next_page_params as Record<string, unknown> | null
-        }
-      }, start + round + i * VISIT_GAP - clock.now())
+      clock.setTimeout(
+        async () => {
+          void get(`${base}/${network}/balance?address=${address}&api_key=${key}`)
+          let params: Record<string, unknown> | null = {}
+          for (let page = 0; page < 3 && params; page++) {
+            if (page > 0) await new Promise<void>((r) => clock.setTimeout(r, 20_000))
+            const q = new URLSearchParams({ address })
+            for (const [k, v] of Object.entries(params)) if (k !== 'api_key' && k !== 'apikey') q.set(k, String(v))
+            q.set('api_key', key)
+            params = (await get(`${base}/${network}/transactions?${q}`)).next_page_params as Record<
+              string,
+              unknown
+            > | null
+          }
+        },
+        start + round + i * VISIT_GAP - clock.now(),
+      )
     })
   }
   const errors: number[] = []

@@ -27,13 +27,15 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
     .filter(([role]) => role !== 'counterparty' && role !== 'deployer')
     .map(([, a]) => a.toLowerCase())
   const addresses = [...new Set(demo)]
-  for (let i = 1; addresses.length < 50; i++) addresses.push(`0x${createHash('sha256').update(`watch-${i}`).digest('hex').slice(0, 40)}`)
+  for (let i = 1; addresses.length < 50; i++)
+    addresses.push(`0x${createHash('sha256').update(`watch-${i}`).digest('hex').slice(0, 40)}`)
   const ops = admin(info)
   const { call, dispose } = await freshCore(bench.sandbox, { warm: false })
   const lines: string[] = []
   try {
     const list = await call('watchlists.create', { name: 'Bench' })
-    for (const address of addresses) await call('watchlists.addEntry', { listId: list.id, entry: { address, network, label: '', note: '', tags: [] } })
+    for (const address of addresses)
+      await call('watchlists.addEntry', { listId: list.id, entry: { address, network, label: '', note: '', tags: [] } })
     // The first full refresh, then the check that sets the baseline.
     await Promise.all(
       addresses.flatMap((address) => [
@@ -48,7 +50,9 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
       const result = await call('watch.check', { listId: list.id })
       const after = await ops.stats(info.api_key)
       const requests = after.requests - before.requests
-      bench.log(`watch-check: estimated ${estimate.requests} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}`)
+      bench.log(
+        `watch-check: estimated ${estimate.requests} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}`,
+      )
       return { requests, changed: result.changed }
     }
     const quiet = await measure()
@@ -56,7 +60,11 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
     const kinds = ['native', 'erc20', 'erc721', 'erc1155', 'native']
     for (const [i, kind] of kinds.entries()) {
       const to = addresses[20 + i * 5]
-      const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network, to, kind }) })
+      const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ network, to, kind }),
+      })
       if (!r.ok) throw new Error(`admin transfer: HTTP ${r.status} ${await r.text()}`)
     }
     const moved = await measure()
@@ -69,7 +77,9 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
 
 export async function heightLive(log: (m: string) => void, batch: boolean, seconds = 180): Promise<string> {
   log(`height-live: starting a fresh sandbox${batch ? '' : ' with --no-batch'}…`)
-  const sandbox = await tsxSandboxLauncher(['--admin', ...(batch ? [] : ['--no-batch'])]).launch({ onProgress: () => {} })
+  const sandbox = await tsxSandboxLauncher(['--admin', ...(batch ? [] : ['--no-batch'])]).launch({
+    onProgress: () => {},
+  })
   try {
     const { info } = sandbox
     const ops = admin(info)
@@ -78,7 +88,11 @@ export async function heightLive(log: (m: string) => void, batch: boolean, secon
     let probes = 0
     const truth = async (network: string): Promise<number> => {
       probes += 1
-      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) })
+      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      })
       const body = (await r.json()) as { result?: string }
       if (!body.result) throw new Error(`probe of ${network}: ${JSON.stringify(body)}`)
       return Number(BigInt(body.result))
@@ -106,7 +120,9 @@ export async function heightLive(log: (m: string) => void, batch: boolean, secon
     const after = await ops.stats(info.api_key)
     const requests = after.requests - before.requests - probes
     const pct = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0
-    log(`height-live (${batch ? 'batch' : 'no batch'}): after the first minute p95=${pct(late)} max=${Math.max(...late)}; first 10 s: ${errors.slice(0, 20).join(',')}`)
+    log(
+      `height-live (${batch ? 'batch' : 'no batch'}): after the first minute p95=${pct(late)} max=${Math.max(...late)}; first 10 s: ${errors.slice(0, 20).join(',')}`,
+    )
     return `height-live: seconds=${seconds} error_p95_blocks=${pct(errors)} error_max_blocks=${Math.max(...errors)} requests=${requests} batch=${batch ? 'yes' : 'no'}`
   } finally {
     await sandbox.stop()

@@ -24,7 +24,13 @@ import { paging, watchlistAddresses, watchlistRefresh, type LiveBench } from './
 import { analystHour } from './client-sim'
 import { heightLive, watchCheckBench } from './client-watch'
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, seed: { type: 'string', default: '1' }, chain: { type: 'string', default: 'slot' } } })
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    seed: { type: 'string', default: '1' },
+    chain: { type: 'string', default: 'slot' },
+  },
+})
 const log = (m: string): void => void process.stderr.write(`bench:client: ${m}\n`)
 const wants = (name: string): boolean => !values.only || values.only === name
 
@@ -34,11 +40,14 @@ async function main(): Promise<void> {
   try {
     if (wants('refresh') || wants('paging') || wants('hour') || wants('watch')) {
       log('starting the sandbox (real limits, --admin for its request counts)…')
-      sandbox = await tsxSandboxLauncher(['--admin']).launch({ onProgress: (p) => log(`sandbox ${p.stage} ${p.network ?? ''} ${p.done ?? ''}/${p.total ?? ''}`) })
+      sandbox = await tsxSandboxLauncher(['--admin']).launch({
+        onProgress: (p) => log(`sandbox ${p.stage} ${p.network ?? ''} ${p.done ?? ''}/${p.total ?? ''}`),
+      })
       const bench: LiveBench = { sandbox, log }
       if (wants('refresh')) {
         const addresses = await watchlistAddresses(bench, 50)
-        if (addresses.length < 50) throw new Error(`only ${addresses.length} distinct addresses found for the watchlist`)
+        if (addresses.length < 50)
+          throw new Error(`only ${addresses.length} distinct addresses found for the watchlist`)
         lines.push(await watchlistRefresh(bench, addresses))
         process.stdout.write(`${lines.at(-1)}\n`)
       }
@@ -47,7 +56,14 @@ async function main(): Promise<void> {
         process.stdout.write(`${lines.at(-1)}\n`)
       }
       if (wants('hour')) {
-        lines.push(await analystHour({ sandbox: sandbox.info, seed: Number(values.seed), log, chain: values.chain === 'walk' ? 'walk' : 'slot' }))
+        lines.push(
+          await analystHour({
+            sandbox: sandbox.info,
+            seed: Number(values.seed),
+            log,
+            chain: values.chain === 'walk' ? 'walk' : 'slot',
+          }),
+        )
         process.stdout.write(`${lines.at(-1)}\n`)
       }
       if (wants('watch')) {
@@ -72,6 +88,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:client failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.stderr.write(
+    `bench:client failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
   process.exit(1)
 })

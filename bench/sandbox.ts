@@ -15,7 +15,8 @@ const RPS = 50
 const SECONDS = 10
 const KEY = 'bench-key-0001'
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const round = (n: number, digits = 1): string => n.toFixed(digits)
 
 async function timedStart(args: string[], built?: string): Promise<{ sb: StartedSandbox; seconds: number }> {
@@ -27,11 +28,17 @@ async function timedStart(args: string[], built?: string): Promise<{ sb: Started
 // 0. A fresh clone's first start: the built sandbox (what npm start runs) with an empty state
 // folder, until its ready line. Falls back to the tsx CLI (slower) when nothing is built.
 const built = join(packageRoot(), 'out', 'main', 'sandbox.js')
-if (!existsSync(built)) process.stderr.write('bench: out/main/sandbox.js is not built (npx electron-vite build); first_start_s measures the tsx CLI\n')
+if (!existsSync(built))
+  process.stderr.write(
+    'bench: out/main/sandbox.js is not built (npx electron-vite build); first_start_s measures the tsx CLI\n',
+  )
 const emptyState = mkdtempSync(join(tmpdir(), 'bench-first-start-'))
 let firstStart: number
 try {
-  const first = await timedStart(['--block-time', '0', '--state-dir', emptyState], existsSync(built) ? built : undefined)
+  const first = await timedStart(
+    ['--block-time', '0', '--state-dir', emptyState],
+    existsSync(built) ? built : undefined,
+  )
   firstStart = first.seconds
   const how = /seeded in/.test(first.sb.stderr()) ? 'seeded (no usable shipped state)' : 'loaded the shipped state'
   process.stderr.write(`bench: first start from an empty state folder ${how}\n`)
@@ -57,7 +64,18 @@ starts.sort((a, b) => a - b)
 if (existsSync(built)) process.stderr.write(`bench: start_s measures the tsx CLI, the slower of the two\n`)
 
 // 3. Page latency at 50 rps on a live sandbox.
-const { sb } = await timedStart(['--api-key', KEY, '--rate', '1000', '--burst', '1000', '--quota', '100000000', '--block-time', '2'])
+const { sb } = await timedStart([
+  '--api-key',
+  KEY,
+  '--rate',
+  '1000',
+  '--burst',
+  '1000',
+  '--quota',
+  '100000000',
+  '--block-time',
+  '2',
+])
 try {
   const urls: string[] = []
   for (const network of sb.info.networks) {
@@ -67,7 +85,11 @@ try {
       urls.push(url)
       const body = (await (await fetch(url)).json()) as { next_page_params: Record<string, string | number> | null }
       if (!body.next_page_params) break
-      query = new URLSearchParams({ address: sb.info.demo_addresses[network]!.whale!, ...Object.fromEntries(Object.entries(body.next_page_params).map(([k, v]) => [k, String(v)])), api_key: KEY })
+      query = new URLSearchParams({
+        address: sb.info.demo_addresses[network]!.whale!,
+        ...Object.fromEntries(Object.entries(body.next_page_params).map(([k, v]) => [k, String(v)])),
+        api_key: KEY,
+      })
     }
   }
   const latencies: number[] = []
@@ -96,7 +118,9 @@ try {
     `bench: ${latencies.length} page requests in ${round(elapsed)} s (${round(latencies.length / elapsed)} rps achieved), ${failures} failed, ` +
       `max ${round(latencies[latencies.length - 1]!)} ms; starts ${starts.map((s) => round(s, 2)).join(', ')} s\n`,
   )
-  process.stdout.write(`sandbox: first_start_s=${round(firstStart, 2)} start_s=${round(starts[1]!, 2)} page_p50_ms=${round(percentile(latencies, 50))} page_p99_ms=${round(percentile(latencies, 99))} at_rps=${RPS}\n`)
+  process.stdout.write(
+    `sandbox: first_start_s=${round(firstStart, 2)} start_s=${round(starts[1]!, 2)} page_p50_ms=${round(percentile(latencies, 50))} page_p99_ms=${round(percentile(latencies, 99))} at_rps=${RPS}\n`,
+  )
 } finally {
   await sb.stop()
 }

@@ -57,7 +57,17 @@ const traceEventSchema = z.object({
   args: z.looseObject({ name: z.string().optional() }).optional(),
 })
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'gpu', 'viz', 'toplevel', 'v8.execute', 'disabled-by-default-devtools.timeline.frame']
+const CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink',
+  'cc',
+  'gpu',
+  'viz',
+  'toplevel',
+  'v8.execute',
+  'disabled-by-default-devtools.timeline.frame',
+]
 
 async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
   const events: TraceEvent[] = []
@@ -81,12 +91,19 @@ async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEv
 /** Self time (ms) per thread and event name, from complete ('X') and begin/end events. */
 function summarise(events: TraceEvent[], top = 12): string {
   const threadName = new Map<string, string>()
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?')
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?')
   const byThread = new Map<string, { name: string; start: number; end: number; cpu: number }[]>()
   const open = new Map<string, TraceEvent[]>()
   for (const e of events) {
     const k = `${e.pid}:${e.tid}`
-    if (e.ph === 'X' && e.dur !== undefined) (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({ name: e.name, start: e.ts, end: e.ts + e.dur, cpu: e.tdur ?? 0 })
+    if (e.ph === 'X' && e.dur !== undefined)
+      (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({
+        name: e.name,
+        start: e.ts,
+        end: e.ts + e.dur,
+        cpu: e.tdur ?? 0,
+      })
     else if (e.ph === 'B') (open.get(k) ?? open.set(k, []).get(k)!).push(e)
     else if (e.ph === 'E') {
       const b = open.get(k)?.pop()
@@ -118,7 +135,10 @@ function summarise(events: TraceEvent[], top = 12): string {
       stack.push({ ...sp, child: 0 })
     }
     close(Number.POSITIVE_INFINITY)
-    const names = [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, us]): [string, number] => [n, us / 1000])
+    const names = [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([n, us]): [string, number] => [n, us / 1000])
     rows.push({ thread: threadName.get(k) ?? k, total: busy / 1000, cpu: cpu / 1000, names })
   }
   rows.sort((a, b) => b.total - a.total)
@@ -157,7 +177,12 @@ function summariseProfile(p: CpuProfile, top = 25): string {
       total.set(l, (total.get(l) ?? 0) + dt)
     }
   })
-  const fmt = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, ms]) => `      ${ms.toFixed(1).padStart(8)} ms  ${n}`).join('\n')
+  const fmt = (m: Map<string, number>): string =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([n, ms]) => `      ${ms.toFixed(1).padStart(8)} ms  ${n}`)
+      .join('\n')
   return `    self:\n${fmt(self)}\n    total:\n${fmt(total)}`
 }
 
@@ -185,17 +210,29 @@ const SCROLL_SCRIPT = `(async () => {
 async function main(): Promise<void> {
   if (!values['no-build']) {
     log('building…')
-    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     if (built.status !== 0) throw new Error('electron-vite build failed')
   }
   const key = `bench_${randomBytes(8).toString('hex')}`
   const sandbox = await startServiceSandbox(['--api-key', key, '--seed-txs', values['seed-txs']!, '--block-time', '0'])
   const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-ui-profile-'))
   const host = await startWebHostProcess(dataDir)
-  host.child.stderr?.on('data', (c: Buffer) => { for (const l of c.toString().split('\n')) if (l.startsWith('TIMING')) log(`host ${l}`) })
+  host.child.stderr?.on('data', (c: Buffer) => {
+    for (const l of c.toString().split('\n')) if (l.startsWith('TIMING')) log(`host ${l}`)
+  })
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-frame-rate-limit', '--disable-gpu-vsync', '--disable-background-timer-throttling'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-frame-rate-limit',
+      '--disable-gpu-vsync',
+      '--disable-background-timer-throttling',
+    ],
   })
   const save = (name: string, data: TraceEvent[] | CpuProfile): void => {
     if (!values.out) return
@@ -237,22 +274,40 @@ async function main(): Promise<void> {
     }
     save('first-rows.json', first)
     log(`first rows ${Math.round(firstRowsMs)} ms (traced):\n${summarise(first)}`)
-    const timing = await page.evaluate(`performance.getEntriesByType('resource').filter((e) => e.name.includes('/bridge/')).slice(-4).map((e) => ({ start: Math.round(e.startTime), wait: Math.round(e.responseStart - e.requestStart), body: Math.round(e.responseEnd - e.responseStart), kb: Math.round(e.transferSize / 1024) }))`)
+    const timing = await page.evaluate(
+      `performance.getEntriesByType('resource').filter((e) => e.name.includes('/bridge/')).slice(-4).map((e) => ({ start: Math.round(e.startTime), wait: Math.round(e.responseStart - e.requestStart), body: Math.round(e.responseEnd - e.responseStart), kb: Math.round(e.transferSize / 1024) }))`,
+    )
     log(`last bridge calls (ms, page clock): ${JSON.stringify(timing)}`)
-    const net = first.filter((e) => e.name === 'ResourceSendRequest' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse')
+    const net = first.filter(
+      (e) => e.name === 'ResourceSendRequest' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse',
+    )
     log(`network events in first rows: ${net.length}`)
 
     log('loading all…')
     const loaded = page.getByRole('status', { name: 'Loaded transactions' })
-    const rowsNow = async (): Promise<number> => Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/(\d+) loaded/)?.[1] ?? 0)
+    const rowsNow = async (): Promise<number> =>
+      Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/(\d+) loaded/)?.[1] ?? 0)
     await page.getByRole('button', { name: 'Load all' }).click()
-    while ((await rowsNow()) < Number(values.rows) && !((await loaded.textContent()) ?? '').includes('all loaded')) await page.waitForTimeout(250)
-    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible()) await page.getByRole('button', { name: 'Cancel loading' }).click()
+    while ((await rowsNow()) < Number(values.rows) && !((await loaded.textContent()) ?? '').includes('all loaded'))
+      await page.waitForTimeout(250)
+    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible())
+      await page.getByRole('button', { name: 'Cancel loading' }).click()
     await page.waitForTimeout(500)
 
-    log(`cells clipped: ${JSON.stringify(await page.evaluate(`[...document.querySelectorAll('.scroller [role="cell"]')].filter((c) => getComputedStyle(c).overflowX !== 'visible').map((c) => c.className.replace('data-v', ''))`))}`)
+    log(
+      `cells clipped: ${JSON.stringify(await page.evaluate(`[...document.querySelectorAll('.scroller [role="cell"]')].filter((c) => getComputedStyle(c).overflowX !== 'visible').map((c) => c.className.replace('data-v', ''))`))}`,
+    )
     if (values.layers) {
-      const got = new Promise<{ layers?: { layerId: string; width: number; height: number; drawsContent: boolean; backendNodeId?: number; invisible?: boolean }[] }>((r) => cdp.once('LayerTree.layerTreeDidChange', r))
+      const got = new Promise<{
+        layers?: {
+          layerId: string
+          width: number
+          height: number
+          drawsContent: boolean
+          backendNodeId?: number
+          invisible?: boolean
+        }[]
+      }>((r) => cdp.once('LayerTree.layerTreeDidChange', r))
       await cdp.send('DOM.enable')
       await cdp.send('LayerTree.enable')
       await page.evaluate(`document.querySelector('.scroller').scrollTop += 44`)
@@ -260,10 +315,14 @@ async function main(): Promise<void> {
       const layers = tree.layers ?? []
       log(`layers: ${layers.length}, drawing: ${layers.filter((l) => l.drawsContent).length}`)
       for (const l of layers.filter((x) => x.drawsContent).slice(0, 40)) {
-        const reasons = (await cdp.send('LayerTree.compositingReasons', { layerId: l.layerId }).catch(() => ({ compositingReasons: [] }))) as { compositingReasons: string[] }
+        const reasons = (await cdp
+          .send('LayerTree.compositingReasons', { layerId: l.layerId })
+          .catch(() => ({ compositingReasons: [] }))) as { compositingReasons: string[] }
         let node = ''
         if (l.backendNodeId) {
-          const d = (await cdp.send('DOM.describeNode', { backendNodeId: l.backendNodeId }).catch(() => null)) as { node: { localName: string; attributes?: string[] } } | null
+          const d = (await cdp.send('DOM.describeNode', { backendNodeId: l.backendNodeId }).catch(() => null)) as {
+            node: { localName: string; attributes?: string[] }
+          } | null
           node = d ? `${d.node.localName} ${(d.node.attributes ?? []).join(' ').slice(0, 80)}` : ''
         }
         log(`  ${l.width}x${l.height} ${reasons.compositingReasons.join(',')} ${node}`)
@@ -276,7 +335,12 @@ async function main(): Promise<void> {
         for (const v of vs) {
           await page.evaluate(`window.__txVariant(${JSON.stringify(v)})`)
           await page.waitForTimeout(200)
-          const r = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))) as { n: number; p50: number; p95: number; sum: number }
+          const r = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))) as {
+            n: number
+            p50: number
+            p95: number
+            sum: number
+          }
           const x = (res[v] ??= { p50: [], p95: [], mean: [] })
           x.p50.push(r.p50)
           x.p95.push(r.p95)
@@ -284,7 +348,10 @@ async function main(): Promise<void> {
         }
       }
       const med = (a: number[]): number => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)]!
-      for (const [v, x] of Object.entries(res)) log(`variant ${v.padEnd(14)} mean ${med(x.mean).toFixed(2)} p50 ${med(x.p50).toFixed(1)} p95 ${med(x.p95).toFixed(1)}  (p95s ${x.p95.map((n) => n.toFixed(1)).join(' ')})`)
+      for (const [v, x] of Object.entries(res))
+        log(
+          `variant ${v.padEnd(14)} mean ${med(x.mean).toFixed(2)} p50 ${med(x.p50).toFixed(1)} p95 ${med(x.p95).toFixed(1)}  (p95s ${x.p95.map((n) => n.toFixed(1)).join(' ')})`,
+        )
       return
     }
     const untraced = await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))
@@ -304,6 +371,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`ui-profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.stderr.write(
+    `ui-profile failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
   process.exit(1)
 })

@@ -44,7 +44,9 @@ const log = (m: string): void => void process.stderr.write(`bench:ui: ${m}\n`)
 /** What index.html loads up front: its module script and every modulepreload. */
 export function initialJsKbGz(rendererDir: string): number {
   const html = readFileSync(join(rendererDir, 'index.html'), 'utf8')
-  const files = [...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\.?\/?([^"]+\.js)"/g)].map((m) => m[1]!)
+  const files = [
+    ...html.matchAll(/<(?:script[^>]+src|link[^>]+rel="modulepreload"[^>]+href)="\.?\/?([^"]+\.js)"/g),
+  ].map((m) => m[1]!)
   return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(rendererDir, f)), { level: 9 }).length, 0) / 1024
 }
 
@@ -90,7 +92,10 @@ function percentile(values: number[], p: number): number {
 async function main(): Promise<void> {
   if (!values['no-build']) {
     log('building (electron-vite build)…')
-    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] })
+    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
     if (built.status !== 0) throw new Error('electron-vite build failed')
   }
   const jsKb = initialJsKbGz(join(ROOT, 'out/renderer'))
@@ -102,7 +107,14 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: !values.headed,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-frame-rate-limit', '--disable-gpu-vsync', '--disable-background-timer-throttling'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-frame-rate-limit',
+      '--disable-gpu-vsync',
+      '--disable-background-timer-throttling',
+    ],
   })
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -126,29 +138,41 @@ async function main(): Promise<void> {
 
     log(`loading pages until ${wantRows} rows…`)
     const loaded = page.getByRole('status', { name: 'Loaded transactions' })
-    const rowsNow = async (): Promise<number> => Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/(\d+) loaded/)?.[1] ?? 0)
+    const rowsNow = async (): Promise<number> =>
+      Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/(\d+) loaded/)?.[1] ?? 0)
     const loadStart = performance.now()
     await page.getByRole('button', { name: 'Load all' }).click()
     while ((await rowsNow()) < wantRows && !((await loaded.textContent()) ?? '').includes('all loaded')) {
       if (performance.now() - loadStart > 600_000) throw new Error('loading took over 10 minutes')
       await page.waitForTimeout(250)
     }
-    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible()) await page.getByRole('button', { name: 'Cancel loading' }).click()
+    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible())
+      await page.getByRole('button', { name: 'Cancel loading' }).click()
     const rows = await rowsNow()
     log(`${rows} rows loaded in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`)
-    if (rows < wantRows) log(`only ${rows} rows exist for the busy address (wanted ${wantRows}); measuring with ${rows}`)
+    if (rows < wantRows)
+      log(`only ${rows} rows exist for the busy address (wanted ${wantRows}); measuring with ${rows}`)
 
     const cdp = await page.context().newCDPSession(page)
     await cdp.send('Performance.enable')
     const metrics = async (): Promise<Record<string, number>> =>
-      Object.fromEntries(((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]))
+      Object.fromEntries(
+        ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map(
+          (m) => [m.name, m.value],
+        ),
+      )
     const before = await metrics()
     const deltas = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', String(frames)))) as number[]
     const after = await metrics()
-    const perFrame = (name: string): string => ((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / deltas.length).toFixed(2)
-    log(`per frame: script ${perFrame('ScriptDuration')} ms, style ${perFrame('RecalcStyleDuration')} ms, layout ${perFrame('LayoutDuration')} ms, all tasks ${perFrame('TaskDuration')} ms`)
+    const perFrame = (name: string): string =>
+      ((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / deltas.length).toFixed(2)
+    log(
+      `per frame: script ${perFrame('ScriptDuration')} ms, style ${perFrame('RecalcStyleDuration')} ms, layout ${perFrame('LayoutDuration')} ms, all tasks ${perFrame('TaskDuration')} ms`,
+    )
     const p95 = percentile(deltas, 95)
-    log(`frames=${deltas.length} p50=${percentile(deltas, 50).toFixed(2)} ms p99=${percentile(deltas, 99).toFixed(2)} ms max=${Math.max(...deltas).toFixed(2)} ms`)
+    log(
+      `frames=${deltas.length} p50=${percentile(deltas, 50).toFixed(2)} ms p99=${percentile(deltas, 99).toFixed(2)} ms max=${Math.max(...deltas).toFixed(2)} ms`,
+    )
 
     await cdp.send('HeapProfiler.collectGarbage')
     const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }

@@ -9,7 +9,11 @@ import type { Configuration } from 'electron-builder'
 /** The anvil binary the built-in sandbox runs, outside the asar (an OS cannot execute files inside it). */
 const linuxAnvil = { from: 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', to: 'anvil/anvil' }
 /** Other platforms: put the platform's anvil binary in build/anvil/<os>/ before packaging (README). */
-const platformAnvil = (os: 'mac' | 'win') => ({ from: `build/anvil/${os}`, to: 'anvil', filter: ['anvil', 'anvil.exe'] })
+const platformAnvil = (os: 'mac' | 'win') => ({
+  from: `build/anvil/${os}`,
+  to: 'anvil',
+  filter: ['anvil', 'anvil.exe'],
+})
 
 export const builderConfig = {
   appId: 'org.chainscope.app',
@@ -23,7 +27,9 @@ export const builderConfig = {
   asarUnpack: ['node_modules/keytar/**'],
   // The seeded sandbox chains (filled by `npm run dist` before packaging), copied to the data
   // folder on first use so the first start takes seconds (src/main/electron/sandbox-utility.ts).
-  extraResources: [{ from: 'sandbox/.state', to: 'sandbox-state', filter: ['**/*', '!scratch/**', '!*.lock/**', '!*.tmp-*/**'] }],
+  extraResources: [
+    { from: 'sandbox/.state', to: 'sandbox-state', filter: ['**/*', '!scratch/**', '!*.lock/**', '!*.tmp-*/**'] },
+  ],
   npmRebuild: true,
   protocols: [{ name: 'Chainscope address link', schemes: ['chainscope'] }],
   electronFuses: {
@@ -54,7 +60,17 @@ export const builderConfig = {
   },
   deb: {
     // libsecret: the OS keychain keytar talks to.
-    depends: ['libgtk-3-0', 'libnotify4', 'libnss3', 'libxss1', 'libxtst6', 'xdg-utils', 'libatspi2.0-0', 'libuuid1', 'libsecret-1-0'],
+    depends: [
+      'libgtk-3-0',
+      'libnotify4',
+      'libnss3',
+      'libxss1',
+      'libxtst6',
+      'xdg-utils',
+      'libatspi2.0-0',
+      'libuuid1',
+      'libsecret-1-0',
+    ],
   },
   mac: {
     target: [{ target: 'dmg', arch: ['x64', 'arm64'] }],

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, countByRule, describeFindings, type AxeFinding } from './axe'
+import {
+  auditBothThemes,
+  BLOCKING_IMPACTS,
+  BLOCKING_RULES,
+  countByRule,
+  describeFindings,
+  type AxeFinding,
+} from './axe'
 import { connectService, startServiceSandbox } from './ui-helpers'
 
 /**
@@ -9,7 +16,9 @@ import { connectService, startServiceSandbox } from './ui-helpers'
  * fails the test, listed with its rule and the selectors of the nodes. Lesser findings are
  * written to the test's output (axe-findings.json) and the log so they stay visible.
  */
-test('axe-core finds no serious or critical violation on any main screen, in either theme', async ({ app }, testInfo) => {
+test('axe-core finds no serious or critical violation on any main screen, in either theme', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(240_000)
   const page = app
   const key = `e2e_${randomBytes(10).toString('hex')}`
@@ -34,7 +43,9 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
 
     await page.getByRole('combobox', { name: 'Address' }).fill(whale)
     await page.getByRole('combobox', { name: 'Address' }).press('Enter')
-    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
     await expect(main.getByRole('img', { name: /^Allocation by fiat value: / })).toBeVisible()
     await audit('address balances')
 
@@ -70,7 +81,12 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
     await audit('settings')
     // A toast on screen, in both themes.
     await page.getByRole('button', { name: 'Save limits' }).click()
-    await expect(page.getByRole('region', { name: /^Notifications/ }).getByRole('listitem').filter({ hasText: 'Limits saved' })).toBeVisible()
+    await expect(
+      page
+        .getByRole('region', { name: /^Notifications/ })
+        .getByRole('listitem')
+        .filter({ hasText: 'Limits saved' }),
+    ).toBeVisible()
     await audit('settings with a toast')
 
     await page.evaluate("location.hash = '#/no/such/screen'")
@@ -82,7 +98,10 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
 
   const counts = countByRule(findings)
   const reviewCounts = countByRule(review)
-  writeFileSync(testInfo.outputPath('axe-findings.json'), JSON.stringify({ counts, reviewCounts, findings, review }, null, 2))
+  writeFileSync(
+    testInfo.outputPath('axe-findings.json'),
+    JSON.stringify({ counts, reviewCounts, findings, review }, null, 2),
+  )
   console.log(`axe-core violations, nodes by rule (all screens, both themes): ${JSON.stringify(counts)}`)
   console.log(`axe-core "needs review", nodes by rule: ${JSON.stringify(reviewCounts)}`)
   const blocking = findings.filter((f) => BLOCKING_IMPACTS.includes(f.impact) || BLOCKING_RULES.includes(f.rule))

@@ -8,7 +8,9 @@ import { connectService, shootBothThemes, startServiceSandbox, type ServiceSandb
  * several token kinds (holder), both networks side by side, notes, and the cached search —
  * which still finds a transaction once the service is stopped.
  */
-test('analyst views: counterparties, balance history, both networks, notes, and the cached search offline', async ({ app }, testInfo) => {
+test('analyst views: counterparties, balance history, both networks, notes, and the cached search offline', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(240_000)
   const page = app
   const key = `e2e_${randomBytes(10).toString('hex')}`
@@ -21,7 +23,9 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
     const open = async (address: string): Promise<void> => {
       await search.fill(address)
       await search.press('Enter')
-      await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+      await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
+        timeout: 20_000,
+      })
     }
     let cachedHash = ''
 
@@ -52,16 +56,23 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await expect(main.getByRole('button', { name: 'Load the rest' })).toBeVisible()
       // Two more pages: the table grows from what is loaded, not from requests of its own.
       await main.getByRole('tab', { name: 'Transactions' }).click()
-      await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+      await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({
+        timeout: 20_000,
+      })
       // The button is named by what it shows (the short hash); its title holds the full hash.
-      const firstDetails = main.getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ }).first()
+      const firstDetails = main
+        .getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ })
+        .first()
       cachedHash = (await firstDetails.getAttribute('title')) ?? ''
       expect(cachedHash).toMatch(/^0x[0-9a-f]{64}$/)
       await main.getByRole('tab', { name: 'Counterparties' }).click()
       const before = await table.getByRole('row').count()
       expect(before).toBeGreaterThan(2)
       await table.getByRole('button', { name: /Transactions in \/ out/ }).click()
-      await expect(table.getByRole('columnheader', { name: /Transactions in \/ out/ })).toHaveAttribute('aria-sort', /ascending|descending/)
+      await expect(table.getByRole('columnheader', { name: /Transactions in \/ out/ })).toHaveAttribute(
+        'aria-sort',
+        /ascending|descending/,
+      )
       await expect(main.getByRole('img', { name: /^Top \d+ counterparties by transactions/ })).toBeVisible()
       await shootBothThemes(page, testInfo, 'a1-whale-counterparties')
       const filter = main.getByRole('searchbox', { name: 'Filter counterparties' })
@@ -84,7 +95,10 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
 
     await test.step('whale: a click on a counterparty opens it', async () => {
       await main.getByRole('tab', { name: 'Counterparties' }).click()
-      const link = main.getByRole('table', { name: 'Counterparties' }).getByRole('button', { name: /^Open / }).first()
+      const link = main
+        .getByRole('table', { name: 'Counterparties' })
+        .getByRole('button', { name: /^Open / })
+        .first()
       const label = (await link.getAttribute('aria-label')) ?? ''
       const target = label.split(' ').at(-1)!
       await link.click()
@@ -95,14 +109,18 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
 
     await test.step('a note on a transaction shows in the list and its detail', async () => {
       await main.getByRole('tab', { name: 'Transactions' }).click()
-      await main.getByRole('button', { name: `Transaction ${cachedHash.slice(0, 8)}…${cachedHash.slice(-6)}, open details` }).click()
+      await main
+        .getByRole('button', { name: `Transaction ${cachedHash.slice(0, 8)}…${cachedHash.slice(-6)}, open details` })
+        .click()
       const dialog = page.getByRole('dialog')
       await dialog.getByRole('button', { name: 'Add a note on this transaction' }).click()
       await dialog.getByRole('textbox', { name: /Note on this transaction/ }).fill('Refund for order 77')
       await dialog.getByRole('button', { name: 'Save note' }).click()
       await expect(dialog.getByText('Refund for order 77')).toBeVisible()
       await dialog.getByRole('button', { name: 'Close details' }).click()
-      await expect(main.getByRole('table', { name: 'Transactions' }).getByText('note', { exact: true }).first()).toBeVisible()
+      await expect(
+        main.getByRole('table', { name: 'Transactions' }).getByText('note', { exact: true }).first(),
+      ).toBeVisible()
     })
 
     await test.step('a watch entry on both networks; the address note shows in the list', async () => {
@@ -123,10 +141,14 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await open(holder!)
       await main.getByRole('tab', { name: 'Counterparties' }).click()
       await main.getByRole('button', { name: 'Load the first page of transactions' }).click()
-      await expect(main.getByRole('table', { name: 'Counterparties' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+      await expect(main.getByRole('table', { name: 'Counterparties' }).getByRole('row').nth(1)).toBeVisible({
+        timeout: 20_000,
+      })
       // A few pages: "load the rest" says its cost, then the views are complete.
       await main.getByRole('button', { name: 'Load the rest' }).click()
-      await expect(main.getByText(/Every page is loaded: complete from the first transaction/)).toBeVisible({ timeout: 60_000 })
+      await expect(main.getByText(/Every page is loaded: complete from the first transaction/)).toBeVisible({
+        timeout: 60_000,
+      })
       await shootBothThemes(page, testInfo, 'a3-holder-counterparties')
       await main.getByRole('tab', { name: 'Balance history' }).click()
       const asset = main.getByRole('combobox', { name: 'Asset' })

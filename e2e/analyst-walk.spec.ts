@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { countFiles, filesContaining, shootBothThemes, startServiceSandbox, unnamedControls, type ServiceSandbox } from './ui-helpers'
+import {
+  countFiles,
+  filesContaining,
+  shootBothThemes,
+  startServiceSandbox,
+  unnamedControls,
+  type ServiceSandbox,
+} from './ui-helpers'
 
 /**
  * A new analyst's first session, end to end, on the web host against a sandbox that stands in
@@ -9,7 +16,10 @@ import { countFiles, filesContaining, shootBothThemes, startServiceSandbox, unna
  * across pages, the detail panel, exports, the RPC console, watchlists, the offline view after
  * the service stops, and finally a search for the key everywhere it must not be.
  */
-test('an analyst connects, explores, exports, keeps a watchlist and goes offline; the key leaks nowhere', async ({ app, dataDir }, testInfo) => {
+test('an analyst connects, explores, exports, keeps a watchlist and goes offline; the key leaks nowhere', async ({
+  app,
+  dataDir,
+}, testInfo) => {
   test.setTimeout(240_000)
   const page = app
   const apiKey = `e2e_${randomBytes(12).toString('hex')}`
@@ -43,7 +53,9 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await page.getByLabel('API key', { exact: true }).fill(wrongKey)
       await page.getByRole('button', { name: 'Save and test' }).click()
       await expect(page.getByRole('alert').filter({ hasText: 'The service refused the API key' })).toBeVisible()
-      await expect(page.getByText('The service refused this key. Paste it again from the developer portal.')).toBeVisible()
+      await expect(
+        page.getByText('The service refused this key. Paste it again from the developer portal.'),
+      ).toBeVisible()
       // The field was emptied as soon as the key went to main; only its last four are shown.
       await expect(page.getByLabel('API key', { exact: true })).toHaveValue('')
       await expect(page.getByText(`set · …${wrongKey.slice(-4)}`)).toBeVisible()
@@ -74,7 +86,10 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await expect(searchMessage).toHaveText('Character 42 ("g") is not a hex digit.')
       // Flip the case of one letter: the EIP-55 checksum no longer matches.
       const i = whale.search(/[a-fA-F]/)
-      const flipped = whale.slice(0, i) + (whale[i] === whale[i]!.toLowerCase() ? whale[i]!.toUpperCase() : whale[i]!.toLowerCase()) + whale.slice(i + 1)
+      const flipped =
+        whale.slice(0, i) +
+        (whale[i] === whale[i]!.toLowerCase() ? whale[i]!.toUpperCase() : whale[i]!.toLowerCase()) +
+        whale.slice(i + 1)
       await search.fill(flipped)
       await search.press('Enter')
       await expect(searchMessage).toContainText('checksum (EIP-55) does not match')
@@ -110,7 +125,8 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await expect(loaded).toHaveText(/^50 loaded in 1 page$/, { timeout: 20_000 })
       await expect(txTable.getByRole('row').nth(1)).toBeVisible()
       await txTable.hover()
-      for (let i = 0; i < 30 && !/in [3-9]\d* pages|in \d{2,} pages/.test((await loaded.textContent()) ?? ''); i++) await page.mouse.wheel(0, 1500)
+      for (let i = 0; i < 30 && !/in [3-9]\d* pages|in \d{2,} pages/.test((await loaded.textContent()) ?? ''); i++)
+        await page.mouse.wheel(0, 1500)
       await expect(loaded).toHaveText(/^\d+ loaded in ([3-9]|\d{2,}) pages/)
       await expect(main.getByRole('img', { name: /^Activity over time: / })).toBeVisible()
       await main.getByLabel('Direction').selectOption('in')
@@ -121,16 +137,33 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
     })
 
     await test.step('the detail panel shows every field with copy buttons', async () => {
-      const first = txTable.getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ }).first()
+      const first = txTable
+        .getByRole('button', { name: /^Transaction 0x[0-9a-f]{6}…[0-9a-f]{6}, open details$/ })
+        .first()
       const hash = (await first.getAttribute('title')) ?? ''
       expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
       await first.click()
       const dialog = page.getByRole('dialog', { name: 'Transaction details' })
       await expect(dialog).toBeVisible()
-      for (const heading of ['Overview', 'From and to', 'Value and fee breakdown', 'Decoded input', 'Token transfers', 'Actions', /^Raw input/]) {
+      for (const heading of [
+        'Overview',
+        'From and to',
+        'Value and fee breakdown',
+        'Decoded input',
+        'Token transfers',
+        'Actions',
+        /^Raw input/,
+      ]) {
         await expect(dialog.getByRole('heading', { name: heading })).toBeVisible()
       }
-      for (const field of ['Block', 'Confirmations', 'Gas used', 'Base fee per gas', 'Burnt fee', 'Internal call errors']) {
+      for (const field of [
+        'Block',
+        'Confirmations',
+        'Gas used',
+        'Base fee per gas',
+        'Burnt fee',
+        'Internal call errors',
+      ]) {
         await expect(dialog.getByRole('term').filter({ hasText: new RegExp(`^${field}$`) })).toBeVisible()
       }
       await dialog.getByRole('button', { name: 'Copy hash', exact: true }).click()
@@ -155,7 +188,9 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await expect(progress).toBeVisible()
       await expect(main.getByRole('progressbar', { name: /^Loading all transactions/ })).toBeVisible()
       await main.getByRole('button', { name: 'Cancel loading' }).click()
-      await expect(main.getByRole('status').filter({ hasText: /^Stopped at [\d,]+ transactions in \d+ pages\.$/ })).toBeVisible()
+      await expect(
+        main.getByRole('status').filter({ hasText: /^Stopped at [\d,]+ transactions in \d+ pages\.$/ }),
+      ).toBeVisible()
       await expect(loaded).not.toContainText('all loaded')
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
       await page.getByLabel('Requests per second').fill('50')
@@ -169,13 +204,24 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       const count = Number(((await loaded.textContent()) ?? '').replace(/,/g, '').match(/^(\d+) loaded/)?.[1])
       expect(count).toBeGreaterThanOrEqual(150)
       await main.getByRole('button', { name: 'Export' }).click()
-      const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Transactions as CSV' }).click()])
-      const csv = readFileSync((await csvDownload.path())!, 'utf8').trim().split('\r\n')
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'Transactions as CSV' }).click(),
+      ])
+      const csv = readFileSync((await csvDownload.path())!, 'utf8')
+        .trim()
+        .split('\r\n')
       expect(csv[0]).toMatch(/^hash,timestamp,block,/)
       expect(csv).toHaveLength(count + 1)
       await main.getByRole('button', { name: 'Export' }).click()
-      const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Balances as JSON' }).click()])
-      const balances = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as { address: string; items: { value: string }[] }
+      const [jsonDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'Balances as JSON' }).click(),
+      ])
+      const balances = JSON.parse(readFileSync((await jsonDownload.path())!, 'utf8')) as {
+        address: string
+        items: { value: string }[]
+      }
       expect(balances.address.toLowerCase()).toBe(whale.toLowerCase())
       expect(balances.items.length).toBeGreaterThan(3)
       expect(balances.items.every((i) => /^\d+$/.test(i.value))).toBe(true)
@@ -225,21 +271,33 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await entries.getByRole('button', { name: 'Refresh Busy whale' }).click()
       await expect(entries.getByRole('cell', { name: /^(just now|\d+ s ago)$/ })).toBeVisible()
 
-      const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()])
+      const [jsonDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export JSON' }).click(),
+      ])
       const exported = readFileSync((await jsonDownload.path())!, 'utf8')
       expect(exported.toLowerCase()).toContain(whale.toLowerCase())
-      const [csvDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()])
-      const csv = readFileSync((await csvDownload.path())!, 'utf8').trim().split(/\r?\n/)
+      const [csvDownload] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export CSV' }).click(),
+      ])
+      const csv = readFileSync((await csvDownload.path())!, 'utf8')
+        .trim()
+        .split(/\r?\n/)
       expect(csv[0]).toContain('address')
 
       // A file with one bad row imports nothing and names the row.
       const bad = `${csv[0]}\r\n${csv[1]}\r\n${csv[1]!.replace(/0x[0-9a-fA-F]{40}/, '0xnot-an-address')}\r\n`
-      await page.getByLabel('Import watchlists file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) })
+      await page
+        .getByLabel('Import watchlists file')
+        .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) })
       await expect(page.getByRole('alert').filter({ hasText: 'Nothing was imported' })).toBeVisible()
       await expect(page.getByRole('list', { name: 'Problems by row' })).toContainText('Row')
       await expect(page.getByRole('navigation', { name: 'Watchlists' }).getByRole('button')).toHaveCount(1)
 
-      await page.getByLabel('Import watchlists file').setInputFiles({ name: 'whales.json', mimeType: 'application/json', buffer: Buffer.from(exported) })
+      await page
+        .getByLabel('Import watchlists file')
+        .setInputFiles({ name: 'whales.json', mimeType: 'application/json', buffer: Buffer.from(exported) })
       await expect(page.getByText(/^Imported 1 entries into 1 list\.$/)).toBeVisible()
       await expect(page.getByRole('navigation', { name: 'Watchlists' }).getByRole('button')).toHaveCount(2)
       await shootBothThemes(page, testInfo, '08-watchlists')
@@ -253,13 +311,18 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await page.getByRole('button', { name: `Open ${whale} on Alpha` }).click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
       await main.getByRole('button', { name: 'Refresh' }).click()
-      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(/^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/, { timeout: 30_000 })
+      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
+        /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
+        { timeout: 30_000 },
+      )
       await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Offline')
       await expect(main.getByRole('button', { name: 'Refresh' })).toBeDisabled()
       await expect(main.getByRole('note').filter({ hasText: /^Offline: / })).toBeVisible()
       await main.getByRole('tab', { name: 'Transactions' }).click()
       await expect(txTable.getByRole('row').nth(1)).toBeVisible()
-      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(/^As of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*offline/)
+      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
+        /^As of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*offline/,
+      )
       await expect(main.getByRole('button', { name: 'Load all' })).toBeDisabled()
       await shootBothThemes(page, testInfo, '09-offline')
       expect(await unnamedControls(page), 'controls without a name on 09-offline').toEqual([])
@@ -269,7 +332,11 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       for (const key of [apiKey, wrongKey]) {
         const frames = await Promise.all(page.frames().map((f) => f.content()))
         expect(frames.join('\n')).not.toContain(key)
-        const storage = String(await page.evaluate('JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, location.href])'))
+        const storage = String(
+          await page.evaluate(
+            'JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, location.href])',
+          ),
+        )
         expect(storage).not.toContain(key)
         expect(consoleLines.join('\n')).not.toContain(key)
         expect(filesContaining(dataDir, key)).toEqual([])

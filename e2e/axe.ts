@@ -20,7 +20,10 @@ export interface AxeFinding {
  * Runs axe-core's default rule set (WCAG 2.x A/AA and best practices) on the page as it is now,
  * in the light and then the dark theme, and returns every violation node by node.
  */
-export async function auditBothThemes(page: Page, screen: string): Promise<{ findings: AxeFinding[]; review: AxeFinding[] }> {
+export async function auditBothThemes(
+  page: Page,
+  screen: string,
+): Promise<{ findings: AxeFinding[]; review: AxeFinding[] }> {
   const findings: AxeFinding[] = []
   // What axe could not decide (text over an image or gradient, …): logged for a human, not failed.
   const review: AxeFinding[] = []
@@ -43,7 +46,10 @@ export async function auditBothThemes(page: Page, screen: string): Promise<{ fin
           rule: v.id,
           impact: v.impact ?? 'unknown',
           help: v.help,
-          targets: v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`),
+          targets: v.nodes.map(
+            (n) =>
+              `${n.target.join(' ')}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)}` : ''}`,
+          ),
         })
       }
     }
@@ -64,5 +70,10 @@ export function countByRule(findings: readonly AxeFinding[]): Record<string, num
 
 /** A readable list of findings: where, which rule, and each node's selector. */
 export function describeFindings(findings: readonly AxeFinding[]): string {
-  return findings.map((f) => `${f.screen} [${f.theme}] ${f.rule} (${f.impact}): ${f.help}\n${f.targets.map((t) => `    ${t}`).join('\n')}`).join('\n')
+  return findings
+    .map(
+      (f) =>
+        `${f.screen} [${f.theme}] ${f.rule} (${f.impact}): ${f.help}\n${f.targets.map((t) => `    ${t}`).join('\n')}`,
+    )
+    .join('\n')
 }

@@ -20,7 +20,10 @@ export function electronRuntime(): { path: string } | { missing: string } {
   }
   const pathFile = join(dir, 'path.txt')
   if (!existsSync(pathFile)) {
-    return { missing: 'the Electron runtime is not installed: node_modules/electron has no downloaded binary (this machine cannot download it; run "npx install-electron" where it can)' }
+    return {
+      missing:
+        'the Electron runtime is not installed: node_modules/electron has no downloaded binary (this machine cannot download it; run "npx install-electron" where it can)',
+    }
   }
   const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim())
   return existsSync(binary) ? { path: binary } : { missing: `the Electron runtime binary is missing at ${binary}` }

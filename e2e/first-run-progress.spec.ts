@@ -19,7 +19,9 @@ test('the sandbox start and "Load all" show progress bars; Load all can be cance
   await page.getByRole('button', { name: 'Start the sandbox' }).click()
   const starting = page.getByRole('group', { name: 'Sandbox start progress' })
   // Seeding has counts: a determinate bar per network, named with its stage and numbers.
-  await expect(starting.getByRole('progressbar', { name: /^Preparing Alpha: seeding transactions, [\d,]+ of [\d,]+$/ })).toBeVisible({ timeout: 60_000 })
+  await expect(
+    starting.getByRole('progressbar', { name: /^Preparing Alpha: seeding transactions, [\d,]+ of [\d,]+$/ }),
+  ).toBeVisible({ timeout: 60_000 })
   await expect(starting.getByRole('progressbar', { name: /^Preparing Beta: / })).toBeVisible()
   const seeding = starting.getByRole('progressbar', { name: /^Preparing Alpha: seeding/ })
   expect(Number(await seeding.getAttribute('max'))).toBeGreaterThan(200)
@@ -32,11 +34,17 @@ test('the sandbox start and "Load all" show progress bars; Load all can be cance
   await page.getByLabel('Burst', { exact: true }).fill('1')
   await page.getByRole('button', { name: 'Save limits' }).click()
   await page.getByRole('link', { name: 'Chainscope home' }).click()
-  await main.getByRole('button', { name: 'Open the sample wallet: Busy wallet: thousands of transactions, many tokens' }).click()
+  await main
+    .getByRole('button', { name: 'Open the sample wallet: Busy wallet: thousands of transactions, many tokens' })
+    .click()
   await main.getByRole('tab', { name: 'Transactions' }).click()
   await main.getByRole('button', { name: 'Load all' }).click()
-  await expect(main.getByRole('progressbar', { name: /^Loading all transactions: [\d,]+ transactions in \d+ pages$/ })).toBeVisible()
+  await expect(
+    main.getByRole('progressbar', { name: /^Loading all transactions: [\d,]+ transactions in \d+ pages$/ }),
+  ).toBeVisible()
   await main.getByRole('button', { name: 'Cancel loading' }).click()
-  await expect(main.getByRole('status').filter({ hasText: /^Stopped at [\d,]+ transactions in \d+ pages\.$/ })).toBeVisible()
+  await expect(
+    main.getByRole('status').filter({ hasText: /^Stopped at [\d,]+ transactions in \d+ pages\.$/ }),
+  ).toBeVisible()
   await expect(main.getByRole('progressbar', { name: /^Loading all transactions/ })).toHaveCount(0)
 })

@@ -5,7 +5,11 @@ test('the page shows data that crossed the bridge from main', async ({ app, appH
   await expect(app.getByTestId('app-info')).toContainText(`${appHost} host`)
 })
 
-test('the web host refuses requests without the secret or from a foreign origin', async ({ app, webHost, playwright }) => {
+test('the web host refuses requests without the secret or from a foreign origin', async ({
+  app,
+  webHost,
+  playwright,
+}) => {
   test.skip(webHost === null, 'web host only: Electron has no HTTP bridge')
   const origin = webHost!.origin
   // Without the secret cookie.
@@ -24,7 +28,10 @@ test('the web host refuses requests without the secret or from a foreign origin'
     headers: { origin: 'http://evil.example' },
   })
   expect(foreign.status()).toBe(403)
-  const same = await withSecret.post(`${origin}/bridge/invoke`, { data: { name: 'app.info', input: {} }, headers: { origin } })
+  const same = await withSecret.post(`${origin}/bridge/invoke`, {
+    data: { name: 'app.info', input: {} },
+    headers: { origin },
+  })
   expect(same.status()).toBe(200)
   expect(await same.json()).toMatchObject({ ok: true, value: { host: 'web' } })
   await withSecret.dispose()

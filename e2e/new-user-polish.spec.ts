@@ -18,7 +18,13 @@ async function withService(page: Page, body: (info: ServiceSandboxInfo, key: str
 }
 
 /** A second service profile on the same service, with its own network labels; it becomes active. */
-async function addProfile(page: Page, info: ServiceSandboxInfo, key: string, name: string, labels: [string, string]): Promise<void> {
+async function addProfile(
+  page: Page,
+  info: ServiceSandboxInfo,
+  key: string,
+  name: string,
+  labels: [string, string],
+): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
   await page.getByRole('button', { name: 'New profile' }).click()
   await page.getByLabel('Profile name').fill(name)
@@ -39,7 +45,10 @@ async function useProfile(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('row', { name: new RegExp(`^${name} active`) })).toBeVisible({ timeout: 20_000 })
 }
 
-function intersects(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+function intersects(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height
 }
 
@@ -73,7 +82,10 @@ test('a failed transaction shows its whole status badge inside the Status cell',
       expect(b.x >= c.x - 0.5 && b.x + b.width <= c.x + c.width + 0.5, `horizontally inside, ${where}`).toBe(true)
       expect(b.y >= c.y - 0.5 && b.y + b.height <= c.y + c.height + 0.5, `vertically inside, ${where}`).toBe(true)
       // Nor cut inside the badge itself (an ellipsis would hide the reason).
-      expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1), where).toBe(true)
+      expect(
+        await badge.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1),
+        where,
+      ).toBe(true)
     }
     await shootBothThemes(page, testInfo, 'failed-status', { fullPage: false })
   })
@@ -93,7 +105,10 @@ test('a toast never covers a primary action, and switching profile closes it', a
     expect(button.x + button.width, 'the button is in the right half').toBeGreaterThan(viewport.width / 2)
     expect(button.y + button.height, 'the button is at the bottom').toBeGreaterThan(viewport.height - 60)
     await saveLimits.click()
-    const saved = page.getByRole('region', { name: /^Notifications/ }).getByRole('listitem').filter({ hasText: 'Limits saved' })
+    const saved = page
+      .getByRole('region', { name: /^Notifications/ })
+      .getByRole('listitem')
+      .filter({ hasText: 'Limits saved' })
     await expect(saved).toBeVisible()
     // Let it settle where it goes (it slides in, then may move off the button).
     await expect.poll(async () => intersects(await box(saved), await box(saveLimits)), { timeout: 5_000 }).toBe(false)

@@ -13,7 +13,8 @@ import { connectService, shootBothThemes, startServiceSandbox } from './ui-helpe
  * names, 0 decimals, 78-digit ids) and one broken item, which must not hide the others.
  */
 type Entry = { id: string; item: Record<string, unknown> }
-const read = (name: string): { address: string; items: Entry[] } => JSON.parse(readFileSync(join(fixtureDir(), name), 'utf8')) as { address: string; items: Entry[] }
+const read = (name: string): { address: string; items: Entry[] } =>
+  JSON.parse(readFileSync(join(fixtureDir(), name), 'utf8')) as { address: string; items: Entry[] }
 
 const MAX = (2n ** 256n - 1n).toString()
 
@@ -28,13 +29,47 @@ function replayDir(): { dir: string; address: string; txs: Entry[]; bals: Entry[
   const broken = { ...base, hash: `0x${'b'.repeat(64)}`, value: { amount: 1 } }
   const token = bals.items[0]!.item.token as Record<string, unknown>
   const extremeBals = [
-    { token: { ...token, address: `0x${'1'.repeat(40)}`, name: null, symbol: LONG, decimals: '0', exchange_rate: '1.5' }, token_id: null, token_instance: null, value: MAX },
-    { token: { ...token, address: `0x${'2'.repeat(40)}`, name: 'Very long collection', symbol: LONG, decimals: null, type: 'ERC-1155', exchange_rate: null }, token_id: ID78, token_instance: null, value: MAX },
+    {
+      token: {
+        ...token,
+        address: `0x${'1'.repeat(40)}`,
+        name: null,
+        symbol: LONG,
+        decimals: '0',
+        exchange_rate: '1.5',
+      },
+      token_id: null,
+      token_instance: null,
+      value: MAX,
+    },
+    {
+      token: {
+        ...token,
+        address: `0x${'2'.repeat(40)}`,
+        name: 'Very long collection',
+        symbol: LONG,
+        decimals: null,
+        type: 'ERC-1155',
+        exchange_rate: null,
+      },
+      token_id: ID78,
+      token_instance: null,
+      value: MAX,
+    },
   ]
   const dir = mkdtempSync(join(tmpdir(), 'chainscope-replay-'))
   const wrap = (item: unknown, id: string) => ({ id, item })
-  writeFileSync(join(dir, 'transactions.json'), JSON.stringify({ address: txs.address, items: [...txs.items, wrap(extremeTx, 'extreme'), wrap(broken, 'broken')] }))
-  writeFileSync(join(dir, 'balances.json'), JSON.stringify({ address: bals.address, items: [...bals.items, ...extremeBals.map((b, i) => wrap(b, `extreme${i}`))] }))
+  writeFileSync(
+    join(dir, 'transactions.json'),
+    JSON.stringify({ address: txs.address, items: [...txs.items, wrap(extremeTx, 'extreme'), wrap(broken, 'broken')] }),
+  )
+  writeFileSync(
+    join(dir, 'balances.json'),
+    JSON.stringify({
+      address: bals.address,
+      items: [...bals.items, ...extremeBals.map((b, i) => wrap(b, `extreme${i}`))],
+    }),
+  )
   return { dir, address: txs.address, txs: txs.items, bals: bals.items }
 }
 
@@ -47,15 +82,22 @@ async function expectNoClipping(page: Page, table: Locator, scroller: Locator): 
     overflowX: el.ownerDocument.defaultView?.getComputedStyle(el).overflowX ?? '',
     left: el.getBoundingClientRect().left,
   }))
-  const headers = await table.locator('th, [role="columnheader"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))
+  const headers = await table
+    .locator('th, [role="columnheader"]')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().right))
   for (const right of headers) {
     const inside = right <= viewport + 1
     const reachable = ['auto', 'scroll'].includes(box.overflowX) && right - box.left <= box.scrollWidth + 1
-    expect(inside || reachable, `a column ends at ${right}px, viewport ${viewport}px, scroller ${JSON.stringify(box)}`).toBe(true)
+    expect(
+      inside || reachable,
+      `a column ends at ${right}px, viewport ${viewport}px, scroller ${JSON.stringify(box)}`,
+    ).toBe(true)
   }
 }
 
-test('real-world items: all 20 transactions and 16 balances shown as they are, extreme values fit', async ({ app }, testInfo) => {
+test('real-world items: all 20 transactions and 16 balances shown as they are, extreme values fit', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(180_000)
   const page = app
   const replay = replayDir()
@@ -98,7 +140,10 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
     // Transactions: 20 fixture items + the extreme one; the broken one is a marked, counted row.
     await main.getByRole('tab', { name: 'Transactions' }).click()
     const list = main.getByRole('table', { name: 'Transactions' })
-    await expect(main.getByRole('status', { name: 'Loaded transactions' })).toHaveText('21 loaded, 1 unreadable in 1 page · all loaded', { timeout: 30_000 })
+    await expect(main.getByRole('status', { name: 'Loaded transactions' })).toHaveText(
+      '21 loaded, 1 unreadable in 1 page · all loaded',
+      { timeout: 30_000 },
+    )
     const scroller = list.locator('.scroller')
     // The list is virtual: scroll the row into the rendered window first (44 px rows).
     const reveal = async (index: number): Promise<void> => {
@@ -128,7 +173,9 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
       const index = replay.txs.findIndex((e) => e.id === id)
       const hash = String(replay.txs[index]!.item.hash)
       await reveal(index)
-      const button = list.getByRole('button', { name: `Transaction ${hash.slice(0, 8)}…${hash.slice(-6)}, open details` })
+      const button = list.getByRole('button', {
+        name: `Transaction ${hash.slice(0, 8)}…${hash.slice(-6)}, open details`,
+      })
       await button.click()
       const dialog = page.getByRole('dialog')
       await expect(dialog).toBeVisible()
@@ -169,7 +216,11 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
     // The extreme transaction, in the list and the detail.
     const extreme = list.locator(`[data-hash="0x${'e'.repeat(64)}"]`)
     await reveal(replay.txs.length)
-    await expect(extreme.locator('[data-full="115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935"]')).toHaveCount(2)
+    await expect(
+      extreme.locator(
+        '[data-full="115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935"]',
+      ),
+    ).toHaveCount(2)
     await shootBothThemes(page, testInfo, 'real-world-list')
     await reveal(replay.txs.length + 1)
     await list.getByTestId('unreadable-row').getByRole('button', { name: 'show raw' }).click()

@@ -3,7 +3,9 @@ import { expect, test } from './fixtures'
 import { connectService, setFaults, shootBothThemes, startServiceSandbox } from './ui-helpers'
 
 /** Typed errors from main reach the user as a clear message with a way forward. */
-test('a misbehaving service: unreadable, overloaded and failing answers each get a clear message and a retry', async ({ app }, testInfo) => {
+test('a misbehaving service: unreadable, overloaded and failing answers each get a clear message and a retry', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(120_000)
   const page = app
   const key = `e2e_${randomBytes(10).toString('hex')}`
@@ -17,11 +19,16 @@ test('a misbehaving service: unreadable, overloaded and failing answers each get
     await page.getByRole('combobox', { name: 'Address' }).fill(whale)
     await page.getByRole('combobox', { name: 'Address' }).press('Enter')
     const alert = main.getByRole('alert')
-    await expect(alert).toContainText('Balances could not be loaded: The service sent an answer Chainscope cannot read', { timeout: 20_000 })
+    await expect(alert).toContainText(
+      'Balances could not be loaded: The service sent an answer Chainscope cannot read',
+      { timeout: 20_000 },
+    )
     await shootBothThemes(page, testInfo, '12-error-unreadable')
     await setFaults(service.info, null)
     await alert.getByRole('button', { name: 'Retry' }).click()
-    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
     await expect(alert).toHaveCount(0)
 
     await setFaults(service.info, { mode: 'storm429', match: 'transactions', times: null })
@@ -34,14 +41,18 @@ test('a misbehaving service: unreadable, overloaded and failing answers each get
     await expect(alert).toContainText('The service had a problem on its side', { timeout: 30_000 })
     await setFaults(service.info, null)
     await alert.getByRole('button', { name: 'Retry' }).click()
-    await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
     await expect(alert).toHaveCount(0)
   } finally {
     await service.stop()
   }
 })
 
-test('out of quota: network actions are disabled with the reason, data already loaded stays, raising the limit recovers', async ({ app }, testInfo) => {
+test('out of quota: network actions are disabled with the reason, data already loaded stays, raising the limit recovers', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(120_000)
   const page = app
   const key = `e2e_${randomBytes(10).toString('hex')}`
@@ -53,7 +64,9 @@ test('out of quota: network actions are disabled with the reason, data already l
     const search = page.getByRole('combobox', { name: 'Address' })
     await search.fill(whale!)
     await search.press('Enter')
-    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
 
     // Lower today's limit to what is already used: the quota is exhausted now.
     const meter = page.getByRole('meter', { name: 'Daily request quota' })
@@ -66,7 +79,9 @@ test('out of quota: network actions are disabled with the reason, data already l
 
     await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
     await expect(main.getByRole('button', { name: 'Refresh' })).toBeDisabled()
-    await expect(main.getByRole('note').filter({ hasText: /^Today's request quota is used up; it resets at \d\d:\d\d\.$/ })).toBeVisible()
+    await expect(
+      main.getByRole('note').filter({ hasText: /^Today's request quota is used up; it resets at \d\d:\d\d\.$/ }),
+    ).toBeVisible()
     await shootBothThemes(page, testInfo, '13-out-of-quota')
 
     await search.fill(holder!)
@@ -83,7 +98,9 @@ test('out of quota: network actions are disabled with the reason, data already l
     await page.getByRole('button', { name: 'Save limits' }).click()
     // Back on the address, it loads again by itself now that requests are allowed.
     await page.goBack()
-    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
     await expect(main.getByRole('alert')).toHaveCount(0)
     await expect(main.getByRole('button', { name: 'Refresh' })).toBeEnabled()
   } finally {

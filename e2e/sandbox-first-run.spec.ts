@@ -5,7 +5,9 @@ import { shootBothThemes, unnamedControls } from './ui-helpers'
  * The one-click start: a newcomer with no account presses one button, then opens the
  * sandbox's sample wallets from the home page — no address needs to be known.
  */
-test('one click starts the built-in sandbox; sample wallets, heights, NFTs and an empty wallet on both networks', async ({ app }, testInfo) => {
+test('one click starts the built-in sandbox; sample wallets, heights, NFTs and an empty wallet on both networks', async ({
+  app,
+}, testInfo) => {
   test.setTimeout(150_000)
   const page = app
   const main = page.getByRole('main')
@@ -17,7 +19,9 @@ test('one click starts the built-in sandbox; sample wallets, heights, NFTs and a
 
   // Live height and gas per network, pushed by main.
   for (const label of ['Alpha', 'Beta']) {
-    await expect(page.getByRole('group', { name: `${label} block height and gas price` })).toContainText(/#[\d,]+/, { timeout: 30_000 })
+    await expect(page.getByRole('group', { name: `${label} block height and gas price` })).toContainText(/#[\d,]+/, {
+      timeout: 30_000,
+    })
   }
   await expect(page.getByRole('meter', { name: 'Daily request quota' })).toHaveAttribute('aria-valuemax', '1000')
   await expect(main.getByRole('heading', { name: 'Sample wallets on Alpha' })).toBeVisible({ timeout: 20_000 })

@@ -16,10 +16,14 @@ const ROOT = resolve(import.meta.dirname, '..')
 test('the built sandbox starts from the shipped state with an empty state folder, without seeding', async () => {
   test.setTimeout(120_000)
   const stateDir = mkdtempSync(join(tmpdir(), 'sandbox-fresh-clone-'))
-  const child = spawn(process.execPath, [join(ROOT, 'out/main/sandbox.js'), '--state-dir', stateDir, '--block-time', '0', '--api-key', 'e2e-shipped-key'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'out/main/sandbox.js'), '--state-dir', stateDir, '--block-time', '0', '--api-key', 'e2e-shipped-key'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString()
@@ -44,12 +48,21 @@ test('the built sandbox starts from the shipped state with an empty state folder
       const pinned = SEED_FINGERPRINT[7001 + position]!
       const response = await fetch(`${info.rpc_url}/${network}/e2e-shipped-key`, {
         method: 'POST',
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: [`0x${pinned.head.toString(16)}`, false] }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'eth_getBlockByNumber',
+          params: [`0x${pinned.head.toString(16)}`, false],
+        }),
       })
       expect(((await response.json()) as { result: { hash: string } }).result.hash).toBe(pinned.headHash)
     }
     // Unpacked into the state folder: later starts load from the cache.
-    expect(readdirSync(stateDir).filter((n) => /^\d+-[0-9a-f]{16}$/.test(n)).sort()).toHaveLength(2)
+    expect(
+      readdirSync(stateDir)
+        .filter((n) => /^\d+-[0-9a-f]{16}$/.test(n))
+        .sort(),
+    ).toHaveLength(2)
   } finally {
     child.kill('SIGTERM')
     await exited

@@ -56,7 +56,12 @@ export async function startServiceSandbox(args: string[]): Promise<ServiceSandbo
 }
 
 /** A screenshot of the current screen in the light and the dark theme, into the test's output folder. */
-export async function shootBothThemes(page: Page, testInfo: TestInfo, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+export async function shootBothThemes(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
   const fullPage = options.fullPage ?? true
   // From the top, so the sticky header sits where it belongs in a full-page image.
   if (fullPage) await page.evaluate('window.scrollTo(0, 0)')
@@ -119,7 +124,8 @@ export async function setFaults(info: ServiceSandboxInfo, faults: Record<string,
   if (!response.ok) throw new Error(`the fault switch answered ${response.status}`)
 }
 
-const CONTROL_ROLES = 'button|link|textbox|combobox|checkbox|radio|searchbox|spinbutton|slider|switch|tab|menuitem|listbox|meter|progressbar'
+const CONTROL_ROLES =
+  'button|link|textbox|combobox|checkbox|radio|searchbox|spinbutton|slider|switch|tab|menuitem|listbox|meter|progressbar'
 
 /**
  * Controls on the page without an accessible name, read from Chromium's accessibility tree

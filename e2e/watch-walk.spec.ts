@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test } from './fixtures'
-import { connectService, shootBothThemes, startServiceSandbox, unnamedControls, type ServiceSandbox } from './ui-helpers'
+import {
+  connectService,
+  shootBothThemes,
+  startServiceSandbox,
+  unnamedControls,
+  type ServiceSandbox,
+} from './ui-helpers'
 
 /**
  * Issue 11 on the web host against a fresh sandbox (with --admin, so the test can move funds):
@@ -8,7 +14,9 @@ import { connectService, shootBothThemes, startServiceSandbox, unnamedControls, 
  * checked for changes (its cost shown before it runs), the sandbox sends coin and a token to
  * two of them, the next check marks exactly those entries "new", and "Mark seen" clears it.
  */
-test('the height is live from the first minute, and the watch check finds the entries that received funds', async ({ app: page }, testInfo) => {
+test('the height is live from the first minute, and the watch check finds the entries that received funds', async ({
+  app: page,
+}, testInfo) => {
   test.setTimeout(180_000)
   const apiKey = `e2e_${randomBytes(12).toString('hex')}`
   let service: ServiceSandbox | null = await startServiceSandbox(['--api-key', apiKey, '--admin'])
@@ -27,12 +35,16 @@ test('the height is live from the first minute, and the watch check finds the en
       const badge = page.getByRole('group', { name: 'Alpha block height and gas price' })
       // The height's own element (its title tells when it was observed), not the whole group: the gas price follows it.
       const height = badge.getByTitle(/observed/)
-      const heightNow = async (): Promise<number> => ((await height.count()) === 0 ? Number.NaN : Number(((await height.textContent()) ?? '').replace(/[^\d]/g, '')))
+      const heightNow = async (): Promise<number> =>
+        (await height.count()) === 0 ? Number.NaN : Number(((await height.textContent()) ?? '').replace(/[^\d]/g, ''))
       await expect.poll(heightNow, { timeout: 30_000 }).toBeGreaterThan(0)
       const first = await heightNow()
       await expect.poll(heightNow, { timeout: 60_000 - (Date.now() - connectedAt) }).toBeGreaterThan(first)
       const advancedAfter = (Date.now() - connectedAt) / 1000
-      testInfo.annotations.push({ type: 'height advanced', description: `from #${first} to #${await heightNow()} within ${advancedAfter.toFixed(1)} s of connecting` })
+      testInfo.annotations.push({
+        type: 'height advanced',
+        description: `from #${first} to #${await heightNow()} within ${advancedAfter.toFixed(1)} s of connecting`,
+      })
       // Keeps going: a minute in, it is still advancing (not a single correction).
       const later = await heightNow()
       await expect.poll(heightNow, { timeout: 15_000 }).toBeGreaterThan(later)
@@ -41,7 +53,9 @@ test('the height is live from the first minute, and the watch check finds the en
     await test.step('a watchlist of the sample wallets', async () => {
       await page.getByRole('link', { name: 'Watchlists' }).click()
       const csv = ['list,address,network,label', ...roles.map((r) => `Samples,${wallets[r]},alpha,${r}`)].join('\r\n')
-      await page.getByLabel('Import watchlists file').setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+      await page
+        .getByLabel('Import watchlists file')
+        .setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
       await expect(page.getByRole('button', { name: 'Open whale' })).toBeVisible()
       // The cost is shown before the check runs: one batch for the five addresses.
       await expect(page.getByLabel(/^Check for changes costs 1 request \(/)).toBeVisible({ timeout: 15_000 })
@@ -50,7 +64,9 @@ test('the height is live from the first minute, and the watch check finds the en
     const check = page.getByRole('button', { name: 'Check for changes' })
     await test.step('the first check sets the baseline: nothing is new', async () => {
       await check.click()
-      await expect(page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 0 changed` })).toBeVisible({ timeout: 30_000 })
+      await expect(
+        page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 0 changed` }),
+      ).toBeVisible({ timeout: 30_000 })
       await expect(page.getByText('nothing new')).toHaveCount(roles.length)
     })
 
@@ -59,11 +75,17 @@ test('the height is live from the first minute, and the watch check finds the en
         [wallets.empty!, 'native'],
         [wallets.holder!, 'erc20'],
       ] as const) {
-        const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ network: 'alpha', to, kind }) })
+        const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ network: 'alpha', to, kind }),
+        })
         expect(r.status).toBe(200)
       }
       await check.click()
-      await expect(page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 2 changed` })).toBeVisible({ timeout: 30_000 })
+      await expect(
+        page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 2 changed` }),
+      ).toBeVisible({ timeout: 30_000 })
       await expect(page.getByRole('status', { name: 'empty: new since last look' })).toBeVisible()
       await expect(page.getByRole('status', { name: 'holder: new since last look' })).toBeVisible()
       await expect(page.getByRole('status', { name: 'whale: new since last look' })).toHaveCount(0)

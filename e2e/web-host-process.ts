@@ -26,7 +26,10 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
  * Starts the built web host (`out/main/web.js`) on a free port with `dataDir` and resolves with
  * the opening URL from its ready line. Used by the e2e fixture and by `bench:ui`.
  */
-export async function startWebHostProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; origin: string }> {
+export async function startWebHostProcess(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string; origin: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'out/main/web.js'), '--port', '0', '--data-dir', dataDir], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,8 +36,10 @@ const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
 
 /** Rules every part of src/main keeps. */
 function checkMain(spec, toLayer) {
-  if (toLayer === 'renderer') return 'src/main must not import src/renderer: the UI runs in another process; push events through the bridge.'
-  if (toLayer === 'sandbox') return 'src/main must not import the sandbox\'s code: it starts the sandbox as a child process and talks to it over HTTP like the real service.'
+  if (toLayer === 'renderer')
+    return 'src/main must not import src/renderer: the UI runs in another process; push events through the bridge.'
+  if (toLayer === 'sandbox')
+    return "src/main must not import the sandbox's code: it starts the sandbox as a child process and talks to it over HTTP like the real service."
   if (isUiPackage(spec)) return `src/main has no UI: "${spec}" belongs in src/renderer.`
   return null
 }
@@ -47,38 +49,53 @@ function check(fromLayer, spec, target, isTest) {
   const toLayer = target ? layerOf(target) : null
   switch (fromLayer) {
     case 'shared':
-      if (isElectron(spec)) return 'src/shared is pure TypeScript shared by every layer; it must not import electron (main, preload and the renderer each run elsewhere).'
+      if (isElectron(spec))
+        return 'src/shared is pure TypeScript shared by every layer; it must not import electron (main, preload and the renderer each run elsewhere).'
       if (isNode(spec)) return `src/shared also runs in the renderer, where Node built-ins like "${spec}" do not exist.`
-      if (isUiPackage(spec)) return `src/shared also runs in main and the sandbox, which have no UI: "${spec}" belongs in src/renderer.`
+      if (isUiPackage(spec))
+        return `src/shared also runs in main and the sandbox, which have no UI: "${spec}" belongs in src/renderer.`
       if (toLayer && toLayer !== 'shared') return `src/shared may import only src/shared, not ${dirOf(toLayer)}.`
       return null
     case 'renderer':
-      if (MAIN_LAYERS.has(toLayer)) return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
-      if (toLayer === 'preload') return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/bridge.'
-      if (toLayer === 'sandbox') return 'src/renderer must not import the sandbox: it is a separate service reached through main.'
-      if (isElectron(spec)) return 'src/renderer runs sandboxed without Node or Electron APIs; reach main through the bridge instead of importing electron.'
-      if (isNode(spec)) return `src/renderer runs in a browser page: Node built-in "${spec}" is not available there; ask main through the bridge.`
+      if (MAIN_LAYERS.has(toLayer))
+        return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
+      if (toLayer === 'preload')
+        return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/bridge.'
+      if (toLayer === 'sandbox')
+        return 'src/renderer must not import the sandbox: it is a separate service reached through main.'
+      if (isElectron(spec))
+        return 'src/renderer runs sandboxed without Node or Electron APIs; reach main through the bridge instead of importing electron.'
+      if (isNode(spec))
+        return `src/renderer runs in a browser page: Node built-in "${spec}" is not available there; ask main through the bridge.`
       if (spec === 'keytar') return 'src/renderer must never touch the keychain: the API key stays in main.'
       return null
     case 'core':
-      if (isElectron(spec)) return 'src/main/core runs under the web host too, where there is no Electron: keep "electron" in src/main/electron and pass what the core needs in as options.'
-      if (toLayer === 'electron-host') return 'src/main/core must not import src/main/electron: the core is host-agnostic; the Electron glue imports the core, not the other way.'
-      if (toLayer === 'web-host') return 'src/main/core must not import src/main/web: the core is host-agnostic; the web host imports the core, not the other way.'
+      if (isElectron(spec))
+        return 'src/main/core runs under the web host too, where there is no Electron: keep "electron" in src/main/electron and pass what the core needs in as options.'
+      if (toLayer === 'electron-host')
+        return 'src/main/core must not import src/main/electron: the core is host-agnostic; the Electron glue imports the core, not the other way.'
+      if (toLayer === 'web-host')
+        return 'src/main/core must not import src/main/web: the core is host-agnostic; the web host imports the core, not the other way.'
       return checkMain(spec, toLayer)
     case 'electron-host':
-      if (toLayer === 'web-host') return 'src/main/electron must not import src/main/web: the two hosts share only src/main/core.'
+      if (toLayer === 'web-host')
+        return 'src/main/electron must not import src/main/web: the two hosts share only src/main/core.'
       return checkMain(spec, toLayer)
     case 'web-host':
-      if (isElectron(spec)) return 'src/main/web runs in plain Node without Electron; "electron" belongs in src/main/electron.'
-      if (toLayer === 'electron-host') return 'src/main/web must not import src/main/electron: the two hosts share only src/main/core.'
+      if (isElectron(spec))
+        return 'src/main/web runs in plain Node without Electron; "electron" belongs in src/main/electron.'
+      if (toLayer === 'electron-host')
+        return 'src/main/web must not import src/main/electron: the two hosts share only src/main/core.'
       return checkMain(spec, toLayer)
     case 'main':
       return checkMain(spec, toLayer)
     case 'preload':
-      if (toLayer && toLayer !== 'shared' && toLayer !== 'preload') return `src/preload may import only src/shared and electron, not ${dirOf(toLayer)}: it must stay a thin, auditable bridge.`
+      if (toLayer && toLayer !== 'shared' && toLayer !== 'preload')
+        return `src/preload may import only src/shared and electron, not ${dirOf(toLayer)}: it must stay a thin, auditable bridge.`
       // A spec beside the preload runs under Vitest in Node and never ships in the preload.
       if (isTest && (spec === 'vitest' || spec.startsWith('vitest/'))) return null
-      if (!toLayer && !isElectron(spec) && !spec.startsWith('.')) return `src/preload may import only src/shared and electron, not "${spec}": it runs sandboxed and must stay a thin, auditable bridge.`
+      if (!toLayer && !isElectron(spec) && !spec.startsWith('.'))
+        return `src/preload may import only src/shared and electron, not "${spec}": it runs sandboxed and must stay a thin, auditable bridge.`
       return null
     case 'sandbox': {
       if (target) {
@@ -87,7 +104,8 @@ function check(fromLayer, spec, target, isTest) {
           return 'sandbox/ may import from src/ only src/shared: it stands in for the real service and must not know the app.'
         }
       }
-      if (isElectron(spec) || isUiPackage(spec)) return `sandbox/ is a plain Node service; "${spec}" does not belong there.`
+      if (isElectron(spec) || isUiPackage(spec))
+        return `sandbox/ is a plain Node service; "${spec}" does not belong there.`
       return null
     }
     default:
@@ -97,7 +115,8 @@ function check(fromLayer, spec, target, isTest) {
 
 function resolveTarget(file, spec) {
   if (spec.startsWith('.')) return resolve(dirname(file), spec)
-  if (spec.startsWith('@shared/') || spec === '@shared') return resolve(ROOT, 'src/shared', spec.slice('@shared'.length).replace(/^\//, ''))
+  if (spec.startsWith('@shared/') || spec === '@shared')
+    return resolve(ROOT, 'src/shared', spec.slice('@shared'.length).replace(/^\//, ''))
   if (spec.startsWith('/')) return spec
   return null
 }
@@ -125,7 +144,11 @@ const rule = {
       ExportAllDeclaration: (node) => visit(node, node.source),
       ImportExpression: (node) => visit(node, node.source.type === 'Literal' ? node.source : null),
       CallExpression: (node) => {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]?.type === 'Literal') {
+        if (
+          node.callee.type === 'Identifier' &&
+          node.callee.name === 'require' &&
+          node.arguments[0]?.type === 'Literal'
+        ) {
           visit(node, node.arguments[0])
         }
       },

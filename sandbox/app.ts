@@ -52,7 +52,11 @@ export interface StartExtras {
   shippedDir?: string | null
 }
 
-export async function startSandbox(options: SandboxOptions, report: Reporter, extras: StartExtras = {}): Promise<RunningSandbox> {
+export async function startSandbox(
+  options: SandboxOptions,
+  report: Reporter,
+  extras: StartExtras = {},
+): Promise<RunningSandbox> {
   const started = Date.now()
   const bin = resolveAnvilBinary()
   const version = anvilVersion(bin)
@@ -60,7 +64,10 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
   const transfer: { hook: TransferHook | null } = { hook: null }
   // Read before anything starts: a bad replay folder is a usage error, not a half-started sandbox.
   const replay = options.replay ? await loadReplay(options.replay) : undefined
-  if (replay) report.log(`replaying ${replay.transactions?.length ?? 0} transactions and ${replay.balances?.length ?? 0} balances for ${replay.address}`)
+  if (replay)
+    report.log(
+      `replaying ${replay.transactions?.length ?? 0} transactions and ${replay.balances?.length ?? 0} balances for ${replay.address}`,
+    )
   const server = await startServer({
     replay,
     port: options.port,
@@ -98,14 +105,23 @@ export async function startSandbox(options: SandboxOptions, report: Reporter, ex
   for (const network of networks) {
     const live = new LiveChain(network, { blockTimeS: options.blockTimeS, log: report.log })
     served.set(network.spec.name, {
-      ctx: { store: network.store, market: marketOf(network, server.url), coinRate: network.spec.coinRate, pending: () => live.pending },
+      ctx: {
+        store: network.store,
+        market: marketOf(network, server.url),
+        coinRate: network.spec.coinRate,
+        pending: () => live.pending,
+      },
       rpc: network.anvil.rpc,
     })
     live.start()
     lives.push(live)
     report.log(
       `${network.spec.name}: chain ${network.spec.chainId} (anvil ${network.anvil.url}), ${network.store.txs.length} transactions to block ${network.store.head}, ` +
-        (network.seeded ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s` : network.source === 'shipped' ? 'loaded from the shipped state' : 'loaded from cache'),
+        (network.seeded
+          ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s`
+          : network.source === 'shipped'
+            ? 'loaded from the shipped state'
+            : 'loaded from cache'),
     )
     void network.anvil.exited.then((code) => {
       if (!stopping) report.log(`${network.spec.name}: anvil exited unexpectedly (code ${code})`)

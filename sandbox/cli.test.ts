@@ -14,7 +14,9 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }))
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'cli.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()))
@@ -42,32 +44,50 @@ describe('sandbox CLI', () => {
     expect(r.stderr).toMatch(/--networks takes exactly two names/)
   })
 
-  it('prints exactly one JSON ready line, honours --networks, and stops both chains on SIGTERM', async () => {
-    const sb = await startSandbox({ args: ['--networks', 'main,test', '--block-time', '0'] })
-    const { info } = sb
-    expect(Object.keys(info).sort()).toEqual(['api_key', 'base_url', 'demo_addresses', 'networks', 'rpc_url'])
-    expect(info.networks).toEqual(['main', 'test'])
-    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(info.rpc_url).toBe(`${info.base_url}/rpc`)
-    // Without --api-key each run gets a fresh random key.
-    expect(info.api_key).toMatch(/^sbx_[0-9a-f]{32}$/)
-    for (const name of info.networks) {
-      for (const role of ['whale', 'holder', 'contract', 'empty']) {
-        const address = info.demo_addresses[name]![role]!
-        expect(getAddress(address)).toBe(address)
+  it(
+    'prints exactly one JSON ready line, honours --networks, and stops both chains on SIGTERM',
+    async () => {
+      const sb = await startSandbox({ args: ['--networks', 'main,test', '--block-time', '0'] })
+      const { info } = sb
+      expect(Object.keys(info).sort()).toEqual(['api_key', 'base_url', 'demo_addresses', 'networks', 'rpc_url'])
+      expect(info.networks).toEqual(['main', 'test'])
+      expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(info.rpc_url).toBe(`${info.base_url}/rpc`)
+      // Without --api-key each run gets a fresh random key.
+      expect(info.api_key).toMatch(/^sbx_[0-9a-f]{32}$/)
+      for (const name of info.networks) {
+        for (const role of ['whale', 'holder', 'contract', 'empty']) {
+          const address = info.demo_addresses[name]![role]!
+          expect(getAddress(address)).toBe(address)
+        }
       }
-    }
-    const ok = await http(dataUrl(info.base_url, 'test', 'balance', { api_key: info.api_key, address: info.demo_addresses.test!.holder! }))
-    expect(ok.status).toBe(200)
-    expect((await http(dataUrl(info.base_url, 'alpha', 'balance', { api_key: info.api_key, address: info.demo_addresses.test!.holder! }))).status).toBe(404)
-    const anvils = [...sb.stderr().matchAll(/anvil (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]!)
-    expect(anvils).toHaveLength(2)
-    for (const url of anvils) expect(await portOpen(url)).toBe(true)
-    expect(await sb.stop()).toBe(0)
-    expect(sb.stdout()).toBe(`${JSON.stringify(info)}\n`)
-    for (const url of anvils) expect(await portOpen(url)).toBe(false)
-    expect(await portOpen(info.base_url)).toBe(false)
-  }, SEED_TIMEOUT_MS)
+      const ok = await http(
+        dataUrl(info.base_url, 'test', 'balance', {
+          api_key: info.api_key,
+          address: info.demo_addresses.test!.holder!,
+        }),
+      )
+      expect(ok.status).toBe(200)
+      expect(
+        (
+          await http(
+            dataUrl(info.base_url, 'alpha', 'balance', {
+              api_key: info.api_key,
+              address: info.demo_addresses.test!.holder!,
+            }),
+          )
+        ).status,
+      ).toBe(404)
+      const anvils = [...sb.stderr().matchAll(/anvil (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1]!)
+      expect(anvils).toHaveLength(2)
+      for (const url of anvils) expect(await portOpen(url)).toBe(true)
+      expect(await sb.stop()).toBe(0)
+      expect(sb.stdout()).toBe(`${JSON.stringify(info)}\n`)
+      for (const url of anvils) expect(await portOpen(url)).toBe(false)
+      expect(await portOpen(info.base_url)).toBe(false)
+    },
+    SEED_TIMEOUT_MS,
+  )
 
   it('seeds a fresh state dir once (progress on stderr), shares it between concurrent starts, then starts from cache', async () => {
     const stateDir = join(temp, 'state')
@@ -82,7 +102,14 @@ describe('sandbox CLI', () => {
     expect(other.stderr()).toMatch(/waiting for another sandbox|loaded from cache/)
     expect(a.info.demo_addresses).toEqual(b.info.demo_addresses)
     const hashes = async (info: typeof a.info) =>
-      (await http<{ items: { hash: string }[] }>(dataUrl(info.base_url, 'beta', 'transactions', { api_key: 'cache-test-key', address: info.demo_addresses.beta!.whale! }))).json.items.map((i) => i.hash)
+      (
+        await http<{ items: { hash: string }[] }>(
+          dataUrl(info.base_url, 'beta', 'transactions', {
+            api_key: 'cache-test-key',
+            address: info.demo_addresses.beta!.whale!,
+          }),
+        )
+      ).json.items.map((i) => i.hash)
     const seeded = await hashes(a.info)
     expect(seeded.length).toBeGreaterThan(10)
     expect(await hashes(b.info)).toEqual(seeded)

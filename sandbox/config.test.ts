@@ -4,15 +4,62 @@ import { parseOptions, UsageError } from './config'
 describe('parseOptions', () => {
   it('has the documented defaults', () => {
     const o = parseOptions([])
-    expect(o).toMatchObject({ port: 0, rate: 50, burst: 5, quota: 1000, networks: ['alpha', 'beta'], blockTimeS: 2, admin: false, seedTxs: 2600 })
+    expect(o).toMatchObject({
+      port: 0,
+      rate: 50,
+      burst: 5,
+      quota: 1000,
+      networks: ['alpha', 'beta'],
+      blockTimeS: 2,
+      admin: false,
+      seedTxs: 2600,
+    })
     expect(o.apiKey).toMatch(/^sbx_[0-9a-f]{32}$/)
     expect(parseOptions([]).apiKey).not.toBe(o.apiKey)
     if (!process.env.SANDBOX_STATE_DIR) expect(o.stateDir).toMatch(/sandbox[/\\]\.state$/)
   })
 
   it('reads every flag', () => {
-    const o = parseOptions(['--port', '8545', '--rate', '2.5', '--burst', '9', '--quota', '3', '--api-key', 'k_1.x~y-z', '--networks', 'main, test-2', '--block-time', '0', '--admin', '--no-batch', '--plain-errors', '--replay', '/tmp/r', '--state-dir', '/tmp/x', '--seed-txs', '60'])
-    expect(o).toEqual({ port: 8545, rate: 2.5, burst: 9, quota: 3, apiKey: 'k_1.x~y-z', networks: ['main', 'test-2'], blockTimeS: 0, admin: true, noBatch: true, stateDir: '/tmp/x', seedTxs: 60, replay: '/tmp/r', plainErrors: true })
+    const o = parseOptions([
+      '--port',
+      '8545',
+      '--rate',
+      '2.5',
+      '--burst',
+      '9',
+      '--quota',
+      '3',
+      '--api-key',
+      'k_1.x~y-z',
+      '--networks',
+      'main, test-2',
+      '--block-time',
+      '0',
+      '--admin',
+      '--no-batch',
+      '--plain-errors',
+      '--replay',
+      '/tmp/r',
+      '--state-dir',
+      '/tmp/x',
+      '--seed-txs',
+      '60',
+    ])
+    expect(o).toEqual({
+      port: 8545,
+      rate: 2.5,
+      burst: 9,
+      quota: 3,
+      apiKey: 'k_1.x~y-z',
+      networks: ['main', 'test-2'],
+      blockTimeS: 0,
+      admin: true,
+      noBatch: true,
+      stateDir: '/tmp/x',
+      seedTxs: 60,
+      replay: '/tmp/r',
+      plainErrors: true,
+    })
   })
 
   it.each([

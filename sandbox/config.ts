@@ -46,10 +46,17 @@ export const CHAIN_IDS = [7001, 7002] as const
 /** Demo coin rate per network position: the first network's coin has one, the second none. */
 export const COIN_RATES = ['2451.83', null] as const
 
-function number(name: string, raw: string | undefined, fallback: number, check: (n: number) => boolean, rule: string): number {
+function number(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  check: (n: number) => boolean,
+  rule: string,
+): number {
   if (raw === undefined) return fallback
   const n = Number(raw)
-  if (raw.trim() === '' || !Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} must be ${rule}, not "${raw}"`)
+  if (raw.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new UsageError(`--${name} must be ${rule}, not "${raw}"`)
   return n
 }
 
@@ -83,7 +90,8 @@ export function parseOptions(argv: string[]): SandboxOptions {
   }
   const str = (k: string): string | undefined => values[k] as string | undefined
   const names = (str('networks') ?? 'alpha,beta').split(',').map((s) => s.trim())
-  if (names.length !== 2) throw new UsageError(`--networks takes exactly two names (the service has two networks), not "${str('networks')}"`)
+  if (names.length !== 2)
+    throw new UsageError(`--networks takes exactly two names (the service has two networks), not "${str('networks')}"`)
   for (const name of names) {
     const check = networkName.safeParse(name)
     if (!check.success) throw new UsageError(`--networks: "${name}": ${check.error.issues[0]?.message}`)
@@ -104,7 +112,13 @@ export function parseOptions(argv: string[]): SandboxOptions {
     admin: values.admin === true,
     noBatch: values['no-batch'] === true,
     stateDir: str('state-dir') ?? (process.env.SANDBOX_STATE_DIR || join(packageRoot(), 'sandbox', '.state')),
-    seedTxs: number('seed-txs', str('seed-txs'), 2600, (n) => int(n) && n >= 50 && n <= 100_000, 'an integer 50-100000'),
+    seedTxs: number(
+      'seed-txs',
+      str('seed-txs'),
+      2600,
+      (n) => int(n) && n >= 50 && n <= 100_000,
+      'an integer 50-100000',
+    ),
     replay: str('replay') ?? null,
     plainErrors: values['plain-errors'] === true,
   }

@@ -18,10 +18,16 @@ try {
   })
   await sandbox.stop()
   for (const n of sandbox.networks) {
-    log(`${n.spec.name}: ${n.seeded ? `seeded in ${(n.manifest.seedMs / 1000).toFixed(1)} s` : n.source === 'shipped' ? 'unpacked from the shipped state' : 'already cached'}; busy address in ${n.manifest.whaleTxs} transactions`)
+    log(
+      `${n.spec.name}: ${n.seeded ? `seeded in ${(n.manifest.seedMs / 1000).toFixed(1)} s` : n.source === 'shipped' ? 'unpacked from the shipped state' : 'already cached'}; busy address in ${n.manifest.whaleTxs} transactions`,
+    )
   }
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s (cache: ${options.stateDir})`)
 } catch (error) {
-  log(error instanceof UsageError ? error.message : `seeding failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  log(
+    error instanceof UsageError
+      ? error.message
+      : `seeding failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  )
   process.exit(error instanceof UsageError ? 2 : 1)
 }

@@ -33,7 +33,10 @@ try {
     return pinned?.head !== n.manifest.head || pinned.headHash !== n.manifest.headHash
   })
   if (mismatched.length > 0) {
-    for (const n of mismatched) log(`chain ${n.spec.chainId}: head ${n.manifest.head} ${n.manifest.headHash} differs from sandbox/seed/fingerprint.ts`)
+    for (const n of mismatched)
+      log(
+        `chain ${n.spec.chainId}: head ${n.manifest.head} ${n.manifest.headHash} differs from sandbox/seed/fingerprint.ts`,
+      )
     log('the seed changed: if that is intended, put these values in sandbox/seed/fingerprint.ts and run this again')
     process.exitCode = 1
   } else {
@@ -46,7 +49,11 @@ try {
     log(`wrote ${defaultShippedDir()} (${entries.map((e) => `${e.chainId}-${e.key}`).join(', ')})`)
   }
 } catch (error) {
-  log(error instanceof UsageError ? error.message : `seeding failed: ${error instanceof Error ? error.message : String(error)}`)
+  log(
+    error instanceof UsageError
+      ? error.message
+      : `seeding failed: ${error instanceof Error ? error.message : String(error)}`,
+  )
   process.exitCode = 1
 } finally {
   rmSync(stateDir, { recursive: true, force: true })

@@ -28,12 +28,20 @@ const defaultSeedTxs = (): number => parseOptions([]).seedTxs
 describe('shipped seed state', () => {
   it('is the default seed of the current plan, contracts and anvil, pinned by the fingerprint', () => {
     const index = readShippedIndex(defaultShippedDir())
-    expect(index, 'sandbox/seed-state/shipped.json is missing or malformed: run npm run sandbox:seed-ship').not.toBeNull()
+    expect(
+      index,
+      'sandbox/seed-state/shipped.json is missing or malformed: run npm run sandbox:seed-ship',
+    ).not.toBeNull()
     expect(index!.anvilVersion).toBe(version)
     for (const chainId of CHAIN_IDS) {
       const { key } = seedKey(chainId, defaultSeedTxs(), version)
-      expect(index!.entries[String(chainId)], `chain ${chainId}: the shipped state is stale; run npm run sandbox:seed-ship`).toBe(key)
-      const manifest = JSON.parse(readFileSync(join(defaultShippedDir(), `${chainId}-${key}`, 'manifest.json'), 'utf8')) as { head: number; headHash: string }
+      expect(
+        index!.entries[String(chainId)],
+        `chain ${chainId}: the shipped state is stale; run npm run sandbox:seed-ship`,
+      ).toBe(key)
+      const manifest = JSON.parse(
+        readFileSync(join(defaultShippedDir(), `${chainId}-${key}`, 'manifest.json'), 'utf8'),
+      ) as { head: number; headHash: string }
       expect({ head: manifest.head, headHash: manifest.headHash }).toEqual(SEED_FINGERPRINT[chainId])
     }
   })
@@ -53,14 +61,23 @@ describe('shipped seed state', () => {
     const { key } = seedKey(chainId, defaultSeedTxs(), other)
     const entry = cacheEntry(join(tmp, 'anvil'), chainId, key)
     const result = await unpackShipped(defaultShippedDir(), entry, chainId, key, other)
-    expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/made with .*1\.\d+.*this anvil is "anvil Version: 0\.0\.1/) })
+    expect(result).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/made with .*1\.\d+.*this anvil is "anvil Version: 0\.0\.1/),
+    })
     expect(isComplete(entry)).toBe(false)
   })
 
   it('is not used for a larger seed', async () => {
     const chainId = CHAIN_IDS[1]
     const { key } = seedKey(chainId, defaultSeedTxs() + 100, version)
-    const result = await unpackShipped(defaultShippedDir(), cacheEntry(join(tmp, 'larger'), chainId, key), chainId, key, version)
+    const result = await unpackShipped(
+      defaultShippedDir(),
+      cacheEntry(join(tmp, 'larger'), chainId, key),
+      chainId,
+      key,
+      version,
+    )
     expect(result).toMatchObject({ ok: false, reason: expect.stringMatching(/another seed plan/) })
   })
 
@@ -73,7 +90,10 @@ describe('shipped seed state', () => {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { headHash: string }
     writeFileSync(manifestFile, JSON.stringify({ ...manifest, headHash: `0x${'0'.repeat(64)}` }))
     const entry = cacheEntry(join(tmp, 'tampered'), chainId, key)
-    expect(await unpackShipped(copy, entry, chainId, key, version)).toMatchObject({ ok: false, reason: expect.stringMatching(/pinned fingerprint/) })
+    expect(await unpackShipped(copy, entry, chainId, key, version)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/pinned fingerprint/),
+    })
     expect(isComplete(entry)).toBe(false)
   })
 
@@ -84,7 +104,10 @@ describe('shipped seed state', () => {
     cpSync(defaultShippedDir(), copy, { recursive: true })
     writeFileSync(join(copy, `${chainId}-${key}`, 'index.json.gz'), 'not gzip')
     const entry = cacheEntry(join(tmp, 'corrupt'), chainId, key)
-    expect(await unpackShipped(copy, entry, chainId, key, version)).toMatchObject({ ok: false, reason: expect.stringMatching(/unreadable/) })
+    expect(await unpackShipped(copy, entry, chainId, key, version)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/unreadable/),
+    })
     expect(isComplete(entry)).toBe(false)
   })
 })

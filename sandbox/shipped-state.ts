@@ -52,20 +52,37 @@ export type UnpackResult = { ok: true } | { ok: false; reason: string }
  * its manifest against the pinned fingerprint (the loader then checks anvil's block at that
  * height against the manifest, so the chain served is the fingerprinted one).
  */
-export async function unpackShipped(dir: string, entry: CacheEntry, chainId: number, key: string, anvilVersion: string): Promise<UnpackResult> {
+export async function unpackShipped(
+  dir: string,
+  entry: CacheEntry,
+  chainId: number,
+  key: string,
+  anvilVersion: string,
+): Promise<UnpackResult> {
   const index = readShippedIndex(dir)
   if (!index) return { ok: false, reason: `no shipped state in ${dir}` }
   const source = join(dir, `${chainId}-${key}`)
   if (index.entries[String(chainId)] !== key || !existsSync(source)) {
-    if (index.anvilVersion !== anvilVersion) return { ok: false, reason: `the shipped state was made with "${index.anvilVersion}", this anvil is "${anvilVersion}"` }
-    return { ok: false, reason: 'the shipped state is for another seed plan (a non-default --seed-txs, or the plan changed: run npm run sandbox:seed-ship)' }
+    if (index.anvilVersion !== anvilVersion)
+      return {
+        ok: false,
+        reason: `the shipped state was made with "${index.anvilVersion}", this anvil is "${anvilVersion}"`,
+      }
+    return {
+      ok: false,
+      reason:
+        'the shipped state is for another seed plan (a non-default --seed-txs, or the plan changed: run npm run sandbox:seed-ship)',
+    }
   }
   try {
     const manifest = readFileSync(join(source, 'manifest.json'), 'utf8')
     const head = manifestHead.parse(JSON.parse(manifest))
     const pinned = SEED_FINGERPRINT[chainId]
     if (!pinned || head.chainId !== chainId || head.head !== pinned.head || head.headHash !== pinned.headHash) {
-      return { ok: false, reason: `the shipped state of chain ${chainId} does not match the pinned fingerprint (sandbox/seed/fingerprint.ts)` }
+      return {
+        ok: false,
+        reason: `the shipped state of chain ${chainId} does not match the pinned fingerprint (sandbox/seed/fingerprint.ts)`,
+      }
     }
     // Asynchronous: both networks unpack at once on the thread pool, not one after the other.
     const unzip = async (name: string): Promise<Buffer> => gunzipAsync(await readFile(join(source, name)))
@@ -73,12 +90,19 @@ export async function unpackShipped(dir: string, entry: CacheEntry, chainId: num
     writeEntry(entry, { anvilState, index: indexText, manifest })
     return { ok: true }
   } catch (error) {
-    return { ok: false, reason: `the shipped state of chain ${chainId} is unreadable: ${error instanceof Error ? error.message : String(error)}` }
+    return {
+      ok: false,
+      reason: `the shipped state of chain ${chainId} is unreadable: ${error instanceof Error ? error.message : String(error)}`,
+    }
   }
 }
 
 /** Replaces the shipped state with the given cache entries (all chains at once). */
-export function writeShipped(dir: string, anvilVersion: string, entries: { chainId: number; key: string; entry: CacheEntry }[]): void {
+export function writeShipped(
+  dir: string,
+  anvilVersion: string,
+  entries: { chainId: number; key: string; entry: CacheEntry }[],
+): void {
   mkdirSync(dir, { recursive: true })
   for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true })
   for (const { chainId, key, entry } of entries) {
@@ -88,6 +112,9 @@ export function writeShipped(dir: string, anvilVersion: string, entries: { chain
     writeFileSync(join(target, 'index.json.gz'), gzipSync(readFileSync(entry.index), { level: 9 }))
     writeFileSync(join(target, 'manifest.json'), readFileSync(entry.manifest))
   }
-  const index: ShippedIndex = { anvilVersion, entries: Object.fromEntries(entries.map((e) => [String(e.chainId), e.key])) }
+  const index: ShippedIndex = {
+    anvilVersion,
+    entries: Object.fromEntries(entries.map((e) => [String(e.chainId), e.key])),
+  }
   writeFileSync(join(dir, SHIPPED_FILE), `${JSON.stringify(index, null, 1)}\n`)
 }

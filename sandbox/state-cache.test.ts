@@ -33,10 +33,15 @@ describe('state cache', () => {
 
   it('runs the work under the lock and releases it', async () => {
     const entry = cacheEntry(fresh(), 7001, 'abcdef0123456789')
-    const result = await withEntryLock(entry, () => false, async () => {
-      expect(existsSync(`${entry.dir}.lock`)).toBe(true)
-      return 42
-    }, () => {})
+    const result = await withEntryLock(
+      entry,
+      () => false,
+      async () => {
+        expect(existsSync(`${entry.dir}.lock`)).toBe(true)
+        return 42
+      },
+      () => {},
+    )
     expect(result).toBe(42)
     expect(existsSync(`${entry.dir}.lock`)).toBe(false)
   })
@@ -47,7 +52,14 @@ describe('state cache', () => {
     mkdirSync(`${entry.dir}.lock`)
     writeFileSync(join(`${entry.dir}.lock`, 'pid'), String(dead))
     const onWait = vi.fn()
-    expect(await withEntryLock(entry, () => false, async () => 'mine', onWait)).toBe('mine')
+    expect(
+      await withEntryLock(
+        entry,
+        () => false,
+        async () => 'mine',
+        onWait,
+      ),
+    ).toBe('mine')
     expect(onWait).not.toHaveBeenCalled()
   })
 

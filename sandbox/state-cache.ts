@@ -25,7 +25,12 @@ export function cacheKey(parts: unknown): string {
 
 export function cacheEntry(stateDir: string, chainId: number, key: string): CacheEntry {
   const dir = join(stateDir, `${chainId}-${key}`)
-  return { dir, anvilState: join(dir, 'anvil-state.json'), index: join(dir, 'index.json'), manifest: join(dir, 'manifest.json') }
+  return {
+    dir,
+    anvilState: join(dir, 'anvil-state.json'),
+    index: join(dir, 'index.json'),
+    manifest: join(dir, 'manifest.json'),
+  }
 }
 
 export function isComplete(entry: CacheEntry): boolean {
@@ -33,7 +38,10 @@ export function isComplete(entry: CacheEntry): boolean {
 }
 
 /** Writes the entry's files into a temporary folder, then renames it into place. */
-export function writeEntry(entry: CacheEntry, files: { anvilState: string | Buffer; index: string | Buffer; manifest: string }): void {
+export function writeEntry(
+  entry: CacheEntry,
+  files: { anvilState: string | Buffer; index: string | Buffer; manifest: string },
+): void {
   const tmp = `${entry.dir}.tmp-${process.pid}`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })
@@ -53,7 +61,8 @@ export function pruneOtherEntries(stateDir: string, chainId: number, current: st
   const names = readdirSync(stateDir)
   for (const name of names) {
     const tmp = /\.tmp-(\d+)$/.exec(name)
-    if (tmp && name.startsWith(`${chainId}-`) && !alive(Number(tmp[1]))) rmSync(join(stateDir, name), { recursive: true, force: true })
+    if (tmp && name.startsWith(`${chainId}-`) && !alive(Number(tmp[1])))
+      rmSync(join(stateDir, name), { recursive: true, force: true })
   }
   const entries = names
     .filter((n) => n.startsWith(`${chainId}-`) && /^\d+-[0-9a-f]{16}$/.test(n) && n !== `${chainId}-${current}`)

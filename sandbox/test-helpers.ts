@@ -26,33 +26,111 @@ export async function http<T = unknown>(url: string, init?: RequestInit): Promis
   return { status: response.status, headers: response.headers, text, json: json as T }
 }
 
-export function dataUrl(base: string, network: string, endpoint: string, params: Record<string, string | number>): string {
+export function dataUrl(
+  base: string,
+  network: string,
+  endpoint: string,
+  params: Record<string, string | number>,
+): string {
   const url = new URL(`${base}/api/v1/${network}/${endpoint}`)
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, String(v))
   return url.toString()
 }
 
 /** JSON-RPC through the sandbox's public endpoint; a batch when given several calls. */
-export async function rpc<T = unknown>(rpcUrl: string, network: string, key: string, calls: { method: string; params?: unknown[] }[]): Promise<T[]> {
+export async function rpc<T = unknown>(
+  rpcUrl: string,
+  network: string,
+  key: string,
+  calls: { method: string; params?: unknown[] }[],
+): Promise<T[]> {
   const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: i, method: c.method, params: c.params ?? [] }))
-  const r = await http<{ id: number; result?: T; error?: unknown }[]>(`${rpcUrl}/${network}/${key}`, { method: 'POST', body: JSON.stringify(body) })
-  expect(r.status).toBe(200)
-  return [...r.json].sort((a, b) => a.id - b.id).map((x) => {
-    if (x.error) throw new Error(`${calls[x.id]?.method}: ${JSON.stringify(x.error)}`)
-    return x.result as T
+  const r = await http<{ id: number; result?: T; error?: unknown }[]>(`${rpcUrl}/${network}/${key}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
   })
+  expect(r.status).toBe(200)
+  return [...r.json]
+    .sort((a, b) => a.id - b.id)
+    .map((x) => {
+      if (x.error) throw new Error(`${calls[x.id]?.method}: ${JSON.stringify(x.error)}`)
+      return x.result as T
+    })
 }
 
-export const ADDRESS_KEYS = ['ens_domain_name', 'hash', 'implementations', 'is_contract', 'is_verified', 'metadata', 'name', 'private_tags', 'proxy_type', 'public_tags', 'watchlist_names']
-export const TOKEN_KEYS = ['address', 'circulating_market_cap', 'decimals', 'exchange_rate', 'holders', 'icon_url', 'name', 'symbol', 'total_supply', 'type', 'volume_24h']
-export const TX_KEYS = [
-  'actions', 'base_fee_per_gas', 'block', 'confirmation_duration', 'confirmations', 'created_contract', 'decoded_input',
-  'exchange_rate', 'fee', 'from', 'gas_limit', 'gas_price', 'gas_used', 'has_error_in_internal_txs', 'hash',
-  'max_fee_per_gas', 'max_priority_fee_per_gas', 'method', 'nonce', 'position', 'priority_fee', 'raw_input', 'result',
-  'revert_reason', 'status', 'timestamp', 'to', 'token_transfers', 'token_transfers_overflow', 'tx_burnt_fee', 'tx_tag',
-  'tx_types', 'type', 'value',
+export const ADDRESS_KEYS = [
+  'ens_domain_name',
+  'hash',
+  'implementations',
+  'is_contract',
+  'is_verified',
+  'metadata',
+  'name',
+  'private_tags',
+  'proxy_type',
+  'public_tags',
+  'watchlist_names',
 ]
-export const PAGE_KEYS = ['api_key', 'apikey', 'block_number', 'fee', 'hash', 'index', 'inserted_at', 'items_count', 'value']
+export const TOKEN_KEYS = [
+  'address',
+  'circulating_market_cap',
+  'decimals',
+  'exchange_rate',
+  'holders',
+  'icon_url',
+  'name',
+  'symbol',
+  'total_supply',
+  'type',
+  'volume_24h',
+]
+export const TX_KEYS = [
+  'actions',
+  'base_fee_per_gas',
+  'block',
+  'confirmation_duration',
+  'confirmations',
+  'created_contract',
+  'decoded_input',
+  'exchange_rate',
+  'fee',
+  'from',
+  'gas_limit',
+  'gas_price',
+  'gas_used',
+  'has_error_in_internal_txs',
+  'hash',
+  'max_fee_per_gas',
+  'max_priority_fee_per_gas',
+  'method',
+  'nonce',
+  'position',
+  'priority_fee',
+  'raw_input',
+  'result',
+  'revert_reason',
+  'status',
+  'timestamp',
+  'to',
+  'token_transfers',
+  'token_transfers_overflow',
+  'tx_burnt_fee',
+  'tx_tag',
+  'tx_types',
+  'type',
+  'value',
+]
+export const PAGE_KEYS = [
+  'api_key',
+  'apikey',
+  'block_number',
+  'fee',
+  'hash',
+  'index',
+  'inserted_at',
+  'items_count',
+  'value',
+]
 const DECIMAL = /^(0|[1-9]\d*)$/
 const DECIMAL_NUMBER = /^(0|[1-9]\d*)(\.\d+)?$/
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
@@ -66,7 +144,8 @@ export function checkAddressObject(a: unknown): void {
   const o = a as Obj
   expect(getAddress(o.hash as string)).toBe(o.hash)
   expect(o.ens_domain_name === null || typeof o.ens_domain_name === 'string').toBe(true)
-  for (const k of ['implementations', 'private_tags', 'public_tags', 'watchlist_names']) expect(Array.isArray(o[k])).toBe(true)
+  for (const k of ['implementations', 'private_tags', 'public_tags', 'watchlist_names'])
+    expect(Array.isArray(o[k])).toBe(true)
   expect(typeof o.is_contract).toBe('boolean')
   expect(typeof o.is_verified).toBe('boolean')
   if (o.is_verified) expect(o.is_contract).toBe(true)
@@ -95,9 +174,11 @@ export function checkToken(t: unknown): void {
 export function checkTransaction(tx: unknown, head: number): void {
   expect(sortedKeys(tx)).toEqual([...TX_KEYS].sort())
   const o = tx as Obj
-  for (const k of ['base_fee_per_gas', 'gas_limit', 'gas_price', 'gas_used', 'priority_fee', 'tx_burnt_fee', 'value']) expect(o[k]).toMatch(DECIMAL)
+  for (const k of ['base_fee_per_gas', 'gas_limit', 'gas_price', 'gas_used', 'priority_fee', 'tx_burnt_fee', 'value'])
+    expect(o[k]).toMatch(DECIMAL)
   for (const k of ['max_fee_per_gas', 'max_priority_fee_per_gas']) expect(o[k]).toMatch(DECIMAL)
-  for (const k of ['block', 'confirmations', 'nonce', 'position', 'type']) expect(Number.isInteger(o[k]) && (o[k] as number) >= 0).toBe(true)
+  for (const k of ['block', 'confirmations', 'nonce', 'position', 'type'])
+    expect(Number.isInteger(o[k]) && (o[k] as number) >= 0).toBe(true)
   expect(o.hash).toMatch(/^0x[0-9a-f]{64}$/)
   expect(o.raw_input).toMatch(/^0x([0-9a-f]{2})*$/)
   expect(o.timestamp).toMatch(ISO)
@@ -106,12 +187,20 @@ export function checkTransaction(tx: unknown, head: number): void {
   const duration = o.confirmation_duration as number[]
   expect(duration).toHaveLength(2)
   expect(duration.every((d) => Number.isInteger(d) && d >= 0) && duration[0]! <= duration[1]!).toBe(true)
-  expect(o.fee).toEqual({ type: 'actual', value: (BigInt(o.gas_used as string) * BigInt(o.gas_price as string)).toString() })
+  expect(o.fee).toEqual({
+    type: 'actual',
+    value: (BigInt(o.gas_used as string) * BigInt(o.gas_price as string)).toString(),
+  })
   expect(o.tx_burnt_fee).toBe((BigInt(o.base_fee_per_gas as string) * BigInt(o.gas_used as string)).toString())
-  expect(o.priority_fee).toBe(((BigInt(o.gas_price as string) - BigInt(o.base_fee_per_gas as string)) * BigInt(o.gas_used as string)).toString())
+  expect(o.priority_fee).toBe(
+    ((BigInt(o.gas_price as string) - BigInt(o.base_fee_per_gas as string)) * BigInt(o.gas_used as string)).toString(),
+  )
   expect(BigInt(o.gas_used as string) <= BigInt(o.gas_limit as string)).toBe(true)
   expect(BigInt(o.gas_price as string) <= BigInt(o.max_fee_per_gas as string)).toBe(true)
-  expect(BigInt(o.gas_price as string) - BigInt(o.base_fee_per_gas as string) <= BigInt(o.max_priority_fee_per_gas as string)).toBe(true)
+  expect(
+    BigInt(o.gas_price as string) - BigInt(o.base_fee_per_gas as string) <=
+      BigInt(o.max_priority_fee_per_gas as string),
+  ).toBe(true)
   checkAddressObject(o.from)
   if (o.to === null) expect(o.created_contract).not.toBeNull()
   else checkAddressObject(o.to)
@@ -170,5 +259,6 @@ export function checkNextPageParams(p: unknown): void {
   expect(o.value).toMatch(DECIMAL)
   expect(o.hash).toMatch(/^0x[0-9a-f]{64}$/)
   expect(o.inserted_at).toMatch(ISO)
-  for (const k of ['block_number', 'index', 'items_count']) expect(Number.isInteger(o[k]) && (o[k] as number) >= 0).toBe(true)
+  for (const k of ['block_number', 'index', 'items_count'])
+    expect(Number.isInteger(o[k]) && (o[k] as number) >= 0).toBe(true)
 }

@@ -46,13 +46,28 @@ try {
   mkdirSync(join(stage, 'served'), { recursive: true })
   writeFileSync(join(stage, 'served', 'index.html'), page.replace(/<head>/i, `<head>\n    ${meta}`))
 
-  const result = await run({ input: stage, isRelative: true, electronVersionOverride: electronVersion, parserPlugins: [] })
+  const result = await run({
+    input: stage,
+    isRelative: true,
+    electronVersionOverride: electronVersion,
+    parserPlugins: [],
+  })
   const hardErrors = result.errors.filter((e) => !e.tolerable)
-  for (const error of result.errors) console.log(`${error.tolerable ? 'note' : 'PARSE ERROR'}: ${relative(stage, error.file)}: ${error.message}`)
+  for (const error of result.errors)
+    console.log(`${error.tolerable ? 'note' : 'PARSE ERROR'}: ${relative(stage, error.file)}: ${error.message}`)
 
-  const rows = result.issues.map((i) => ({ id: i.id, severity: i.severity.name, confidence: i.confidence.name, where: `${i.file}:${i.location.line}`, review: i.manualReview }))
+  const rows = result.issues.map((i) => ({
+    id: i.id,
+    severity: i.severity.name,
+    confidence: i.confidence.name,
+    where: `${i.file}:${i.location.line}`,
+    review: i.manualReview,
+  }))
   rows.sort((a, b) => Number(BLOCKING.has(b.severity)) - Number(BLOCKING.has(a.severity)))
-  for (const r of rows) console.log(`${BLOCKING.has(r.severity) ? 'FAIL' : 'info'} ${r.severity}/${r.confidence} ${r.id} ${r.where}${r.review ? ' (manual review)' : ''}`)
+  for (const r of rows)
+    console.log(
+      `${BLOCKING.has(r.severity) ? 'FAIL' : 'info'} ${r.severity}/${r.confidence} ${r.id} ${r.where}${r.review ? ' (manual review)' : ''}`,
+    )
 
   const blocking = rows.filter((r) => BLOCKING.has(r.severity))
   console.log(

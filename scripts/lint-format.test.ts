@@ -16,11 +16,13 @@ describe('formatting is part of lint', () => {
   it('npm run lint runs prettier --check over the whole tree, and npm test runs it too', () => {
     const pkg = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     expect(pkg.scripts.lint).toMatch(/eslint .*&& prettier --check \./)
-    expect(readFileSync(resolve(ROOT, 'scripts', 'test.mjs'), 'utf8')).toMatch(/check\('format', bin\('prettier'\), \['--check', '\.'\]\)/)
+    expect(readFileSync(resolve(ROOT, 'scripts', 'test.mjs'), 'utf8')).toMatch(
+      /check\('format', bin\('prettier'\), \['--check', '\.'\]\)/,
+    )
   })
 
   it('rejects an unformatted file and accepts its formatted form, with the project config', async () => {
-    const messy = "import {a} from './a'\nexport const x = {a:a,  b : \"b\"};\n"
+    const messy = 'import {a} from \'./a\'\nexport const x = {a:a,  b : "b"};\n'
     expect(await formatted('src/shared/zz-example.ts', messy)).toBe(false)
     const config = await prettier.resolveConfig(resolve(ROOT, 'src/shared/zz-example.ts'))
     const clean = await prettier.format(messy, { ...config, filepath: resolve(ROOT, 'src/shared/zz-example.ts') })

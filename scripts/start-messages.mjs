@@ -3,14 +3,20 @@
  * never a stack trace. Pure functions of the failed process's output, so each wording is tested.
  */
 
-const OFFLINE = /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i
+const OFFLINE =
+  /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i
 
 /** The Electron runtime download (spawnSync result of electron/install.js) failed. */
 export function describeFetchFailure(result) {
   const output = `${result.stdout ?? ''}\n${result.stderr ?? ''}`
-  if (result.error?.code === 'ETIMEDOUT' || result.signal === 'SIGTERM') return 'The Electron runtime download timed out after 2 minutes'
-  if (OFFLINE.test(output) || OFFLINE.test(result.error?.message ?? '')) return 'The Electron runtime could not be downloaded (no connection to its download server)'
-  const first = output.split('\n').map((l) => l.trim()).find((l) => l && !/^at /.test(l) && !/^Downloading/i.test(l))
+  if (result.error?.code === 'ETIMEDOUT' || result.signal === 'SIGTERM')
+    return 'The Electron runtime download timed out after 2 minutes'
+  if (OFFLINE.test(output) || OFFLINE.test(result.error?.message ?? ''))
+    return 'The Electron runtime could not be downloaded (no connection to its download server)'
+  const first = output
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l && !/^at /.test(l) && !/^Downloading/i.test(l))
   return `The Electron runtime could not be downloaded (${first ?? `exit ${result.status}`})`
 }
 
@@ -26,9 +32,16 @@ export function describeWebHostFailure(tail, port) {
   if (/EADDRINUSE|address already in use/i.test(tail)) {
     return `Port ${port} is already in use (another Chainscope, or another program): stop it, or start on another port with npm start -- --port ${Number(port) + 1 || 7420}`
   }
-  if (/EACCES/.test(tail)) return `Port ${port} needs privileges this user lacks: start on a port above 1024 with npm start -- --port 7420`
+  if (/EACCES/.test(tail))
+    return `Port ${port} needs privileges this user lacks: start on a port above 1024 with npm start -- --port 7420`
   const said = /could not start: (.*)$/m.exec(tail)?.[1]
-  const last = said ?? tail.split('\n').map((l) => l.trim()).filter((l) => l && !/^at /.test(l)).pop()
+  const last =
+    said ??
+    tail
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^at /.test(l))
+      .pop()
   return `The web host could not start (${last ?? 'no message'}); fix that and run npm start again.`
 }
 

@@ -42,11 +42,17 @@ function buildIfStale() {
   if (builtAt !== 0 && Math.max(newest(join(root, 'src')), newest(join(root, 'sandbox'))) <= builtAt) return
   say(builtAt === 0 ? 'Building Chainscope (once; about 10 s)…' : 'Sources changed: rebuilding Chainscope…')
   const started = Date.now()
-  const r = spawnSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], { cwd: root, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } })
+  const r = spawnSync(join(root, 'node_modules/.bin/electron-vite'), ['build'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+  })
   if (r.status !== 0) {
     // Not an expected condition: the compiler's own words are what helps here.
     process.stderr.write(`${`${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-25).join('\n')}\n`)
-    say(`The build failed (${r.error ? r.error.message : `exit ${r.status}`}): fix the errors above, then run npm start again.`)
+    say(
+      `The build failed (${r.error ? r.error.message : `exit ${r.status}`}): fix the errors above, then run npm start again.`,
+    )
     process.exit(1)
   }
   say(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s.`)
@@ -65,7 +71,9 @@ function electronBinary() {
   const failedMarker = join(dirname(dir), '.cache', 'chainscope-electron-fetch-failed')
   if (!existsSync(pathFile)) {
     if (existsSync(failedMarker)) {
-      say(`No Electron runtime (its download failed before); using the web host. To try the download again: rm ${failedMarker}`)
+      say(
+        `No Electron runtime (its download failed before); using the web host. To try the download again: rm ${failedMarker}`,
+      )
       return null
     }
     say('Fetching the Electron runtime (once, about 100 MB)…')
@@ -79,7 +87,9 @@ function electronBinary() {
   }
   const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim())
   if (existsSync(binary)) return binary
-  say(`The Electron runtime is incomplete (${binary} is missing); using the web host. To repair it: npx install-electron`)
+  say(
+    `The Electron runtime is incomplete (${binary} is missing); using the web host. To repair it: npx install-electron`,
+  )
   return null
 }
 
@@ -105,7 +115,10 @@ function openInBrowser(url) {
 }
 
 function startWebHost() {
-  const child = spawn(process.execPath, [join(root, 'out/main/web.js'), ...passOn], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [join(root, 'out/main/web.js'), ...passOn], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   const tail = []
   let ready = false
@@ -116,7 +129,9 @@ function startWebHost() {
     if (ready && / (warn|error) /.test(line)) process.stderr.write(`${line}\n`)
   })
   const timer = setTimeout(() => {
-    say('The web host did not start within 60 s; see the lines above, or the log in the data folder, then run npm start again.')
+    say(
+      'The web host did not start within 60 s; see the lines above, or the log in the data folder, then run npm start again.',
+    )
     child.kill('SIGTERM')
   }, 60_000)
   createInterface({ input: child.stdout }).on('line', (line) => {

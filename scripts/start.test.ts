@@ -27,7 +27,11 @@ interface Run {
 }
 
 function runStart(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  })
   let output = ''
   const onData = (chunk: Buffer): void => {
     output += chunk.toString()
@@ -95,7 +99,9 @@ describe('npm start', () => {
     const second = runStart(['--port', '0', '--data-dir', join(tmp, 'data2')], env)
     try {
       await second.waitFor(ADDRESS)
-      expect(second.lines().some((l) => /^No Electron runtime \(its download failed before\); using the web host/.test(l))).toBe(true)
+      expect(
+        second.lines().some((l) => /^No Electron runtime \(its download failed before\); using the web host/.test(l)),
+      ).toBe(true)
       expect(second.lines().some((l) => /Fetching the Electron runtime/.test(l))).toBe(false)
       expect(second.lines().at(-1)).toMatch(ADDRESS)
     } finally {
@@ -125,7 +131,9 @@ describe('npm start', () => {
     const opened = join(tmp, 'opened.txt')
     writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`)
     chmodSync(opener, 0o755)
-    const run = runStart(['--web', '--open', '--port', '0', '--data-dir', join(tmp, 'data4')], { CHAINSCOPE_OPENER: opener })
+    const run = runStart(['--web', '--open', '--port', '0', '--data-dir', join(tmp, 'data4')], {
+      CHAINSCOPE_OPENER: opener,
+    })
     try {
       const line = await run.waitFor(ADDRESS)
       const url = line.slice('Chainscope web host: '.length)
@@ -137,12 +145,16 @@ describe('npm start', () => {
   }, 200_000)
 
   it('--open without a working opener: one line ending with the address, and the host keeps running', async () => {
-    const run = runStart(['--web', '--open', '--port', '0', '--data-dir', join(tmp, 'data5')], { CHAINSCOPE_OPENER: join(tmp, 'no-such-opener') })
+    const run = runStart(['--web', '--open', '--port', '0', '--data-dir', join(tmp, 'data5')], {
+      CHAINSCOPE_OPENER: join(tmp, 'no-such-opener'),
+    })
     try {
       const line = await run.waitFor(ADDRESS)
       const url = line.slice('Chainscope web host: '.length)
       const failure = await run.waitFor(/^Could not open a browser/, 10_000)
-      expect(failure).toBe(`Could not open a browser (${join(tmp, 'no-such-opener')} not found); open this address yourself: ${url}`)
+      expect(failure).toBe(
+        `Could not open a browser (${join(tmp, 'no-such-opener')} not found); open this address yourself: ${url}`,
+      )
       expect(run.lines().at(-1)).toBe(failure)
       expect(run.lines().filter((l) => STACK.test(l))).toEqual([])
       // Still serving (any HTTP answer will do: the token is for the browser's first visit).

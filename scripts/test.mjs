@@ -52,7 +52,9 @@ function suite(name, cmd, args, reportFile, count) {
   totals.passed += counted.passed
   totals.failed += counted.failed
   totals.skipped += counted.skipped
-  summary.push(`${name}: ${counted.passed} passed, ${counted.failed} failed, ${counted.skipped} skipped (${r.seconds} s)`)
+  summary.push(
+    `${name}: ${counted.passed} passed, ${counted.failed} failed, ${counted.skipped} skipped (${r.seconds} s)`,
+  )
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -64,14 +66,21 @@ check('lint', bin('eslint'), ['--max-warnings', '0', '.'])
 check('format', bin('prettier'), ['--check', '.'])
 
 const vitestReport = join(results, 'vitest-report.json')
-suite('unit', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, (j) => ({
-  passed: j.numPassedTests,
-  failed: j.numFailedTests + filesFailedWithoutTests(j),
-  skipped: (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0),
-}))
+suite(
+  'unit',
+  bin('vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  vitestReport,
+  (j) => ({
+    passed: j.numPassedTests,
+    failed: j.numFailedTests + filesFailedWithoutTests(j),
+    skipped: (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0),
+  }),
+)
 
 const built = check('build', bin('electron-vite'), ['build'])
-if (existsSync(join(root, 'scripts', 'electronegativity.mjs'))) check('electronegativity', process.execPath, [join(root, 'scripts', 'electronegativity.mjs')])
+if (existsSync(join(root, 'scripts', 'electronegativity.mjs')))
+  check('electronegativity', process.execPath, [join(root, 'scripts', 'electronegativity.mjs')])
 
 const e2eReport = join(results, 'e2e-report.json')
 if (built || !(only.length === 0 || only.includes('e2e'))) {
@@ -103,7 +112,9 @@ function skipReasons(report) {
 
 /** A test file that failed to load (or failed in a hook) has no failed test; count it once. */
 function filesFailedWithoutTests(j) {
-  return (j.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length
+  return (j.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length
 }
 
 console.log('\n=== summary')

@@ -17,10 +17,20 @@ afterAll(async () => {
   await Promise.all([sb?.stop(), tight?.stop()])
 })
 
-const balanceUrl = () => dataUrl(sb.info.base_url, 'alpha', 'balance', { api_key: KEY, address: sb.info.demo_addresses.alpha!.whale! })
-const txUrl = () => dataUrl(sb.info.base_url, 'alpha', 'transactions', { api_key: KEY, address: sb.info.demo_addresses.alpha!.whale! })
-const rpcCall = () => http(`${sb.info.rpc_url}/alpha/${KEY}`, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' })
-const setFaults = (body: unknown) => http<{ faults: Record<string, unknown> }>(`${sb.info.base_url}/__sandbox/faults`, { method: 'POST', body: JSON.stringify(body) })
+const balanceUrl = () =>
+  dataUrl(sb.info.base_url, 'alpha', 'balance', { api_key: KEY, address: sb.info.demo_addresses.alpha!.whale! })
+const txUrl = () =>
+  dataUrl(sb.info.base_url, 'alpha', 'transactions', { api_key: KEY, address: sb.info.demo_addresses.alpha!.whale! })
+const rpcCall = () =>
+  http(`${sb.info.rpc_url}/alpha/${KEY}`, {
+    method: 'POST',
+    body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+  })
+const setFaults = (body: unknown) =>
+  http<{ faults: Record<string, unknown> }>(`${sb.info.base_url}/__sandbox/faults`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+  })
 
 describe('stats', () => {
   it('counts requests per key, per endpoint and per limit', async () => {
@@ -51,7 +61,9 @@ describe('stats', () => {
 
 describe('fault switch', () => {
   afterEach(async () => {
-    const cleared = await http<{ faults: Record<string, unknown> }>(`${sb.info.base_url}/__sandbox/faults`, { method: 'DELETE' })
+    const cleared = await http<{ faults: Record<string, unknown> }>(`${sb.info.base_url}/__sandbox/faults`, {
+      method: 'DELETE',
+    })
     expect(cleared.json.faults).toEqual({ latency_ms: 0, error_rate: null, mode: null, times: null, match: null })
   })
 

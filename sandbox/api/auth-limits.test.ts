@@ -36,7 +36,12 @@ describe('authentication', () => {
   })
 
   it('takes the RPC key only from the last path segment', async () => {
-    const cases = [`${plain.info.rpc_url}/alpha`, `${plain.info.rpc_url}/alpha/`, `${plain.info.rpc_url}/alpha/nope?api_key=${KEY}`, `${plain.info.rpc_url}/alpha?api_key=${KEY}`]
+    const cases = [
+      `${plain.info.rpc_url}/alpha`,
+      `${plain.info.rpc_url}/alpha/`,
+      `${plain.info.rpc_url}/alpha/nope?api_key=${KEY}`,
+      `${plain.info.rpc_url}/alpha?api_key=${KEY}`,
+    ]
     for (const url of cases) {
       const r = await http(url, { method: 'POST', body: rpcBody, headers: { authorization: `Bearer ${KEY}` } })
       expect(r.status, url).toBe(401)
@@ -54,7 +59,13 @@ describe('authentication', () => {
     const rpc = await http(`${plain.info.rpc_url}/gamma/${KEY}`, { method: 'POST', body: rpcBody })
     expect(rpc.status).toBe(404)
     expect(rpc.json).toMatchObject({ error: 'not_found' })
-    for (const path of ['/', '/api/v1/alpha/tokens', '/api/v2/alpha/balance', '/__sandbox/stats', '/__sandbox/faults']) {
+    for (const path of [
+      '/',
+      '/api/v1/alpha/tokens',
+      '/api/v2/alpha/balance',
+      '/__sandbox/stats',
+      '/__sandbox/faults',
+    ]) {
       const r = await http(`${plain.info.base_url}${path}?api_key=${KEY}`)
       expect(r.status, path).toBe(404)
       expect(r.json).toMatchObject({ error: 'not_found' })
@@ -63,7 +74,13 @@ describe('authentication', () => {
 
   it('answers a bad address with 400 naming the parameter, and accepts any valid spelling', async () => {
     const good = whale(plain)
-    for (const address of ['', 'xyz', '0x123', `${good}00`, good.replace(/[a-f]/, (c) => c.toUpperCase()).replace(/[A-F]/, (c) => c.toLowerCase())]) {
+    for (const address of [
+      '',
+      'xyz',
+      '0x123',
+      `${good}00`,
+      good.replace(/[a-f]/, (c) => c.toUpperCase()).replace(/[A-F]/, (c) => c.toLowerCase()),
+    ]) {
       const r = await http(`${plain.info.base_url}/api/v1/alpha/transactions?api_key=${KEY}&address=${address}`)
       expect(r.status, address).toBe(400)
       expect(r.json).toMatchObject({ error: 'invalid_parameter', parameter: 'address' })
@@ -77,7 +94,14 @@ describe('authentication', () => {
 
   it('answers wrong HTTP methods with 405', async () => {
     expect((await http(`${plain.info.rpc_url}/alpha/${KEY}`)).status).toBe(405)
-    expect((await http(dataUrl(plain.info.base_url, 'alpha', 'balance', { api_key: KEY, address: whale(plain) }), { method: 'POST', body: '{}' })).status).toBe(405)
+    expect(
+      (
+        await http(dataUrl(plain.info.base_url, 'alpha', 'balance', { api_key: KEY, address: whale(plain) }), {
+          method: 'POST',
+          body: '{}',
+        })
+      ).status,
+    ).toBe(405)
   })
 })
 
@@ -90,7 +114,12 @@ describe('limits', () => {
     const refused = replies.find((r) => r.status === 429)!
     expect(refused.headers.get('content-type')).toBe('application/json')
     expect(refused.headers.get('retry-after')).toBe('1')
-    expect(refused.json).toMatchObject({ error: 'rate_limited', limit: 'burst', retry_after_s: 1, message: expect.any(String) })
+    expect(refused.json).toMatchObject({
+      error: 'rate_limited',
+      limit: 'burst',
+      retry_after_s: 1,
+      message: expect.any(String),
+    })
     // The RPC endpoint shares the key's bucket and answers with the HTTP status too.
     const rpc = await http(`${slow.info.rpc_url}/beta/${KEY}`, { method: 'POST', body: rpcBody })
     expect(rpc.status).toBe(429)
@@ -99,16 +128,27 @@ describe('limits', () => {
   })
 
   it('enforces the daily quota across endpoints, counting a batch as one request', async () => {
-    const batch = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] })))
-    expect((await http(dataUrl(quota.info.base_url, 'alpha', 'balance', { api_key: KEY, address: whale(quota) }))).status).toBe(200)
+    const batch = JSON.stringify(
+      Array.from({ length: 5 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId', params: [] })),
+    )
+    expect(
+      (await http(dataUrl(quota.info.base_url, 'alpha', 'balance', { api_key: KEY, address: whale(quota) }))).status,
+    ).toBe(200)
     const batched = await http<unknown[]>(`${quota.info.rpc_url}/alpha/${KEY}`, { method: 'POST', body: batch })
     expect(batched.status).toBe(200)
     expect(batched.json).toHaveLength(5)
-    expect((await http(dataUrl(quota.info.base_url, 'beta', 'transactions', { api_key: KEY, address: whale(quota) }))).status).toBe(200)
-    const refused = await http(dataUrl(quota.info.base_url, 'alpha', 'transactions', { api_key: KEY, address: whale(quota) }))
+    expect(
+      (await http(dataUrl(quota.info.base_url, 'beta', 'transactions', { api_key: KEY, address: whale(quota) })))
+        .status,
+    ).toBe(200)
+    const refused = await http(
+      dataUrl(quota.info.base_url, 'alpha', 'transactions', { api_key: KEY, address: whale(quota) }),
+    )
     expect(refused.status).toBe(429)
     const now = new Date()
-    const untilMidnight = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000)
+    const untilMidnight = Math.ceil(
+      (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000,
+    )
     const retryAfter = Number(refused.headers.get('retry-after'))
     expect(Math.abs(retryAfter - untilMidnight)).toBeLessThanOrEqual(5)
     expect(refused.json).toMatchObject({ error: 'rate_limited', limit: 'quota', retry_after_s: retryAfter })

@@ -13,7 +13,8 @@ export function parseAddress(query: URLSearchParams): string | Reply {
   if (!isAddressText(raw)) return invalidParameter('address', 'address must be 0x followed by 40 hex characters')
   const body = raw.slice(2)
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase()
-  if (mixed && !isAddress(raw, { strict: true })) return invalidParameter('address', 'address has mixed case but an invalid EIP-55 checksum')
+  if (mixed && !isAddress(raw, { strict: true }))
+    return invalidParameter('address', 'address has mixed case but an invalid EIP-55 checksum')
   return raw.toLowerCase()
 }
 

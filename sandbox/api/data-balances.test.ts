@@ -14,17 +14,30 @@ const ERC20 = parseAbi([
   'function name() view returns (string)',
   'function symbol() view returns (string)',
 ])
-const ERC721 = parseAbi(['function ownerOf(uint256) view returns (address)', 'function balanceOf(address) view returns (uint256)'])
+const ERC721 = parseAbi([
+  'function ownerOf(uint256) view returns (address)',
+  'function balanceOf(address) view returns (uint256)',
+])
 const ERC1155 = parseAbi(['function balanceOf(address, uint256) view returns (uint256)'])
 
 interface Item {
-  token: { address: Address; type: string; decimals: string; total_supply: string; holders: string; name: string; symbol: string }
+  token: {
+    address: Address
+    type: string
+    decimals: string
+    total_supply: string
+    holders: string
+    name: string
+    symbol: string
+  }
   token_id: string | null
   value: string
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ args: ['--api-key', KEY, '--block-time', '0', '--rate', '1000', '--burst', '1000', '--quota', '1000000'] })
+  sb = await startSandbox({
+    args: ['--api-key', KEY, '--block-time', '0', '--rate', '1000', '--burst', '1000', '--quota', '1000000'],
+  })
 }, SEED_TIMEOUT_MS)
 afterAll(async () => {
   await sb?.stop()
@@ -48,7 +61,12 @@ describe.each(['alpha', 'beta'])('balances on %s', (network) => {
       // Every ERC-20 of the seed: listed with the on-chain balance, or absent when it is zero.
       const all = new Set<Address>([...erc20s(), ...(items.map((i) => i.token.address) as Address[])])
       for (const token of all) {
-        const onChain = await client.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [owner] })
+        const onChain = await client.readContract({
+          address: token,
+          abi: ERC20,
+          functionName: 'balanceOf',
+          args: [owner],
+        })
         expect(listed.get(token) ?? 0n).toBe(onChain)
       }
     }
@@ -61,13 +79,30 @@ describe.each(['alpha', 'beta'])('balances on %s', (network) => {
     expect(punks.length).toBeGreaterThan(0)
     for (const p of punks) {
       expect(p.value).toBe('1')
-      expect(await client.readContract({ address: p.token.address, abi: ERC721, functionName: 'ownerOf', args: [BigInt(p.token_id!)] })).toBe(holder)
+      expect(
+        await client.readContract({
+          address: p.token.address,
+          abi: ERC721,
+          functionName: 'ownerOf',
+          args: [BigInt(p.token_id!)],
+        }),
+      ).toBe(holder)
     }
-    const count = await client.readContract({ address: demo().token_erc721! as Address, abi: ERC721, functionName: 'balanceOf', args: [holder] })
+    const count = await client.readContract({
+      address: demo().token_erc721! as Address,
+      abi: ERC721,
+      functionName: 'balanceOf',
+      args: [holder],
+    })
     expect(BigInt(punks.length)).toBe(count)
     const items1155 = items.filter((i) => i.token.type === 'ERC-1155')
     for (const id of [1n, 2n, 3n]) {
-      const onChain = await client.readContract({ address: demo().token_erc1155! as Address, abi: ERC1155, functionName: 'balanceOf', args: [holder, id] })
+      const onChain = await client.readContract({
+        address: demo().token_erc1155! as Address,
+        abi: ERC1155,
+        functionName: 'balanceOf',
+        args: [holder, id],
+      })
       expect(BigInt(items1155.find((i) => i.token_id === String(id))?.value ?? '0')).toBe(onChain)
     }
   })
@@ -83,7 +118,10 @@ describe.each(['alpha', 'beta'])('balances on %s', (network) => {
         client.readContract({ address: token, abi: ERC20, functionName: 'symbol' }),
       ])
       expect(t).toMatchObject({ total_supply: supply.toString(), decimals: String(decimals), name, symbol })
-      const logs = await client.request({ method: 'eth_getLogs', params: [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TRANSFER_TOPIC] }] })
+      const logs = await client.request({
+        method: 'eth_getLogs',
+        params: [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TRANSFER_TOPIC] }],
+      })
       const balances = new Map<string, bigint>()
       for (const log of logs) {
         const value = BigInt(log.data)

@@ -14,7 +14,9 @@ interface Page {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ args: ['--api-key', KEY, '--block-time', '0', '--rate', '1000', '--burst', '1000', '--quota', '1000000'] })
+  sb = await startSandbox({
+    args: ['--api-key', KEY, '--block-time', '0', '--rate', '1000', '--burst', '1000', '--quota', '1000000'],
+  })
 }, SEED_TIMEOUT_MS)
 afterAll(async () => {
   await sb?.stop()
@@ -27,12 +29,18 @@ async function scanChain(network: string, address: string): Promise<Map<string, 
   const me = address.toLowerCase()
   for (let from = 1; from <= head; from += 100) {
     const numbers = Array.from({ length: Math.min(100, head - from + 1) }, (_, i) => `0x${(from + i).toString(16)}`)
-    const blocks = await rpc<{ transactions: { hash: string; from: string; to: string | null; transactionIndex: string; blockNumber: string }[] }>(
-      sb.info.rpc_url, network, KEY, numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, true] })),
+    const blocks = await rpc<{
+      transactions: { hash: string; from: string; to: string | null; transactionIndex: string; blockNumber: string }[]
+    }>(
+      sb.info.rpc_url,
+      network,
+      KEY,
+      numbers.map((n) => ({ method: 'eth_getBlockByNumber', params: [n, true] })),
     )
     for (const block of blocks) {
       for (const tx of block.transactions) {
-        if (tx.from.toLowerCase() === me || tx.to?.toLowerCase() === me) found.set(tx.hash, [Number(tx.blockNumber), Number(tx.transactionIndex)])
+        if (tx.from.toLowerCase() === me || tx.to?.toLowerCase() === me)
+          found.set(tx.hash, [Number(tx.blockNumber), Number(tx.transactionIndex)])
       }
     }
   }
@@ -46,7 +54,13 @@ async function scanChain(network: string, address: string): Promise<Map<string, 
     [TRANSFER_BATCH_TOPIC, null, null, topic],
   ]
   const logs = await rpc<{ transactionHash: string; blockNumber: string; transactionIndex: string }[]>(
-    sb.info.rpc_url, network, KEY, filters.map((topics) => ({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: `0x${head.toString(16)}`, topics }] })),
+    sb.info.rpc_url,
+    network,
+    KEY,
+    filters.map((topics) => ({
+      method: 'eth_getLogs',
+      params: [{ fromBlock: '0x0', toBlock: `0x${head.toString(16)}`, topics }],
+    })),
   )
   for (const log of logs.flat()) found.set(log.transactionHash, [Number(log.blockNumber), Number(log.transactionIndex)])
   // A contract creation's sender is in `from`, already covered.
@@ -73,7 +87,12 @@ describe.each(['alpha', 'beta'])('paging on %s', (network) => {
       expect(r.json.items).toHaveLength(50)
       checkNextPageParams(next)
       const last = r.json.items[49]!
-      expect(next).toMatchObject({ hash: last.hash, block_number: last.block, index: last.position, items_count: seen.length })
+      expect(next).toMatchObject({
+        hash: last.hash,
+        block_number: last.block,
+        index: last.position,
+        items_count: seen.length,
+      })
       // The spec's way: pass every key back (api_key/apikey come back empty) plus the real key.
       const url = new URL(dataUrl(sb.info.base_url, network, 'transactions', { address: whale }))
       for (const [k, v] of Object.entries(next)) url.searchParams.append(k, String(v))
@@ -118,14 +137,23 @@ describe.each(['alpha', 'beta'])('paging on %s', (network) => {
       [{ block_number: '10', index: '1', items_count: '1.5' }, 'items_count'],
     ]
     for (const [params, parameter] of cases) {
-      const r = await http(dataUrl(sb.info.base_url, network, 'transactions', { api_key: KEY, address: whale, ...params }))
+      const r = await http(
+        dataUrl(sb.info.base_url, network, 'transactions', { api_key: KEY, address: whale, ...params }),
+      )
       expect(r.status).toBe(400)
       expect(r.json).toMatchObject({ error: 'invalid_parameter', parameter })
     }
   })
 
   it('returns an empty last page past the oldest transaction', async () => {
-    const r = await http<Page>(dataUrl(sb.info.base_url, network, 'transactions', { api_key: KEY, address: sb.info.demo_addresses[network]!.whale!, block_number: 0, index: 0 }))
+    const r = await http<Page>(
+      dataUrl(sb.info.base_url, network, 'transactions', {
+        api_key: KEY,
+        address: sb.info.demo_addresses[network]!.whale!,
+        block_number: 0,
+        index: 0,
+      }),
+    )
     expect(r.json).toEqual({ items: [], next_page_params: null })
   })
 })

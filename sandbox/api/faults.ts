@@ -85,9 +85,17 @@ export class FaultSwitch {
 export function faultReply(mode: FaultMode, real: () => Promise<Reply>): Promise<Reply> | null {
   switch (mode) {
     case 'malformed':
-      return Promise.resolve({ status: 200, contentType: 'application/json', body: '{"items": [{"token": <<this is not JSON>>' })
+      return Promise.resolve({
+        status: 200,
+        contentType: 'application/json',
+        body: '{"items": [{"token": <<this is not JSON>>',
+      })
     case 'truncated':
-      return real().then((r) => ({ ...r, status: 200, body: r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))) }))
+      return real().then((r) => ({
+        ...r,
+        status: 200,
+        body: r.body.slice(0, Math.max(1, Math.floor(r.body.length / 2))),
+      }))
     case 'html':
       return Promise.resolve({
         status: 502,
@@ -99,10 +107,19 @@ export function faultReply(mode: FaultMode, real: () => Promise<Reply>): Promise
         status: 429,
         contentType: 'application/json',
         headers: { 'retry-after': '1' },
-        body: JSON.stringify({ error: 'rate_limited', limit: 'rate', message: 'too many requests (injected fault)', retry_after_s: 1 }),
+        body: JSON.stringify({
+          error: 'rate_limited',
+          limit: 'rate',
+          message: 'too many requests (injected fault)',
+          retry_after_s: 1,
+        }),
       })
     case 'status500':
-      return Promise.resolve({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'internal', message: 'internal error (injected fault)' }) })
+      return Promise.resolve({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'internal', message: 'internal error (injected fault)' }),
+      })
     case 'drop':
       return null
   }

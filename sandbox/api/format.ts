@@ -61,7 +61,8 @@ export function tokenObject(ctx: FormatContext, token: TokenRecord): Record<stri
   const rate = market?.exchangeRate ?? null
   return {
     address: getAddress(token.address),
-    circulating_market_cap: rate && token.decimals !== null ? fiatValue(rate, BigInt(supply), Number(token.decimals)) : null,
+    circulating_market_cap:
+      rate && token.decimals !== null ? fiatValue(rate, BigInt(supply), Number(token.decimals)) : null,
     decimals: token.decimals,
     exchange_rate: rate,
     holders: String(ctx.store.holders(token)),
@@ -171,7 +172,9 @@ export function txItem(ctx: FormatContext, tx: TxRecord): Record<string, unknown
     revert_reason: tx.revertReason,
     status: tx.ok ? 'ok' : 'error',
     timestamp: isoMicros(tx.timestamp),
-    token_transfers: hasTransfers ? tx.transfers.slice(0, TRANSFERS_PER_ITEM).map((t) => transferItem(ctx, tx, t)) : null,
+    token_transfers: hasTransfers
+      ? tx.transfers.slice(0, TRANSFERS_PER_ITEM).map((t) => transferItem(ctx, tx, t))
+      : null,
     token_transfers_overflow: hasTransfers ? tx.transfers.length > TRANSFERS_PER_ITEM : null,
     tx_burnt_fee: legacy ? null : (baseFee * gasUsed).toString(),
     tx_tag: null,

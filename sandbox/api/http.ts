@@ -13,7 +13,13 @@ export function json(status: number, value: unknown, headers?: Record<string, st
 }
 
 /** Error bodies: `error` is a stable code, `message` a sentence for people. */
-export function errorReply(status: number, error: string, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): Reply {
+export function errorReply(
+  status: number,
+  error: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+): Reply {
   return json(status, { error, message, ...extra }, headers)
 }
 

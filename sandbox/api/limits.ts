@@ -50,7 +50,12 @@ export class KeyLimiter {
     this.rollDay(now)
     if (this.used >= this.options.quota) {
       const retryAfterS = Math.max(1, Math.ceil(((this.day + 1) * DAY_MS - now) / 1000))
-      return { ok: false, limit: 'quota', retryAfterS, message: `daily quota of ${this.options.quota} requests used up; it resets at 00:00 UTC` }
+      return {
+        ok: false,
+        limit: 'quota',
+        retryAfterS,
+        message: `daily quota of ${this.options.quota} requests used up; it resets at 00:00 UTC`,
+      }
     }
     this.tokens = Math.min(this.options.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.options.rate)
     this.refilledAt = now
@@ -60,7 +65,12 @@ export class KeyLimiter {
       const sustained = this.recent.length > this.options.burst
       return sustained
         ? { ok: false, limit: 'rate', retryAfterS, message: `over ${this.options.rate} requests per second` }
-        : { ok: false, limit: 'burst', retryAfterS, message: `over the burst of ${this.options.burst} requests at once` }
+        : {
+            ok: false,
+            limit: 'burst',
+            retryAfterS,
+            message: `over the burst of ${this.options.burst} requests at once`,
+          }
     }
     this.tokens -= 1
     this.used += 1

@@ -14,7 +14,11 @@ afterAll(async () => {
 })
 
 const rpc = (key: string): Promise<Awaited<ReturnType<typeof http>>> =>
-  http(`${sb.info.rpc_url}/alpha/${key}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) })
+  http(`${sb.info.rpc_url}/alpha/${key}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  })
 
 describe('--plain-errors', () => {
   it('answers an unknown key with a plain-text 401', async () => {

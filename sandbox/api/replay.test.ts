@@ -21,7 +21,9 @@ describe('replay mode', () => {
     expect(body.items).toHaveLength(20)
     expect(body.next_page_params).toBeNull()
     expect(body.items).toEqual(r.transactions)
-    const bal = JSON.parse(replayAnswer(r, 'balance', q({ address: r.address.toUpperCase().replace('0X', '0x') }))!.body) as { items: unknown[] }
+    const bal = JSON.parse(
+      replayAnswer(r, 'balance', q({ address: r.address.toUpperCase().replace('0X', '0x') }))!.body,
+    ) as { items: unknown[] }
     expect(bal.items).toHaveLength(16)
     expect(replayAnswer(r, 'transactions', q({ address: `0x${'1'.repeat(40)}` }))).toBeNull()
   })
@@ -33,10 +35,15 @@ describe('replay mode', () => {
     const items = Array.from({ length: 7 }, (_, i) => ({ item: { hash: `0x${i.toString(16).padStart(64, '0')}` } }))
     writeFileSync(join(dir, 'transactions.json'), JSON.stringify({ address, items }))
     const r = await loadReplay(dir)
-    const first = JSON.parse(replayAnswer(r, 'transactions', q({ address }), 3)!.body) as { items: { hash: string }[]; next_page_params: Record<string, unknown> }
+    const first = JSON.parse(replayAnswer(r, 'transactions', q({ address }), 3)!.body) as {
+      items: { hash: string }[]
+      next_page_params: Record<string, unknown>
+    }
     expect(first.items.map((i) => i.hash.slice(-1))).toEqual(['0', '1', '2'])
     const echo = Object.fromEntries(Object.entries(first.next_page_params).map(([k, v]) => [k, String(v)]))
-    const second = JSON.parse(replayAnswer(r, 'transactions', q({ address, ...echo }), 3)!.body) as { items: { hash: string }[] }
+    const second = JSON.parse(replayAnswer(r, 'transactions', q({ address, ...echo }), 3)!.body) as {
+      items: { hash: string }[]
+    }
     expect(second.items.map((i) => i.hash.slice(-1))).toEqual(['3', '4', '5'])
     // No balances file: the seeded data answers balances.
     expect(replayAnswer(r, 'balance', q({ address }))).toBeNull()

@@ -43,7 +43,8 @@ export async function loadReplay(dir: string): Promise<Replay> {
   const txs = await readItems(join(dir, 'transactions.json'))
   const bals = await readItems(join(dir, 'balances.json'))
   if (!txs && !bals) throw new Error(`--replay ${dir}: neither transactions.json nor balances.json is there`)
-  if (txs && bals && txs.address !== bals.address) throw new Error(`--replay ${dir}: transactions.json and balances.json are for different addresses`)
+  if (txs && bals && txs.address !== bals.address)
+    throw new Error(`--replay ${dir}: transactions.json and balances.json are for different addresses`)
   return { address: (txs ?? bals)!.address, transactions: txs?.items ?? null, balances: bals?.items ?? null }
 }
 
@@ -55,22 +56,46 @@ const ZERO_HASH = `0x${'0'.repeat(64)}`
  * `items_count` in next_page_params (with the spec's other keys, so a client that echoes
  * them all back works unchanged).
  */
-export function replayAnswer(replay: Replay, endpoint: 'transactions' | 'balance', query: URLSearchParams, pageSize = PAGE_SIZE): Reply | null {
+export function replayAnswer(
+  replay: Replay,
+  endpoint: 'transactions' | 'balance',
+  query: URLSearchParams,
+  pageSize = PAGE_SIZE,
+): Reply | null {
   const address = parseAddress(query)
   if (typeof address !== 'string' || address !== replay.address) return null
-  if (endpoint === 'balance') return replay.balances ? json(200, { items: replay.balances, next_page_params: null }) : null
+  if (endpoint === 'balance')
+    return replay.balances ? json(200, { items: replay.balances, next_page_params: null }) : null
   const all = replay.transactions
   if (!all) return null
   const raw = query.get('items_count')
-  if (raw !== null && !/^\d{1,9}$/.test(raw)) return invalidParameter('items_count', 'items_count must be a non-negative integer')
+  if (raw !== null && !/^\d{1,9}$/.test(raw))
+    return invalidParameter('items_count', 'items_count must be a non-negative integer')
   const from = raw === null ? 0 : Number(raw)
   const items = all.slice(from, from + pageSize)
   const served = from + items.length
   const last = items.at(-1)
-  const lastHash = last && typeof last === 'object' && 'hash' in last && typeof last.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(last.hash) ? last.hash : ZERO_HASH
+  const lastHash =
+    last &&
+    typeof last === 'object' &&
+    'hash' in last &&
+    typeof last.hash === 'string' &&
+    /^0x[0-9a-fA-F]{64}$/.test(last.hash)
+      ? last.hash
+      : ZERO_HASH
   const next =
     served < all.length
-      ? { api_key: '', apikey: '', block_number: 0, fee: '0', hash: lastHash, index: served, inserted_at: '', items_count: served, value: '0' }
+      ? {
+          api_key: '',
+          apikey: '',
+          block_number: 0,
+          fee: '0',
+          hash: lastHash,
+          index: served,
+          inserted_at: '',
+          items_count: served,
+          value: '0',
+        }
       : null
   return json(200, { items, next_page_params: next })
 }

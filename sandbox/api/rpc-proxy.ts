@@ -31,7 +31,9 @@ interface RpcResponse {
 const error = (id: Id, code: number, message: string): RpcResponse => ({ jsonrpc: '2.0', id, error: { code, message } })
 const reply = (value: unknown): Reply => ({ status: 200, contentType: 'application/json', body: JSON.stringify(value) })
 
-type Checked = { kind: 'answer'; response: RpcResponse | null } | { kind: 'forward'; id: Id; notification: boolean; method: string; params: unknown }
+type Checked =
+  | { kind: 'answer'; response: RpcResponse | null }
+  | { kind: 'forward'; id: Id; notification: boolean; method: string; params: unknown }
 
 function check(item: unknown): Checked {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -40,17 +42,24 @@ function check(item: unknown): Checked {
   const r = item as Record<string, unknown>
   const idOk = !('id' in r) || typeof r.id === 'string' || typeof r.id === 'number' || r.id === null
   const id: Id = idOk && 'id' in r ? (r.id as Id) : null
-  if (!idOk) return { kind: 'answer', response: error(null, -32600, 'Invalid Request: id must be a string, number or null') }
-  if (r.jsonrpc !== '2.0') return { kind: 'answer', response: error(id, -32600, 'Invalid Request: jsonrpc must be "2.0"') }
-  if (typeof r.method !== 'string' || r.method === '') return { kind: 'answer', response: error(id, -32600, 'Invalid Request: method must be a non-empty string') }
+  if (!idOk)
+    return { kind: 'answer', response: error(null, -32600, 'Invalid Request: id must be a string, number or null') }
+  if (r.jsonrpc !== '2.0')
+    return { kind: 'answer', response: error(id, -32600, 'Invalid Request: jsonrpc must be "2.0"') }
+  if (typeof r.method !== 'string' || r.method === '')
+    return { kind: 'answer', response: error(id, -32600, 'Invalid Request: method must be a non-empty string') }
   if ('params' in r && (typeof r.params !== 'object' || r.params === null)) {
     return { kind: 'answer', response: error(id, -32600, 'Invalid Request: params must be an array or an object') }
   }
   const notification = !('id' in r)
   if (!ALLOWED.test(r.method) || NODE_KEY_METHODS.has(r.method)) {
-    return { kind: 'answer', response: notification ? null : error(id, -32601, `the method ${r.method} does not exist/is not available`) }
+    return {
+      kind: 'answer',
+      response: notification ? null : error(id, -32601, `the method ${r.method} does not exist/is not available`),
+    }
   }
-  if (r.method === 'eth_accounts') return { kind: 'answer', response: notification ? null : { jsonrpc: '2.0', id, result: [] } }
+  if (r.method === 'eth_accounts')
+    return { kind: 'answer', response: notification ? null : { jsonrpc: '2.0', id, result: [] } }
   return { kind: 'forward', id, notification, method: r.method, params: r.params ?? [] }
 }
 
@@ -64,7 +73,8 @@ export async function handleRpc(body: string, chain: RpcClient): Promise<Reply> 
   const batch = Array.isArray(parsed)
   const items = batch ? (parsed as unknown[]) : [parsed]
   if (batch && items.length === 0) return reply(error(null, -32600, 'Invalid Request: empty batch'))
-  if (items.length > MAX_BATCH) return reply(error(null, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} calls`))
+  if (items.length > MAX_BATCH)
+    return reply(error(null, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} calls`))
   const checked = items.map(check)
   const forwards = checked.flatMap((c, i) => (c.kind === 'forward' ? [{ ...c, internal: i }] : []))
   const answers = new Map<number, RpcResponse>()
@@ -89,7 +99,12 @@ export async function handleRpc(body: string, chain: RpcClient): Promise<Reply> 
     if (c.notification) return
     const answer = answers.get(i)
     if (!answer) responses.push(error(c.id, -32603, 'Internal error: the chain did not answer'))
-    else responses.push(answer.error ? { jsonrpc: '2.0', id: c.id, error: answer.error } : { jsonrpc: '2.0', id: c.id, result: answer.result })
+    else
+      responses.push(
+        answer.error
+          ? { jsonrpc: '2.0', id: c.id, error: answer.error }
+          : { jsonrpc: '2.0', id: c.id, result: answer.result },
+      )
   })
   // JSON-RPC 2.0: nothing at all is returned when every call was a notification.
   if (responses.length === 0) return { status: 204, body: '' }

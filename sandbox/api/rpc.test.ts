@@ -9,10 +9,16 @@ let sb: StartedSandbox
 const KEY = 'rpc-test-key'
 const url = (network = 'alpha') => `${sb.info.rpc_url}/${network}/${KEY}`
 const post = <T = unknown>(body: unknown, network = 'alpha') =>
-  http<T>(url(network), { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  http<T>(url(network), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 
 beforeAll(async () => {
-  sb = await startSandbox({ args: ['--api-key', KEY, '--block-time', '0', '--admin', '--rate', '1000', '--burst', '1000'] })
+  sb = await startSandbox({
+    args: ['--api-key', KEY, '--block-time', '0', '--admin', '--rate', '1000', '--burst', '1000'],
+  })
 }, SEED_TIMEOUT_MS)
 afterAll(async () => {
   await sb?.stop()
@@ -51,27 +57,51 @@ describe('JSON-RPC endpoint', () => {
 
   it('answers -32601 for anything outside eth_/net_/web3_ and for node-key methods, without touching the chain', async () => {
     const before = (await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })).json.result
-    const forbidden = ['anvil_mine', 'evm_mine', 'evm_setNextBlockTimestamp', 'evm_snapshot', 'debug_traceTransaction', 'hardhat_mine', 'anvil_setBalance', 'foo', 'eth_sendTransaction', 'eth_sign', 'eth_signTypedData_v4']
+    const forbidden = [
+      'anvil_mine',
+      'evm_mine',
+      'evm_setNextBlockTimestamp',
+      'evm_snapshot',
+      'debug_traceTransaction',
+      'hardhat_mine',
+      'anvil_setBalance',
+      'foo',
+      'eth_sendTransaction',
+      'eth_sign',
+      'eth_signTypedData_v4',
+    ]
     for (const method of forbidden) {
-      const r = await post<{ id: number; error: { code: number; message: string } }>({ jsonrpc: '2.0', id: 9, method, params: [] })
+      const r = await post<{ id: number; error: { code: number; message: string } }>({
+        jsonrpc: '2.0',
+        id: 9,
+        method,
+        params: [],
+      })
       expect(r.json.error.code, method).toBe(-32601)
       expect(r.json.error.message).toContain(method)
       expect(r.json.id).toBe(9)
     }
-    expect((await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })).json.result).toBe(before)
+    expect((await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })).json.result).toBe(
+      before,
+    )
     expect((await post<{ result: unknown }>({ jsonrpc: '2.0', id: 1, method: 'eth_accounts' })).json.result).toEqual([])
     expect((await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'net_version' })).json.result).toBe('7001')
-    expect((await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'web3_clientVersion' })).json.result).toMatch(/anvil/i)
+    expect(
+      (await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'web3_clientVersion' })).json.result,
+    ).toMatch(/anvil/i)
   })
 
   it('keeps the order and ids of a mixed batch, duplicates and strings included', async () => {
-    const r = await post<{ id: unknown; result?: string; error?: { code: number } }[]>([
-      { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
-      { jsonrpc: '2.0', id: 2, method: 'evm_mine' },
-      1,
-      { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
-      { jsonrpc: '2.0', method: 'eth_chainId' },
-    ], 'beta')
+    const r = await post<{ id: unknown; result?: string; error?: { code: number } }[]>(
+      [
+        { jsonrpc: '2.0', id: 'a', method: 'eth_chainId' },
+        { jsonrpc: '2.0', id: 2, method: 'evm_mine' },
+        1,
+        { jsonrpc: '2.0', id: 2, method: 'eth_chainId' },
+        { jsonrpc: '2.0', method: 'eth_chainId' },
+      ],
+      'beta',
+    )
     expect(r.json).toEqual([
       { jsonrpc: '2.0', id: 'a', result: '0x1b5a' },
       { jsonrpc: '2.0', id: 2, error: expect.objectContaining({ code: -32601 }) },
@@ -84,12 +114,22 @@ describe('JSON-RPC endpoint', () => {
     const n = await post({ jsonrpc: '2.0', method: 'eth_chainId' })
     expect(n.status).toBe(204)
     expect(n.text).toBe('')
-    const bad = await post<{ error: { code: number } }>({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: ['not-an-address'] })
+    const bad = await post<{ error: { code: number } }>({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_getBalance',
+      params: ['not-an-address'],
+    })
     expect(bad.json.error.code).toBe(-32602)
     // A call that reverts comes back as the node's error with the revert data.
     const vault = sb.info.demo_addresses.alpha!.vault!
     const data = `0x2e1a7d4d${(10n ** 30n).toString(16).padStart(64, '0')}`
-    const revert = await post<{ error: { code: number; message: string; data?: string } }>({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: vault, data }, 'latest'] })
+    const revert = await post<{ error: { code: number; message: string; data?: string } }>({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'eth_call',
+      params: [{ to: vault, data }, 'latest'],
+    })
     expect(revert.json.error.message).toContain('Vault: insufficient balance')
   })
 
@@ -101,7 +141,10 @@ describe('JSON-RPC endpoint', () => {
 })
 
 describe('viem against the RPC endpoint', () => {
-  const ERC20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'function symbol() view returns (string)'])
+  const ERC20 = parseAbi([
+    'function balanceOf(address) view returns (uint256)',
+    'function symbol() view returns (string)',
+  ])
 
   it('getBlockNumber, getChainId, getBalance and readContract', async () => {
     const client = createPublicClient({ transport: viemHttp(url('beta')) })
@@ -111,14 +154,28 @@ describe('viem against the RPC endpoint', () => {
     expect(height).toBeGreaterThan(500n)
     expect(await client.getBalance({ address: demo.whale! as Address })).toBeGreaterThan(0n)
     expect(await client.getBalance({ address: demo.empty! as Address })).toBe(0n)
-    expect(await client.readContract({ address: demo.token_erc20_6! as Address, abi: ERC20, functionName: 'symbol' })).toBe('SDL')
-    expect(await client.readContract({ address: demo.token_erc20_6! as Address, abi: ERC20, functionName: 'balanceOf', args: [demo.whale! as Address] })).toBeGreaterThan(0n)
+    expect(
+      await client.readContract({ address: demo.token_erc20_6! as Address, abi: ERC20, functionName: 'symbol' }),
+    ).toBe('SDL')
+    expect(
+      await client.readContract({
+        address: demo.token_erc20_6! as Address,
+        abi: ERC20,
+        functionName: 'balanceOf',
+        args: [demo.whale! as Address],
+      }),
+    ).toBeGreaterThan(0n)
   })
 
   it('getLogs decodes the ERC-20 transfers of a block range', async () => {
     const client = createPublicClient({ transport: viemHttp(url('alpha')) })
     const token = sb.info.demo_addresses.alpha!.token_erc20_0! as Address
-    const logs = await client.getLogs({ address: token, event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'), fromBlock: 0n, toBlock: 300n })
+    const logs = await client.getLogs({
+      address: token,
+      event: parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)'),
+      fromBlock: 0n,
+      toBlock: 300n,
+    })
     expect(logs.length).toBeGreaterThan(10)
     for (const log of logs) {
       expect(log.address.toLowerCase()).toBe(token.toLowerCase())
@@ -128,7 +185,9 @@ describe('viem against the RPC endpoint', () => {
   })
 
   it('sends a batch as one HTTP request, counted once', async () => {
-    const stats = async () => (await http<{ keys: Record<string, { by_endpoint: { rpc: number } }> }>(`${sb.info.base_url}/__sandbox/stats`)).json.keys[KEY]!.by_endpoint.rpc
+    const stats = async () =>
+      (await http<{ keys: Record<string, { by_endpoint: { rpc: number } }> }>(`${sb.info.base_url}/__sandbox/stats`))
+        .json.keys[KEY]!.by_endpoint.rpc
     const client = createPublicClient({ transport: viemHttp(url('alpha'), { batch: { wait: 20 } }) })
     const demo = sb.info.demo_addresses.alpha!
     const before = await stats()

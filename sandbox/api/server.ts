@@ -61,24 +61,34 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
   }
 
   /** Key, limits and network, in that order; then the endpoint's own work. */
-  const guarded = (endpoint: Endpoint, key: string | null, network: string, work: (n: ServedNetwork) => Promise<Reply> | Reply) => async (): Promise<Reply> => {
-    if (!key || !keys.has(key)) {
-      stats.unauthorized += 1
-      const where = endpoint === 'rpc' ? 'as the last path segment' : 'in the api_key query parameter'
-      const message = key ? `unknown API key (send it ${where})` : `missing API key (send it ${where})`
-      return options.plainErrors ? plainReply(401, `Unauthorized: ${message}`) : errorReply(401, 'unauthorized', message)
+  const guarded =
+    (endpoint: Endpoint, key: string | null, network: string, work: (n: ServedNetwork) => Promise<Reply> | Reply) =>
+    async (): Promise<Reply> => {
+      if (!key || !keys.has(key)) {
+        stats.unauthorized += 1
+        const where = endpoint === 'rpc' ? 'as the last path segment' : 'in the api_key query parameter'
+        const message = key ? `unknown API key (send it ${where})` : `missing API key (send it ${where})`
+        return options.plainErrors
+          ? plainReply(401, `Unauthorized: ${message}`)
+          : errorReply(401, 'unauthorized', message)
+      }
+      stats.request(key, endpoint)
+      const verdict = limiterOf(key).take()
+      if (!verdict.ok) {
+        stats.rejected(key, verdict.limit)
+        if (options.plainErrors) return plainReply(429, `Too Many Requests: ${verdict.message}`)
+        return errorReply(
+          429,
+          'rate_limited',
+          verdict.message,
+          { limit: verdict.limit, retry_after_s: verdict.retryAfterS },
+          { 'retry-after': String(verdict.retryAfterS) },
+        )
+      }
+      const served = options.networks.get(network)
+      if (!served) return notFound(`unknown network '${network}'`)
+      return work(served)
     }
-    stats.request(key, endpoint)
-    const verdict = limiterOf(key).take()
-    if (!verdict.ok) {
-      stats.rejected(key, verdict.limit)
-      if (options.plainErrors) return plainReply(429, `Too Many Requests: ${verdict.message}`)
-      return errorReply(429, 'rate_limited', verdict.message, { limit: verdict.limit, retry_after_s: verdict.retryAfterS }, { 'retry-after': String(verdict.retryAfterS) })
-    }
-    const served = options.networks.get(network)
-    if (!served) return notFound(`unknown network '${network}'`)
-    return work(served)
-  }
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<Reply | null> => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
@@ -96,19 +106,32 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
         // override the real key, and `apikey` is not a credential (spec 5).
         const key = url.searchParams.getAll('api_key').find((k) => k !== '') ?? null
         const query = url.searchParams
-        const replayed = (kind: 'transactions' | 'balance'): Reply | null => (options.replay ? replayAnswer(options.replay, kind, query) : null)
+        const replayed = (kind: 'transactions' | 'balance'): Reply | null =>
+          options.replay ? replayAnswer(options.replay, kind, query) : null
         run = guarded(endpoint, key, parts[2], (n) =>
-          endpoint === 'transactions' ? (replayed('transactions') ?? transactions(n.ctx, query)) : (replayed('balance') ?? balances(n.ctx, query)),
+          endpoint === 'transactions'
+            ? (replayed('transactions') ?? transactions(n.ctx, query))
+            : (replayed('balance') ?? balances(n.ctx, query)),
         )
       }
     } else if (parts[0] === 'rpc' && (parts.length === 2 || parts.length === 3) && parts[1]) {
-      if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })
+      if (method !== 'POST')
+        return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })
       endpoint = 'rpc'
       const key = parts[2] ? decodeURIComponent(parts[2]) : null
-      run = guarded('rpc', key, parts[1], (n) => (options.noBatch && isBatch(body) ? batchRefused() : handleRpc(body, n.rpc)))
+      run = guarded('rpc', key, parts[1], (n) =>
+        options.noBatch && isBatch(body) ? batchRefused() : handleRpc(body, n.rpc),
+      )
     } else if (parts[0] === 'static' && parts[1] === 'icons' && parts.length === 3 && method === 'GET') {
       const svg = iconSvg((parts[2] ?? '').replace(/\.svg$/, ''))
-      return svg ? { status: 200, body: svg, contentType: 'image/svg+xml', headers: { 'cache-control': 'public, max-age=86400' } } : notFound('no such icon')
+      return svg
+        ? {
+            status: 200,
+            body: svg,
+            contentType: 'image/svg+xml',
+            headers: { 'cache-control': 'public, max-age=86400' },
+          }
+        : notFound('no such icon')
     } else if (parts[0] === '__sandbox' && parts.length === 2 && options.admin) {
       if (parts[1] === 'transfer') return adminTransfer(method, body)
       return admin(parts[1]!, method, body)
@@ -137,12 +160,14 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
       const parsed = parseAdminBody(body, faultsInputSchema)
       return 'reply' in parsed ? parsed.reply : json(200, { faults: faults.set(parsed.data) })
     }
-    if (what === 'faults' || what === 'stats') return errorReply(405, 'method_not_allowed', `${method} is not supported here`)
+    if (what === 'faults' || what === 'stats')
+      return errorReply(405, 'method_not_allowed', `${method} is not supported here`)
     return notFound(`no such path: /__sandbox/${what}`)
   }
 
   const adminTransfer = async (method: string, body: string): Promise<Reply> => {
-    if (method !== 'POST') return errorReply(405, 'method_not_allowed', 'use POST for /__sandbox/transfer', {}, { allow: 'POST' })
+    if (method !== 'POST')
+      return errorReply(405, 'method_not_allowed', 'use POST for /__sandbox/transfer', {}, { allow: 'POST' })
     const parsed = parseAdminBody(body, transferInputSchema)
     if ('reply' in parsed) return parsed.reply
     if (!options.networks.has(parsed.data.network)) return notFound(`unknown network '${parsed.data.network}'`)
@@ -156,9 +181,12 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
       .then((reply) => reply && send(res, reply))
       .catch((error: unknown) => {
         // The rest of an oversized body is never read, so this connection cannot carry another request.
-        if (error instanceof BodyTooLargeError) return send(res, errorReply(413, 'payload_too_large', error.message, {}, { connection: 'close' }))
+        if (error instanceof BodyTooLargeError)
+          return send(res, errorReply(413, 'payload_too_large', error.message, {}, { connection: 'close' }))
         // The RPC path's last segment is the key: never log it.
-        options.log(`request ${req.method} ${(req.url?.split('?')[0] ?? '').replace(/^(\/rpc\/[^/]+\/).+$/, '$1…')} failed: ${error instanceof Error ? error.stack : String(error)}`)
+        options.log(
+          `request ${req.method} ${(req.url?.split('?')[0] ?? '').replace(/^(\/rpc\/[^/]+\/).+$/, '$1…')} failed: ${error instanceof Error ? error.stack : String(error)}`,
+        )
         send(res, errorReply(500, 'internal', 'the sandbox failed to answer this request'))
       })
   })

@@ -28,13 +28,22 @@ export class Stats {
   }
 
   toJSON(): unknown {
-    return { keys: Object.fromEntries(this.keys), unauthorized: this.unauthorized, faults_injected: this.faultsInjected }
+    return {
+      keys: Object.fromEntries(this.keys),
+      unauthorized: this.unauthorized,
+      faults_injected: this.faultsInjected,
+    }
   }
 
   private of(key: string): KeyStats {
     let s = this.keys.get(key)
     if (!s) {
-      s = { requests: 0, rejected_429: 0, by_endpoint: { balance: 0, transactions: 0, rpc: 0 }, by_limit: { rate: 0, burst: 0, quota: 0 } }
+      s = {
+        requests: 0,
+        rejected_429: 0,
+        by_endpoint: { balance: 0, transactions: 0, rpc: 0 },
+        by_limit: { rate: 0, burst: 0, quota: 0 },
+      }
       this.keys.set(key, s)
     }
     return s

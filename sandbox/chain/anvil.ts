@@ -30,7 +30,10 @@ export interface AnvilChain {
 export class AnvilStartError extends Error {
   override name = 'AnvilStartError'
   readonly kind = 'anvil_start'
-  constructor(message: string, readonly output: string) {
+  constructor(
+    message: string,
+    readonly output: string,
+  ) {
     super(output ? `${message}\n${output}` : message)
   }
 }
@@ -117,17 +120,25 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilChain> {
 
 async function startOnce(options: AnvilOptions, port: number): Promise<AnvilChain> {
   const args = [
-    '--host', '127.0.0.1',
-    '--port', String(port),
-    '--chain-id', String(options.chainId),
-    '--mnemonic', options.mnemonic,
-    '--accounts', String(options.accounts),
-    '--balance', String(options.balance),
-    '--timestamp', String(options.genesisTimestamp),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--chain-id',
+    String(options.chainId),
+    '--mnemonic',
+    options.mnemonic,
+    '--accounts',
+    String(options.accounts),
+    '--balance',
+    String(options.balance),
+    '--timestamp',
+    String(options.genesisTimestamp),
     // The sandbox mines every block itself (pinned timestamps while seeding, jittered block
     // times when live) and fifo keeps the order of same-fee transactions fixed.
     '--no-mining',
-    '--order', 'fifo',
+    '--order',
+    'fifo',
     '--disable-default-create2-deployer',
     '--quiet',
   ]
@@ -169,10 +180,12 @@ async function startOnce(options: AnvilOptions, port: number): Promise<AnvilChai
     exitCode = code
   })
   for (;;) {
-    if (exitCode !== undefined) throw new AnvilStartError(`anvil exited with code ${exitCode} before it was ready`, output)
+    if (exitCode !== undefined)
+      throw new AnvilStartError(`anvil exited with code ${exitCode} before it was ready`, output)
     try {
       const chainId = await rpc.call<string>('eth_chainId')
-      if (Number(chainId) !== options.chainId) throw new AnvilStartError(`anvil on port ${port} reports chain id ${chainId}`, output)
+      if (Number(chainId) !== options.chainId)
+        throw new AnvilStartError(`anvil on port ${port} reports chain id ${chainId}`, output)
       return { url, rpc, exited, stop }
     } catch (error) {
       if (error instanceof AnvilStartError) {
@@ -182,7 +195,10 @@ async function startOnce(options: AnvilOptions, port: number): Promise<AnvilChai
     }
     if (Date.now() > deadline) {
       await stop()
-      throw new AnvilStartError(`anvil did not answer on port ${port} within ${options.readyTimeoutMs ?? 20_000} ms`, output)
+      throw new AnvilStartError(
+        `anvil did not answer on port ${port} within ${options.readyTimeoutMs ?? 20_000} ms`,
+        output,
+      )
     }
     await new Promise((r) => setTimeout(r, 30))
   }

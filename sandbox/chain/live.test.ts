@@ -13,7 +13,8 @@ afterAll(async () => {
   await sb?.stop()
 })
 
-const head = async (network: string): Promise<number> => Number((await rpc<string>(sb.info.rpc_url, network, KEY, [{ method: 'eth_blockNumber' }]))[0])
+const head = async (network: string): Promise<number> =>
+  Number((await rpc<string>(sb.info.rpc_url, network, KEY, [{ method: 'eth_blockNumber' }]))[0])
 
 /** Polls until `check` returns a value (the chain moves in real time; no fixed sleeps). */
 async function until<T>(what: string, check: () => Promise<T | null>, timeoutMs = 30_000): Promise<T> {
@@ -36,7 +37,15 @@ describe.each(['alpha', 'beta'])('live chain %s', (network) => {
       const h = await head(network)
       return h >= start + 3 ? h : null
     })
-    const blocks = await rpc<{ timestamp: string }>(sb.info.rpc_url, network, KEY, [start + 1, start + 2, start + 3].map((n) => ({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] })))
+    const blocks = await rpc<{ timestamp: string }>(
+      sb.info.rpc_url,
+      network,
+      KEY,
+      [start + 1, start + 2, start + 3].map((n) => ({
+        method: 'eth_getBlockByNumber',
+        params: [`0x${n.toString(16)}`, false],
+      })),
+    )
     const times = blocks.map((b) => Number(b.timestamp))
     expect(times[1]! > times[0]! && times[2]! > times[1]!).toBe(true)
     expect(Math.abs(times[2]! - Date.now() / 1000)).toBeLessThan(120)
@@ -51,16 +60,26 @@ describe.each(['alpha', 'beta'])('live chain %s', (network) => {
 
   it('indexes the background transactions of new blocks', async () => {
     const start = await head(network)
-    const tx = await until('a new block with transactions', async () => {
-      const h = await head(network)
-      for (let n = start + 1; n <= h; n++) {
-        const [block] = await rpc<{ transactions: { hash: string; from: string }[] }>(sb.info.rpc_url, network, KEY, [{ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, true] }])
-        if (block!.transactions.length > 0) return block!.transactions[0]!
-      }
-      return null
-    }, 60_000)
-    await until('the sender\'s list to show it', async () => {
-      const items = (await http<{ items: { hash: string }[] }>(dataUrl(sb.info.base_url, network, 'transactions', { api_key: KEY, address: tx.from }))).json.items
+    const tx = await until(
+      'a new block with transactions',
+      async () => {
+        const h = await head(network)
+        for (let n = start + 1; n <= h; n++) {
+          const [block] = await rpc<{ transactions: { hash: string; from: string }[] }>(sb.info.rpc_url, network, KEY, [
+            { method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, true] },
+          ])
+          if (block!.transactions.length > 0) return block!.transactions[0]!
+        }
+        return null
+      },
+      60_000,
+    )
+    await until("the sender's list to show it", async () => {
+      const items = (
+        await http<{ items: { hash: string }[] }>(
+          dataUrl(sb.info.base_url, network, 'transactions', { api_key: KEY, address: tx.from }),
+        )
+      ).json.items
       return items.some((i) => i.hash === tx.hash) ? true : null
     })
   }, 120_000)

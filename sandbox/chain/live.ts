@@ -81,7 +81,9 @@ export class LiveChain {
     const delay = Math.max(0, due - now)
     this.timer = setTimeout(() => {
       this.busy = this.produce()
-        .catch((error: unknown) => this.options.log(`${this.network.spec.name}: block production failed: ${String(error)}`))
+        .catch((error: unknown) =>
+          this.options.log(`${this.network.spec.name}: block production failed: ${String(error)}`),
+        )
         .finally(() => this.schedule())
     }, delay)
   }
@@ -107,21 +109,38 @@ export class LiveChain {
     let tx: Record<string, string>
     let token: Address | null = null
     if (kind === 'native') {
-      tx = { from: manifest.roles.background[0]!, to, value: toHex(BigInt(input.amount ?? 10n ** 15n)), gas: toHex(21_000) }
+      tx = {
+        from: manifest.roles.background[0]!,
+        to,
+        value: toHex(BigInt(input.amount ?? 10n ** 15n)),
+        gas: toHex(21_000),
+      }
     } else if (kind === 'erc20') {
       token = manifest.contracts.sdl
       const decimals = BigInt(store.tokens.get(token.toLowerCase())?.decimals ?? '0')
-      const data = encodeFunctionData({ abi: MINT_ABI, functionName: 'mint', args: [to, input.amount ? BigInt(input.amount) : 10n ** decimals] })
+      const data = encodeFunctionData({
+        abi: MINT_ABI,
+        functionName: 'mint',
+        args: [to, input.amount ? BigInt(input.amount) : 10n ** decimals],
+      })
       tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(120_000) }
     } else if (kind === 'erc721') {
       token = manifest.contracts.punk
       // Seeded ids are small; admin mints count up from a million so they never collide.
       this.mintedIds += 1
-      const data = encodeFunctionData({ abi: MINT_ABI, functionName: 'mint', args: [to, 1_000_000n + BigInt(Date.now() % 1_000_000) * 100n + BigInt(this.mintedIds)] })
+      const data = encodeFunctionData({
+        abi: MINT_ABI,
+        functionName: 'mint',
+        args: [to, 1_000_000n + BigInt(Date.now() % 1_000_000) * 100n + BigInt(this.mintedIds)],
+      })
       tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
     } else {
       token = manifest.contracts.item
-      const data = encodeFunctionData({ abi: MINT_1155_ABI, functionName: 'mint', args: [to, 1n, BigInt(input.amount ?? 1)] })
+      const data = encodeFunctionData({
+        abi: MINT_1155_ABI,
+        functionName: 'mint',
+        args: [to, 1n, BigInt(input.amount ?? 1)],
+      })
       tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
     }
     const hash = await anvil.rpc.call<string>('eth_sendTransaction', [{ ...tx, ...fees }])
@@ -136,7 +155,10 @@ export class LiveChain {
     // The last background account is kept for the stuck pending transaction (its nonce gap
     // must never be filled); the others trade as before.
     const stuck = manifest.roles.background.at(-1)!
-    const accounts: Address[] = [...manifest.roles.counterparties, ...manifest.roles.background.filter((a) => a !== stuck)]
+    const accounts: Address[] = [
+      ...manifest.roles.counterparties,
+      ...manifest.roles.background.filter((a) => a !== stuck),
+    ]
     const count = Math.floor(Math.random() * 5)
     for (let i = 0; i < count; i++) {
       const from = pick(accounts)
@@ -146,7 +168,11 @@ export class LiveChain {
       if (isCounterparty && Math.random() < 0.4) {
         const token = pick([manifest.contracts.sdl, manifest.contracts.sgov, manifest.contracts.bar])
         const decimals = BigInt(store.tokens.get(token.toLowerCase())?.decimals ?? '0')
-        const data = encodeFunctionData({ abi: TRANSFER_ABI, functionName: 'transfer', args: [to, BigInt(1 + Math.floor(Math.random() * 50)) * 10n ** decimals] })
+        const data = encodeFunctionData({
+          abi: TRANSFER_ABI,
+          functionName: 'transfer',
+          args: [to, BigInt(1 + Math.floor(Math.random() * 50)) * 10n ** decimals],
+        })
         await rpc.call('eth_sendTransaction', [{ from, to: token, data, gas: toHex(90_000), ...fees }])
       } else {
         const value = BigInt(1 + Math.floor(Math.random() * 900)) * 10n ** 15n
@@ -181,10 +207,20 @@ export class LiveChain {
     const rpc = this.network.anvil.rpc
     const { counterparties, background } = this.network.manifest.roles
     const to = counterparties[0]!
-    await rpc.call('eth_sendTransaction', [{ from: background[0]!, to, value: toHex(10n ** 15n), gas: toHex(21_000), gasPrice: toHex(200n * GWEI) }])
+    await rpc.call('eth_sendTransaction', [
+      { from: background[0]!, to, value: toHex(10n ** 15n), gas: toHex(21_000), gasPrice: toHex(200n * GWEI) },
+    ])
     const nonceHex = await rpc.call('eth_getTransactionCount', [stuck, 'pending'])
     const nonce = Number(BigInt(String(nonceHex))) + 1
-    const tx = { from: stuck, to, value: toHex(2n * 10n ** 15n), gas: toHex(21_000), nonce: toHex(nonce), maxFeePerGas: toHex(200n * GWEI), maxPriorityFeePerGas: toHex(GWEI) }
+    const tx = {
+      from: stuck,
+      to,
+      value: toHex(2n * 10n ** 15n),
+      gas: toHex(21_000),
+      nonce: toHex(nonce),
+      maxFeePerGas: toHex(200n * GWEI),
+      maxPriorityFeePerGas: toHex(GWEI),
+    }
     const hash = await rpc.call('eth_sendTransaction', [tx])
     this.pending.unshift({
       hash: String(hash),

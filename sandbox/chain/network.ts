@@ -6,7 +6,15 @@ import { ARTIFACTS } from '../contracts/artifacts'
 import { Indexer } from '../index/indexer'
 import { ChainStore, SNAPSHOT_VERSION, type StoreSnapshot } from '../index/store'
 import { buildSeedPlan, type SeedPlan } from '../seed/plan'
-import { deriveAccounts, GENESIS_TIMESTAMP, rolesFrom, SEED_ACCOUNTS, SEED_BALANCE, SEED_MNEMONIC, type Roles } from '../seed/roles'
+import {
+  deriveAccounts,
+  GENESIS_TIMESTAMP,
+  rolesFrom,
+  SEED_ACCOUNTS,
+  SEED_BALANCE,
+  SEED_MNEMONIC,
+  type Roles,
+} from '../seed/roles'
 import { executePlan } from '../seed/seeder'
 import { readShippedIndex, unpackShipped } from '../shipped-state'
 import { cacheEntry, cacheKey, isComplete, pruneOtherEntries, withEntryLock, writeEntry } from '../state-cache'
@@ -58,7 +66,11 @@ export interface PrepareOptions {
 }
 
 /** The cache key of a chain: everything that shapes it, so a change anywhere reseeds. */
-export function seedKey(chainId: number, whaleTxs: number, anvilVersion: string): { key: string; plan: SeedPlan; roles: Roles } {
+export function seedKey(
+  chainId: number,
+  whaleTxs: number,
+  anvilVersion: string,
+): { key: string; plan: SeedPlan; roles: Roles } {
   const roles = rolesFrom(deriveAccounts(SEED_MNEMONIC, SEED_ACCOUNTS))
   const plan = buildSeedPlan({ chainId, roles, whaleTxs, genesisTimestamp: GENESIS_TIMESTAMP })
   const key = cacheKey({
@@ -97,7 +109,8 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     () => isComplete(entry),
     async (): Promise<Network | null> => {
       if (options.shippedDir) {
-        if (readShippedIndex(options.shippedDir)?.entries[String(spec.chainId)] === key) options.onProgress({ stage: 'unpacking' })
+        if (readShippedIndex(options.shippedDir)?.entries[String(spec.chainId)] === key)
+          options.onProgress({ stage: 'unpacking' })
         const unpacked = await unpackShipped(options.shippedDir, entry, spec.chainId, key, options.anvilVersion)
         if (unpacked.ok) {
           source = 'shipped'
@@ -110,7 +123,8 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
       const anvil = await startAnvil(anvilOptions)
       try {
         const accounts = await anvil.rpc.call<string[]>('eth_accounts')
-        if (accounts[1]?.toLowerCase() !== roles.whale.toLowerCase()) throw new Error('anvil derived other accounts from the seed mnemonic')
+        if (accounts[1]?.toLowerCase() !== roles.whale.toLowerCase())
+          throw new Error('anvil derived other accounts from the seed mnemonic')
         options.onProgress({ stage: 'seeding', done: 0, total: plan.totalTxs })
         await executePlan(anvil.rpc, plan, (p) => options.onProgress({ stage: 'seeding', ...p }))
         const store = new ChainStore(GENESIS_TIMESTAMP)
@@ -118,7 +132,8 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
         options.onProgress({ stage: 'indexing', done: 0, total: plan.blocks.length })
         await indexer.catchUp()
         const whaleTxs = store.txCountOf(roles.whale)
-        if (whaleTxs < options.whaleTxs) throw new Error(`the busy address has ${whaleTxs} transactions, the plan promised ${options.whaleTxs}`)
+        if (whaleTxs < options.whaleTxs)
+          throw new Error(`the busy address has ${whaleTxs} transactions, the plan promised ${options.whaleTxs}`)
         const manifest: SeedManifest = {
           chainId: spec.chainId,
           roles,
@@ -161,10 +176,15 @@ async function loadNetwork(
   const store = ChainStore.fromSnapshot(JSON.parse(readFileSync(indexFile, 'utf8')) as StoreSnapshot)
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as SeedManifest
   const anvil = await anvilPromise
-  const head = await anvil.rpc.call<{ hash: string }>('eth_getBlockByNumber', [`0x${manifest.head.toString(16)}`, false])
+  const head = await anvil.rpc.call<{ hash: string }>('eth_getBlockByNumber', [
+    `0x${manifest.head.toString(16)}`,
+    false,
+  ])
   if (head?.hash !== manifest.headHash) {
     await anvil.stop()
-    throw new Error(`the cached chain ${anvilState} does not match its index (head ${manifest.head}); delete the state dir and start again`)
+    throw new Error(
+      `the cached chain ${anvilState} does not match its index (head ${manifest.head}); delete the state dir and start again`,
+    )
   }
   return { spec: options.spec, anvil, store, indexer: new Indexer(anvil.rpc, store), manifest, seeded: false }
 }

@@ -44,7 +44,9 @@ export class RpcClient {
   async batchSettled(calls: RpcCall[]): Promise<(unknown | ChainRpcError)[]> {
     if (calls.length === 0) return []
     const replies = await this.post(calls)
-    return replies.map((r, i) => (r.error ? new ChainRpcError(calls[i]!.method, r.error.code, r.error.message, r.error.data) : r.result))
+    return replies.map((r, i) =>
+      r.error ? new ChainRpcError(calls[i]!.method, r.error.code, r.error.message, r.error.data) : r.result,
+    )
   }
 
   /** Raw forwarding for the public RPC endpoint: the body is passed as is. */
@@ -67,11 +69,17 @@ export class RpcClient {
     try {
       parsed = JSON.parse(text)
     } catch {
-      throw new ChainRpcError(calls[0]!.method, -32700, `anvil answered HTTP ${response.status} with non-JSON: ${text.slice(0, 200)}`)
+      throw new ChainRpcError(
+        calls[0]!.method,
+        -32700,
+        `anvil answered HTTP ${response.status} with non-JSON: ${text.slice(0, 200)}`,
+      )
     }
     const list = (Array.isArray(parsed) ? parsed : [parsed]) as RpcReply[]
     const byId = new Map(list.map((r) => [r.id, r]))
-    return calls.map((c, i) => byId.get(first + i) ?? { id: first + i, error: { code: -32603, message: `no reply for ${c.method}` } })
+    return calls.map(
+      (c, i) => byId.get(first + i) ?? { id: first + i, error: { code: -32603, message: `no reply for ${c.method}` } },
+    )
   }
 }
 

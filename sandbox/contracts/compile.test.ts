@@ -16,7 +16,14 @@ describe('committed contract artifacts', () => {
       contracts: Record<string, { abi: unknown[]; bytecode: string }>
     }
     expect(artifacts.settings.evmVersion).toBe('cancun')
-    expect(Object.keys(artifacts.contracts).sort()).toEqual(['Registry', 'Router', 'SandboxCollectible', 'SandboxItems', 'SandboxToken', 'Vault'])
+    expect(Object.keys(artifacts.contracts).sort()).toEqual([
+      'Registry',
+      'Router',
+      'SandboxCollectible',
+      'SandboxItems',
+      'SandboxToken',
+      'Vault',
+    ])
     for (const c of Object.values(artifacts.contracts)) {
       expect(c.bytecode).toMatch(/^0x[0-9a-f]{200,}$/)
       expect(c.abi.length).toBeGreaterThan(0)

@@ -37,10 +37,15 @@ interface SolcOutput {
 
 export async function compileContracts(): Promise<Artifacts> {
   const require = createRequire(import.meta.url)
-  const solc = (await import('solc')).default as { version(): string; compile(input: string, callbacks: unknown): string }
+  const solc = (await import('solc')).default as {
+    version(): string
+    compile(input: string, callbacks: unknown): string
+  }
   const ozRoot = dirname(require.resolve('@openzeppelin/contracts/package.json'))
   const sources: Record<string, { content: string }> = {}
-  for (const file of readdirSync(SOURCE_DIR).filter((f) => f.endsWith('.sol')).sort()) {
+  for (const file of readdirSync(SOURCE_DIR)
+    .filter((f) => f.endsWith('.sol'))
+    .sort()) {
     sources[file] = { content: readFileSync(join(SOURCE_DIR, file), 'utf8') }
   }
   const findImports = (path: string): { contents: string } | { error: string } => {

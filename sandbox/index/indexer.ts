@@ -103,14 +103,24 @@ export class Indexer {
         const ok = receipt.status === '0x1'
         const created = ok && receipt.contractAddress ? receipt.contractAddress.toLowerCase() : null
         for (const [address, contract] of trace.created) this.store.contracts.set(address, contract)
-        if (created && !this.store.contracts.has(created)) this.store.contracts.set(created, { name: null, artifact: null })
+        if (created && !this.store.contracts.has(created))
+          this.store.contracts.set(created, { name: null, artifact: null })
         const to = tx.to?.toLowerCase() ?? null
-        const { method, decoded } = to ? decodeInput(tx.input, this.store.contracts.get(to)?.artifact ?? null) : { method: null, decoded: null }
+        const { method, decoded } = to
+          ? decodeInput(tx.input, this.store.contracts.get(to)?.artifact ?? null)
+          : { method: null, decoded: null }
         const transfers = ok ? decodeTransfers(receipt.logs) : []
         for (const t of transfers) {
           touched.add(t.token)
           if (!this.store.tokens.has(t.token)) {
-            const token: TokenRecord = { address: t.token, type: t.tokenType, name: null, symbol: null, decimals: null, totalSupply: null }
+            const token: TokenRecord = {
+              address: t.token,
+              type: t.tokenType,
+              name: null,
+              symbol: null,
+              decimals: null,
+              totalSupply: null,
+            }
             this.store.tokens.set(t.token, token)
             fresh.push(token)
           }
@@ -156,9 +166,16 @@ export class Indexer {
       method: 'eth_call',
       params: [{ to, data: encodeFunctionData({ abi: META_ABI, functionName }) }, 'latest'],
     })
-    const metaCalls = fresh.flatMap((t) => [call(t.address, 'name'), call(t.address, 'symbol'), call(t.address, 'decimals')])
+    const metaCalls = fresh.flatMap((t) => [
+      call(t.address, 'name'),
+      call(t.address, 'symbol'),
+      call(t.address, 'decimals'),
+    ])
     const supplyTokens = [...touched].map((a) => this.store.tokens.get(a)!).filter(Boolean)
-    const replies = await this.rpc.batchSettled([...metaCalls, ...supplyTokens.map((t) => call(t.address, 'totalSupply'))])
+    const replies = await this.rpc.batchSettled([
+      ...metaCalls,
+      ...supplyTokens.map((t) => call(t.address, 'totalSupply')),
+    ])
     fresh.forEach((token, i) => {
       token.name = readString(replies[3 * i])
       token.symbol = readString(replies[3 * i + 1])

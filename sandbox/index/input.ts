@@ -16,7 +16,8 @@ function jsonValue(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()
   if (isAddressText(value)) return getAddress(value)
   if (Array.isArray(value)) return value.map(jsonValue)
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]))
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonValue(v)]))
   return value
 }
 
@@ -25,14 +26,20 @@ function jsonValue(value: unknown): unknown {
  * sandbox knows (its own artifacts, so "verified") are decoded; other calls show the 4-byte
  * selector as the method, and a plain transfer without data has neither.
  */
-export function decodeInput(input: string, artifact: ContractName | null): { method: string | null; decoded: DecodedInput | null } {
+export function decodeInput(
+  input: string,
+  artifact: ContractName | null,
+): { method: string | null; decoded: DecodedInput | null } {
   if (input.length < 10) return { method: null, decoded: null }
   const selector = input.slice(0, 10).toLowerCase()
   if (!artifact) return { method: selector, decoded: null }
   const abi = ARTIFACTS[artifact].abi
   try {
     const { functionName, args } = decodeFunctionData({ abi, data: input as `0x${string}` })
-    const fn = abi.find((item): item is AbiFunction => item.type === 'function' && item.name === functionName && toFunctionSelector(item) === selector)
+    const fn = abi.find(
+      (item): item is AbiFunction =>
+        item.type === 'function' && item.name === functionName && toFunctionSelector(item) === selector,
+    )
     if (!fn) return { method: selector, decoded: null }
     const values = (args ?? []) as readonly unknown[]
     return {

@@ -28,11 +28,35 @@ export function decodeTransfers(logs: readonly RawLog[]): DecodedTransfer[] {
     const logIndex = Number(log.logIndex)
     try {
       if (topic0 === TRANSFER_TOPIC && t1 && t2 && log.topics.length === 3 && log.data.length >= 66) {
-        out.push({ token, tokenType: 'ERC-20', from: topicAddress(t1), to: topicAddress(t2), logIndex, tokenId: null, amount: word(log.data, 0).toString() })
+        out.push({
+          token,
+          tokenType: 'ERC-20',
+          from: topicAddress(t1),
+          to: topicAddress(t2),
+          logIndex,
+          tokenId: null,
+          amount: word(log.data, 0).toString(),
+        })
       } else if (topic0 === TRANSFER_TOPIC && t1 && t2 && t3 && log.topics.length === 4) {
-        out.push({ token, tokenType: 'ERC-721', from: topicAddress(t1), to: topicAddress(t2), logIndex, tokenId: BigInt(t3).toString(), amount: '1' })
+        out.push({
+          token,
+          tokenType: 'ERC-721',
+          from: topicAddress(t1),
+          to: topicAddress(t2),
+          logIndex,
+          tokenId: BigInt(t3).toString(),
+          amount: '1',
+        })
       } else if (topic0 === TRANSFER_SINGLE_TOPIC && t2 && t3) {
-        out.push({ token, tokenType: 'ERC-1155', from: topicAddress(t2), to: topicAddress(t3), logIndex, tokenId: word(log.data, 0).toString(), amount: word(log.data, 1).toString() })
+        out.push({
+          token,
+          tokenType: 'ERC-1155',
+          from: topicAddress(t2),
+          to: topicAddress(t3),
+          logIndex,
+          tokenId: word(log.data, 0).toString(),
+          amount: word(log.data, 1).toString(),
+        })
       } else if (topic0 === TRANSFER_BATCH_TOPIC && t2 && t3) {
         // data: offset(ids), offset(values), then each dynamic array as length + items.
         const idsAt = Number(word(log.data, 0) / 32n)

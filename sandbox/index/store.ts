@@ -125,7 +125,9 @@ export class ChainStore {
         const value = this.erc20.get(token.address)?.get(address) ?? 0n
         if (value > 0n) out.push({ token, tokenId: null, value })
       } else if (token.type === 'ERC-721') {
-        const ids = [...(this.erc721.get(token.address) ?? [])].filter(([, owner]) => owner === address).map(([id]) => id)
+        const ids = [...(this.erc721.get(token.address) ?? [])]
+          .filter(([, owner]) => owner === address)
+          .map(([id]) => id)
         ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
         for (const id of ids) out.push({ token, tokenId: id, value: 1n })
       } else {
@@ -178,7 +180,8 @@ export class ChainStore {
   }
 
   static fromSnapshot(snapshot: StoreSnapshot): ChainStore {
-    if (snapshot.version !== SNAPSHOT_VERSION) throw new Error(`index snapshot version ${snapshot.version}, expected ${SNAPSHOT_VERSION}`)
+    if (snapshot.version !== SNAPSHOT_VERSION)
+      throw new Error(`index snapshot version ${snapshot.version}, expected ${SNAPSHOT_VERSION}`)
     const store = new ChainStore(snapshot.headTimestamp)
     for (const token of snapshot.tokens) store.tokens.set(token.address, token)
     for (const [address, contract] of snapshot.contracts) store.contracts.set(address, contract)

@@ -29,7 +29,8 @@ export function decodeRevert(output: string | undefined): string | null {
   const selector = output.slice(0, 10).toLowerCase()
   try {
     if (selector === '0x08c379a0') return decodeAbiParameters([{ type: 'string' }], `0x${output.slice(10)}`)[0]
-    if (selector === '0x4e487b71') return `panic 0x${decodeAbiParameters([{ type: 'uint256' }], `0x${output.slice(10)}`)[0].toString(16)}`
+    if (selector === '0x4e487b71')
+      return `panic 0x${decodeAbiParameters([{ type: 'uint256' }], `0x${output.slice(10)}`)[0].toString(16)}`
   } catch {
     return null
   }

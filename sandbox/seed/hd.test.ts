@@ -11,7 +11,9 @@ describe('native HD derivation', () => {
 
   it('matches viem for another mnemonic too (not a table of known answers)', () => {
     const other = 'test test test test test test test test test test test junk'
-    expect(deriveAddresses(other, 3)).toEqual([0, 1, 2].map((i) => mnemonicToAccount(other, { addressIndex: i }).address))
+    expect(deriveAddresses(other, 3)).toEqual(
+      [0, 1, 2].map((i) => mnemonicToAccount(other, { addressIndex: i }).address),
+    )
     expect(deriveAddresses(other, 1)[0]).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
   })
 })

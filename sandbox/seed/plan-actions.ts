@@ -62,25 +62,45 @@ export function addWhaleAction(s: PlanState, action: WhaleAction): void {
       b.tx(cp, whale, { value: BigInt(rng.int(1, 3000)) * E15, gas: 21_000n, label: 'coin in' })
       return
     case 'tokenOut':
-      b.call(whale, tokens[token], 'SandboxToken', 'transfer', [cp, amount(token, 40)], { gas: 90_000n, label: `token out ${token}` })
+      b.call(whale, tokens[token], 'SandboxToken', 'transfer', [cp, amount(token, 40)], {
+        gas: 90_000n,
+        label: `token out ${token}`,
+      })
       return
     case 'tokenIn':
-      b.call(cp, tokens[token], 'SandboxToken', 'transfer', [whale, amount(token, 40)], { gas: 90_000n, label: `token in ${token}` })
+      b.call(cp, tokens[token], 'SandboxToken', 'transfer', [whale, amount(token, 40)], {
+        gas: 90_000n,
+        label: `token in ${token}`,
+      })
       return
     case 'routerIn': {
       // The whale appears only in a token transfer of someone else's transaction.
       const to = [whale, cp, rng.pick(roles.counterparties)]
-      b.call(roles.deployer, s.router, 'Router', 'multiTransfer', [tokens[token], to, to.map(() => amount(token, 20))], { gas: 300_000n, label: `router in ${token}` })
+      b.call(
+        roles.deployer,
+        s.router,
+        'Router',
+        'multiTransfer',
+        [tokens[token], to, to.map(() => amount(token, 20))],
+        { gas: 300_000n, label: `router in ${token}` },
+      )
       return
     }
     case 'routerOut': {
       const to = roles.counterparties.slice(0, rng.int(2, 4))
-      b.call(whale, s.router, 'Router', 'multiTransfer', [tokens[token], to, to.map(() => amount(token, 10))], { gas: 350_000n, label: `router out ${token}` })
+      b.call(whale, s.router, 'Router', 'multiTransfer', [tokens[token], to, to.map(() => amount(token, 10))], {
+        gas: 350_000n,
+        label: `router out ${token}`,
+      })
       return
     }
     case 'splitEther': {
       const to = roles.counterparties.slice(rng.int(0, 5), 8)
-      b.call(whale, s.router, 'Router', 'splitEther', [to], { value: BigInt(rng.int(10, 900)) * E15, gas: 250_000n, label: 'split ether' })
+      b.call(whale, s.router, 'Router', 'splitEther', [to], {
+        value: BigInt(rng.int(10, 900)) * E15,
+        gas: 250_000n,
+        label: 'split ether',
+      })
       return
     }
     case 'tryAll': {
@@ -91,7 +111,10 @@ export function addWhaleAction(s: PlanState, action: WhaleAction): void {
         ? encodeFunctionData({ abi: ARTIFACTS.Vault.abi, functionName: 'withdraw', args: [10n ** 30n] })
         : encodeFunctionData({ abi: ARTIFACTS.SandboxToken.abi, functionName: 'totalSupply', args: [] })
       const targets = [failing ? s.vault : tokens[token], tokens[token]]
-      b.call(whale, s.router, 'Router', 'tryAll', [targets, [first, read]], { gas: 200_000n, label: failing ? 'tryAll failing' : 'tryAll ok' })
+      b.call(whale, s.router, 'Router', 'tryAll', [targets, [first, read]], {
+        gas: 200_000n,
+        label: failing ? 'tryAll failing' : 'tryAll ok',
+      })
       return
     }
     case 'vaultDeposit': {
@@ -109,14 +132,22 @@ export function addWhaleAction(s: PlanState, action: WhaleAction): void {
       }
       break
     case 'vaultRevert':
-      b.call(whale, s.vault, 'Vault', 'withdraw', [s.vaultBalance + 1000n * 10n ** 18n], { gas: 90_000n, expect: 'revert', label: 'vault revert' })
+      b.call(whale, s.vault, 'Vault', 'withdraw', [s.vaultBalance + 1000n * 10n ** 18n], {
+        gas: 90_000n,
+        expect: 'revert',
+        label: 'vault revert',
+      })
       return
     case 'note':
       if (s.registry) {
         s.notes += 1
         const tooLong = s.notes % 5 === 0
         const note = tooLong ? 'x'.repeat(80) : `note #${s.notes}`
-        b.call(whale, s.registry, 'Registry', 'setNote', [note], { gas: 120_000n, expect: tooLong ? 'revert' : 'ok', label: 'note' })
+        b.call(whale, s.registry, 'Registry', 'setNote', [note], {
+          gas: 120_000n,
+          expect: tooLong ? 'revert' : 'ok',
+          label: 'note',
+        })
         return
       }
       break
@@ -124,7 +155,10 @@ export function addWhaleAction(s: PlanState, action: WhaleAction): void {
       if (s.whalePunks.length > 2) {
         const id = s.whalePunks.shift()!
         s.cpPunks.push({ id, owner: cp })
-        b.call(whale, tokens.punk, 'SandboxCollectible', 'transferFrom', [whale, cp, BigInt(id)], { gas: 120_000n, label: 'punk out' })
+        b.call(whale, tokens.punk, 'SandboxCollectible', 'transferFrom', [whale, cp, BigInt(id)], {
+          gas: 120_000n,
+          label: 'punk out',
+        })
         return
       }
       break
@@ -132,23 +166,37 @@ export function addWhaleAction(s: PlanState, action: WhaleAction): void {
       const back = s.cpPunks.shift()
       if (back) {
         s.whalePunks.push(back.id)
-        b.call(back.owner, tokens.punk, 'SandboxCollectible', 'transferFrom', [back.owner, whale, BigInt(back.id)], { gas: 120_000n, label: 'punk back' })
+        b.call(back.owner, tokens.punk, 'SandboxCollectible', 'transferFrom', [back.owner, whale, BigInt(back.id)], {
+          gas: 120_000n,
+          label: 'punk back',
+        })
         return
       }
       break
     }
     case 'itemOut':
-      b.call(whale, tokens.item, 'SandboxItems', 'safeTransferFrom', [whale, cp, BigInt(rng.int(1, 3)), 1n, '0x'], { gas: 120_000n, label: 'item out' })
+      b.call(whale, tokens.item, 'SandboxItems', 'safeTransferFrom', [whale, cp, BigInt(rng.int(1, 3)), 1n, '0x'], {
+        gas: 120_000n,
+        label: 'item out',
+      })
       return
     case 'burn':
       b.call(whale, tokens.meme, 'SandboxToken', 'burn', [amount('meme', 50)], { gas: 70_000n, label: 'meme burn' })
       return
     case 'unknownSelector':
       // A selector no contract knows: reverts without a reason and cannot be decoded.
-      b.tx(whale, s.router, { data: '0xdeadbeef0000000000000000000000000000000000000000000000000000000000000001', gas: 60_000n, expect: 'revert', label: 'unknown selector' })
+      b.tx(whale, s.router, {
+        data: '0xdeadbeef0000000000000000000000000000000000000000000000000000000000000001',
+        gas: 60_000n,
+        expect: 'revert',
+        label: 'unknown selector',
+      })
       return
     case 'approve':
-      b.call(whale, tokens[token], 'SandboxToken', 'approve', [cp, amount(token, 100)], { gas: 60_000n, label: `approve ${token}` })
+      b.call(whale, tokens[token], 'SandboxToken', 'approve', [cp, amount(token, 100)], {
+        gas: 60_000n,
+        label: `approve ${token}`,
+      })
       return
     case 'coinOut':
       break

@@ -80,8 +80,17 @@ export class PlanBuilder {
     return tx
   }
 
-  call(from: Address, to: Address, contract: ContractName, functionName: string, args: readonly unknown[], options: Omit<TxOptions, 'data'>): PlannedTx {
-    const data = encodeFunctionData({ abi: ARTIFACTS[contract].abi, functionName, args } as Parameters<typeof encodeFunctionData>[0])
+  call(
+    from: Address,
+    to: Address,
+    contract: ContractName,
+    functionName: string,
+    args: readonly unknown[],
+    options: Omit<TxOptions, 'data'>,
+  ): PlannedTx {
+    const data = encodeFunctionData({ abi: ARTIFACTS[contract].abi, functionName, args } as Parameters<
+      typeof encodeFunctionData
+    >[0])
     return this.tx(from, to, { ...options, data })
   }
 
@@ -89,7 +98,9 @@ export class PlanBuilder {
   deploy(from: Address, contract: ContractName, args: readonly unknown[], gas: bigint, label: string): Address {
     const nonce = this.nonces.get(from) ?? 0
     const artifact = ARTIFACTS[contract]
-    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as Parameters<typeof encodeDeployData>[0])
+    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as Parameters<
+      typeof encodeDeployData
+    >[0])
     this.tx(from, null, { data, gas, label })
     return getContractAddress({ from, nonce: BigInt(nonce) })
   }

@@ -38,7 +38,17 @@ describe('seed plan', () => {
       }
     }
     const labels = new Set(plan.blocks.flatMap((b) => b.txs.map((t) => t.label)))
-    for (const kind of ['coin out', 'vault revert', 'tryAll failing', 'whale deploys Registry', 'overflow multiTransfer', 'unknown selector', 'punk out', 'item out', 'meme burn']) {
+    for (const kind of [
+      'coin out',
+      'vault revert',
+      'tryAll failing',
+      'whale deploys Registry',
+      'overflow multiTransfer',
+      'unknown selector',
+      'punk out',
+      'item out',
+      'meme burn',
+    ]) {
       expect(labels).toContain(kind)
     }
   })

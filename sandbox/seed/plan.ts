@@ -30,7 +30,13 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
   // Setup: the deployer creates every token and helper contract.
   const tokens = {} as Record<TokenKey, Address>
   for (const t of TOKENS.filter((x) => x.contract === 'SandboxToken')) {
-    tokens[t.key] = b.deploy(deployer, 'SandboxToken', [t.name, t.symbol, t.decimals!, t.supply! * 10n ** BigInt(t.decimals!)], 2_500_000n, `deploy ${t.symbol}`)
+    tokens[t.key] = b.deploy(
+      deployer,
+      'SandboxToken',
+      [t.name, t.symbol, t.decimals!, t.supply! * 10n ** BigInt(t.decimals!)],
+      2_500_000n,
+      `deploy ${t.symbol}`,
+    )
   }
   b.endBlock()
   const punk = tokenDefinition('punk')
@@ -44,15 +50,27 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
   const unit = (key: Erc20Key): bigint => 10n ** BigInt(tokenDefinition(key).decimals!)
   for (const key of ERC20_KEYS) {
     const supply = tokenDefinition(key).supply! * unit(key)
-    b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [whale, supply / 10n], { gas: 90_000n, label: `fund whale ${key}` })
-    b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [holder, supply / 50n], { gas: 90_000n, label: `fund holder ${key}` })
-    b.call(deployer, tokens[key], 'SandboxToken', 'approve', [router, 2n ** 256n - 1n], { gas: 60_000n, label: `approve router ${key}` })
+    b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [whale, supply / 10n], {
+      gas: 90_000n,
+      label: `fund whale ${key}`,
+    })
+    b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [holder, supply / 50n], {
+      gas: 90_000n,
+      label: `fund holder ${key}`,
+    })
+    b.call(deployer, tokens[key], 'SandboxToken', 'approve', [router, 2n ** 256n - 1n], {
+      gas: 60_000n,
+      label: `approve router ${key}`,
+    })
   }
   b.endBlock()
   for (const [i, cp] of cps.entries()) {
     for (const key of ERC20_KEYS) {
       const supply = tokenDefinition(key).supply! * unit(key)
-      b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [cp, supply / 100n], { gas: 90_000n, label: `fund cp ${key}` })
+      b.call(deployer, tokens[key], 'SandboxToken', 'transfer', [cp, supply / 100n], {
+        gas: 90_000n,
+        label: `fund cp ${key}`,
+      })
     }
     if (i % 2 === 1) b.endBlock()
   }
@@ -81,18 +99,34 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
     amount: (key, max) => step(key) * BigInt(rng.int(1, max)) + step(key) / BigInt(rng.int(2, 97)),
   }
   // NFTs: the holder owns ids 1-12, the whale 101-108; both hold ERC-1155 items.
-  for (let id = 1; id <= 12; id++) b.call(deployer, tokens.punk, 'SandboxCollectible', 'mint', [holder, BigInt(id)], { gas: 200_000n, label: 'mint punk holder' })
+  for (let id = 1; id <= 12; id++)
+    b.call(deployer, tokens.punk, 'SandboxCollectible', 'mint', [holder, BigInt(id)], {
+      gas: 200_000n,
+      label: 'mint punk holder',
+    })
   b.endBlock()
   for (let id = 101; id <= 108; id++) {
-    b.call(deployer, tokens.punk, 'SandboxCollectible', 'mint', [whale, BigInt(id)], { gas: 200_000n, label: 'mint punk whale' })
+    b.call(deployer, tokens.punk, 'SandboxCollectible', 'mint', [whale, BigInt(id)], {
+      gas: 200_000n,
+      label: 'mint punk whale',
+    })
     state.whalePunks.push(id)
   }
-  b.call(deployer, tokens.item, 'SandboxItems', 'mintBatch', [holder, [1n, 2n, 3n], [5n, 2n, 40n]], { gas: 250_000n, label: 'mint items holder' })
-  b.call(deployer, tokens.item, 'SandboxItems', 'mintBatch', [whale, [1n, 2n, 3n], [100n, 100n, 500n]], { gas: 250_000n, label: 'mint items whale' })
+  b.call(deployer, tokens.item, 'SandboxItems', 'mintBatch', [holder, [1n, 2n, 3n], [5n, 2n, 40n]], {
+    gas: 250_000n,
+    label: 'mint items holder',
+  })
+  b.call(deployer, tokens.item, 'SandboxItems', 'mintBatch', [whale, [1n, 2n, 3n], [100n, 100n, 500n]], {
+    gas: 250_000n,
+    label: 'mint items whale',
+  })
   state.whaleTxs += 9
   b.endBlock()
   for (const key of ERC20_KEYS) {
-    b.call(whale, tokens[key], 'SandboxToken', 'approve', [router, 2n ** 256n - 1n], { gas: 60_000n, label: `whale approves router ${key}` })
+    b.call(whale, tokens[key], 'SandboxToken', 'approve', [router, 2n ** 256n - 1n], {
+      gas: 60_000n,
+      label: `whale approves router ${key}`,
+    })
   }
   state.whaleTxs += ERC20_KEYS.length
   b.endBlock()
@@ -109,9 +143,14 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
         registryPlaced = true
       } else if (!overflowPlaced && state.whaleTxs >= input.whaleTxs * 0.5) {
         // More token transfers than a transaction item lists (token_transfers_overflow).
-        const recipients = Array.from({ length: 60 }, (_, k) => (k === 0 ? whale : k % 7 === 0 ? holder : cps[k % cps.length]!))
+        const recipients = Array.from({ length: 60 }, (_, k) =>
+          k === 0 ? whale : k % 7 === 0 ? holder : cps[k % cps.length]!,
+        )
         const amounts = recipients.map((_, k) => BigInt(k + 1) * unit('sdl'))
-        b.call(deployer, router, 'Router', 'multiTransfer', [tokens.sdl, recipients, amounts], { gas: 3_000_000n, label: 'overflow multiTransfer' })
+        b.call(deployer, router, 'Router', 'multiTransfer', [tokens.sdl, recipients, amounts], {
+          gas: 3_000_000n,
+          label: 'overflow multiTransfer',
+        })
         state.whaleTxs += 1
         overflowPlaced = true
       } else if (rng.next() < 0.75) {
@@ -144,9 +183,11 @@ function addOtherAction(s: PlanState): void {
     b.call(from, tokens[key], 'SandboxToken', 'transfer', [to, s.amount(key, 20)], { gas: 90_000n, label: `cp ${key}` })
   } else if (roll < 0.93) {
     const key = rng.pick(ERC20_KEYS)
-    b.call(roles.holder, tokens[key], 'SandboxToken', 'transfer', [rng.pick(roles.counterparties), s.amount(key, 10)], { gas: 90_000n, label: `holder ${key}` })
+    b.call(roles.holder, tokens[key], 'SandboxToken', 'transfer', [rng.pick(roles.counterparties), s.amount(key, 10)], {
+      gas: 90_000n,
+      label: `holder ${key}`,
+    })
   } else {
     b.tx(roles.holder, from, { value: BigInt(rng.int(1, 900)) * 10n ** 15n, gas: 21_000n, label: 'holder coin' })
   }
 }
-

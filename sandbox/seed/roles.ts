@@ -21,7 +21,8 @@ export interface Roles {
 
 /** Dev account indexes: 0 deployer, 1 whale, 2 holder, 3-12 counterparties, 13-23 background. */
 export function rolesFrom(accounts: readonly string[]): Roles {
-  if (accounts.length < SEED_ACCOUNTS) throw new Error(`expected ${SEED_ACCOUNTS} dev accounts, anvil has ${accounts.length}`)
+  if (accounts.length < SEED_ACCOUNTS)
+    throw new Error(`expected ${SEED_ACCOUNTS} dev accounts, anvil has ${accounts.length}`)
   const a = accounts.map((x) => getAddress(x))
   return {
     deployer: a[0]!,

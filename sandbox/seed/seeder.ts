@@ -20,7 +20,11 @@ export class SeedMismatchError extends Error {
  * transactions in order, mine at the pinned timestamp, then check every receipt against the
  * plan so a wrong gas limit or amount stops the seed instead of silently changing history.
  */
-export async function executePlan(rpc: RpcClient, plan: SeedPlan, onProgress: (p: SeedProgress) => void): Promise<void> {
+export async function executePlan(
+  rpc: RpcClient,
+  plan: SeedPlan,
+  onProgress: (p: SeedProgress) => void,
+): Promise<void> {
   let done = 0
   let lastReport = 0
   for (const block of plan.blocks) {
@@ -43,12 +47,16 @@ export async function executePlan(rpc: RpcClient, plan: SeedPlan, onProgress: (p
     await rpc.call('evm_mine', [{ timestamp: block.timestamp }])
     const receipts = await rpc.call<{ status: string; transactionHash: string }[]>('eth_getBlockReceipts', ['latest'])
     if (receipts.length !== block.txs.length) {
-      throw new SeedMismatchError(`block at ${block.timestamp} holds ${receipts.length} transactions, the plan has ${block.txs.length}`)
+      throw new SeedMismatchError(
+        `block at ${block.timestamp} holds ${receipts.length} transactions, the plan has ${block.txs.length}`,
+      )
     }
     block.txs.forEach((tx, i) => {
       const ok = receipts[i]!.status === '0x1'
       if (ok !== (tx.expect === 'ok')) {
-        throw new SeedMismatchError(`"${tx.label}" (${receipts[i]!.transactionHash}) ${ok ? 'succeeded' : 'failed'}, expected ${tx.expect}`)
+        throw new SeedMismatchError(
+          `"${tx.label}" (${receipts[i]!.transactionHash}) ${ok ? 'succeeded' : 'failed'}, expected ${tx.expect}`,
+        )
       }
     })
     done += block.txs.length

@@ -53,7 +53,10 @@ describe('preload', () => {
 
   it('invoke refuses a non-string call name without reaching main', async () => {
     ipc.invoke.mockClear()
-    await expect(api.invoke(42 as never, {} as never)).resolves.toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'name' } })
+    await expect(api.invoke(42 as never, {} as never)).resolves.toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input', field: 'name' },
+    })
     expect(ipc.invoke).not.toHaveBeenCalled()
   })
 

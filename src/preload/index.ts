@@ -17,7 +17,10 @@ const api = {
   invoke: (name, input) => {
     // Main validates the name and input against the contract; this only fails fast.
     if (typeof name !== 'string') {
-      return Promise.resolve({ ok: false, error: { kind: 'invalid-input', message: 'Unknown bridge call.', field: 'name' } })
+      return Promise.resolve({
+        ok: false,
+        error: { kind: 'invalid-input', message: 'Unknown bridge call.', field: 'name' },
+      })
     }
     // Main answers every call with a BridgeResult (bridge-host.ts); IPC types it as any.
     return ipcRenderer.invoke(IPC_CHANNELS.invoke, name, input) as Promise<BridgeResult<never>>

@@ -31,12 +31,15 @@ describe('csv', () => {
 
   it('round-trips any table of strings', () => {
     fc.assert(
-      fc.property(fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 }), (table) => {
-        const nonEmpty = table.filter((r) => !(r.length === 1 && r[0] === ''))
-        const { rows, error } = parseCsv(formatCsv(nonEmpty))
-        expect(error).toBeNull()
-        expect(rows.map((r) => r.cells.map(uncell))).toEqual(nonEmpty)
-      }),
+      fc.property(
+        fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 8 }),
+        (table) => {
+          const nonEmpty = table.filter((r) => !(r.length === 1 && r[0] === ''))
+          const { rows, error } = parseCsv(formatCsv(nonEmpty))
+          expect(error).toBeNull()
+          expect(rows.map((r) => r.cells.map(uncell))).toEqual(nonEmpty)
+        },
+      ),
     )
   })
 })

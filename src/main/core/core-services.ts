@@ -30,7 +30,9 @@ export interface CoreServicesOptions {
   keychainService?: string
   fetch?: typeof fetch
   tuning: RuntimeTuning
-  height?: Partial<Pick<HeightWatcherOptions, 'budgetFraction' | 'budgetHours' | 'minIntervalMs' | 'maxIntervalMs' | 'tickMs'>>
+  height?: Partial<
+    Pick<HeightWatcherOptions, 'budgetFraction' | 'budgetHours' | 'minIntervalMs' | 'maxIntervalMs' | 'tickMs'>
+  >
   snapshots?: { maxBytes?: number; maxPagesPerAddress?: number }
   /** A desktop notification when a watch check finds changes (Electron); the web host's page uses the browser's. */
   notify?: DesktopNotifier
@@ -62,8 +64,18 @@ export class CoreServices {
     this.#o = options
     const { dataDir, log } = options
     this.settings = new SettingsStore(dataDir)
-    this.keys = new KeyStore({ backend: options.keychain, service: options.keychainService, redactor: options.redactor, log })
-    this.snapshots = new SnapshotStore({ root: join(dataDir, 'snapshots'), log, redact: options.redactor, ...options.snapshots })
+    this.keys = new KeyStore({
+      backend: options.keychain,
+      service: options.keychainService,
+      redactor: options.redactor,
+      log,
+    })
+    this.snapshots = new SnapshotStore({
+      root: join(dataDir, 'snapshots'),
+      log,
+      redact: options.redactor,
+      ...options.snapshots,
+    })
     this.quota = new QuotaFile(join(dataDir, 'quota.json'))
     this.watchlists = new WatchlistStore({
       dataDir,
@@ -121,7 +133,8 @@ export class CoreServices {
       notify: options.notify,
       log,
     })
-    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice, this.watch.notice]) if (notice) this.notify('warning', notice)
+    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice, this.watch.notice])
+      if (notice) this.notify('warning', notice)
     this.#syncWatcher()
   }
 
@@ -175,7 +188,10 @@ export class CoreServices {
   /** The active profile's runtime; a typed error when none is chosen. */
   active(): ProfileRuntime {
     const id = this.settings.activeProfileId
-    if (!id) throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', { field: 'profile' })
+    if (!id)
+      throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', {
+        field: 'profile',
+      })
     return this.runtime(id)
   }
 
@@ -185,7 +201,11 @@ export class CoreServices {
     const profile = await runtime.ready()
     if (!profile.networks.some((n) => n.name === network)) {
       const names = profile.networks.map((n) => n.name).join(' and ') || 'none yet'
-      throw new AppError('invalid-input', `"${network}" is not a network of the profile "${profile.name}" (it has ${names}).`, { field: 'network' })
+      throw new AppError(
+        'invalid-input',
+        `"${network}" is not a network of the profile "${profile.name}" (it has ${names}).`,
+        { field: 'network' },
+      )
     }
     this.#syncWatcher()
     return { runtime, profile }

@@ -43,9 +43,14 @@ describe('application menu', () => {
   })
 
   it('opens a valid address from the clipboard as an open.address request', async () => {
-    const { template, options } = setup({ readClipboard: vi.fn(async () => '  0x52908400098527886e0f7030069857d2e4169ee7\n') })
+    const { template, options } = setup({
+      readClipboard: vi.fn(async () => '  0x52908400098527886e0f7030069857d2e4169ee7\n'),
+    })
     await clickAsync(byLabel(template, 'Open Address from Clipboard'))
-    expect(options.openAddress).toHaveBeenCalledExactlyOnceWith({ address: '0x52908400098527886E0F7030069857D2E4169EE7', network: null })
+    expect(options.openAddress).toHaveBeenCalledExactlyOnceWith({
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      network: null,
+    })
     expect(options.notify).not.toHaveBeenCalled()
   })
 
@@ -58,8 +63,20 @@ describe('application menu', () => {
 
   it('uses the standard roles on every platform', () => {
     for (const platform of ['linux', 'win32', 'darwin'] as const) {
-      const roles = items(setup({ platform }).template).map((i) => i.role).filter(Boolean)
-      for (const role of ['editMenu', 'windowMenu', 'reload', 'zoomIn', 'zoomOut', 'resetZoom', 'togglefullscreen', 'about']) expect(roles, `${platform} ${role}`).toContain(role)
+      const roles = items(setup({ platform }).template)
+        .map((i) => i.role)
+        .filter(Boolean)
+      for (const role of [
+        'editMenu',
+        'windowMenu',
+        'reload',
+        'zoomIn',
+        'zoomOut',
+        'resetZoom',
+        'togglefullscreen',
+        'about',
+      ])
+        expect(roles, `${platform} ${role}`).toContain(role)
       expect(roles).toContain(platform === 'darwin' ? 'appMenu' : 'quit')
     }
   })

@@ -22,7 +22,11 @@ export interface AppMenuOptions {
  */
 export function buildMenuTemplate(options: AppMenuOptions): MenuItemConstructorOptions[] {
   const mac = options.platform === 'darwin'
-  const settings: MenuItemConstructorOptions = { label: mac ? 'Settings…' : 'Settings', accelerator: 'CmdOrCtrl+,', click: () => options.openView('settings') }
+  const settings: MenuItemConstructorOptions = {
+    label: mac ? 'Settings…' : 'Settings',
+    accelerator: 'CmdOrCtrl+,',
+    click: () => options.openView('settings'),
+  }
 
   const openFromClipboard = async (): Promise<void> => {
     let text: string
@@ -40,7 +44,19 @@ export function buildMenuTemplate(options: AppMenuOptions): MenuItemConstructorO
     ? [
         {
           role: 'appMenu',
-          submenu: [{ role: 'about' }, { type: 'separator' }, settings, { type: 'separator' }, { role: 'services' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+          submenu: [
+            { role: 'about' },
+            { type: 'separator' },
+            settings,
+            { type: 'separator' },
+            { role: 'services' },
+            { type: 'separator' },
+            { role: 'hide' },
+            { role: 'hideOthers' },
+            { role: 'unhide' },
+            { type: 'separator' },
+            { role: 'quit' },
+          ],
         },
       ]
     : []

@@ -19,5 +19,11 @@ export function isAppUrl(url: string): boolean {
   } catch {
     return false
   }
-  return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST && parsed.username === '' && parsed.password === '' && parsed.port === ''
+  return (
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === '' &&
+    parsed.port === ''
+  )
 }

@@ -35,7 +35,10 @@ describe('app:// scheme registration', () => {
   it('registers app:// as standard and secure, without bypassCSP or service workers', () => {
     registerAppScheme()
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([APP_SCHEME_PRIVILEGES])
-    expect(APP_SCHEME_PRIVILEGES).toMatchObject({ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } })
+    expect(APP_SCHEME_PRIVILEGES).toMatchObject({
+      scheme: 'app',
+      privileges: { standard: true, secure: true, supportFetchAPI: true },
+    })
     expect(APP_SCHEME_PRIVILEGES.privileges).not.toHaveProperty('bypassCSP')
     expect(APP_SCHEME_PRIVILEGES.privileges).not.toHaveProperty('allowServiceWorkers')
   })
@@ -44,7 +47,9 @@ describe('app:// scheme registration', () => {
     serveAppProtocol({ root })
     expect(protocol.handle).toHaveBeenCalledWith('app', expect.any(Function))
     const installed = vi.mocked(protocol.handle).mock.calls[0]![1] as (r: Request) => Promise<Response>
-    expect(await (await installed(new Request('app://chainscope/index.html'))).text()).toContain('<title>Chainscope</title>')
+    expect(await (await installed(new Request('app://chainscope/index.html'))).text()).toContain(
+      '<title>Chainscope</title>',
+    )
   })
 })
 
@@ -73,7 +78,12 @@ describe('app:// handler', () => {
   })
 
   it('answers the app shell for the root and for client-side routes', async () => {
-    for (const url of ['app://chainscope/', 'app://chainscope', 'app://chainscope/address/0xabc', 'app://chainscope/watchlists']) {
+    for (const url of [
+      'app://chainscope/',
+      'app://chainscope',
+      'app://chainscope/address/0xabc',
+      'app://chainscope/watchlists',
+    ]) {
       const response = await get(url)
       expect(response.status, url).toBe(200)
       expect(await response.text(), url).toContain('<title>Chainscope</title>')

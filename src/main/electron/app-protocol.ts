@@ -62,7 +62,8 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
     'cross-origin-opener-policy': 'same-origin',
     'cache-control': 'no-cache',
   })
-  const refuse = (status: number, text: string): Response => new Response(text, { status, headers: headers('text/plain; charset=utf-8') })
+  const refuse = (status: number, text: string): Response =>
+    new Response(text, { status, headers: headers('text/plain; charset=utf-8') })
 
   const fileFor = (pathname: string): string | null => {
     const segments: string[] = []
@@ -96,7 +97,8 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
     } catch {
       return refuse(400, 'Bad request')
     }
-    if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST || url.username !== '' || url.password !== '') return refuse(404, 'Not found')
+    if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST || url.username !== '' || url.password !== '')
+      return refuse(404, 'Not found')
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405, 'Method not allowed')
     let file = fileFor(url.pathname)
     if (file === null) return refuse(404, 'Not found')
@@ -112,7 +114,10 @@ export function createAppProtocolHandler(options: AppProtocolOptions): (request:
       return refuse(404, 'Not found')
     }
     const type = MIME[extname(file).toLowerCase()] ?? 'application/octet-stream'
-    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), { status: 200, headers: headers(type) })
+    return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
+      status: 200,
+      headers: headers(type),
+    })
   }
 }
 

@@ -5,8 +5,14 @@ const base = { switchValue: '', env: {}, appData: '/home/u/.config', cwd: '/work
 
 describe('chooseDataDir', () => {
   it('prefers --user-data-dir, then CHAINSCOPE_DATA_DIR, then <appData>/Chainscope', () => {
-    expect(chooseDataDir({ ...base, switchValue: '/tmp/e2e', env: { CHAINSCOPE_DATA_DIR: '/tmp/env' } })).toEqual({ dir: '/tmp/e2e', source: 'switch' })
-    expect(chooseDataDir({ ...base, env: { CHAINSCOPE_DATA_DIR: '/tmp/env' } })).toEqual({ dir: '/tmp/env', source: 'env' })
+    expect(chooseDataDir({ ...base, switchValue: '/tmp/e2e', env: { CHAINSCOPE_DATA_DIR: '/tmp/env' } })).toEqual({
+      dir: '/tmp/e2e',
+      source: 'switch',
+    })
+    expect(chooseDataDir({ ...base, env: { CHAINSCOPE_DATA_DIR: '/tmp/env' } })).toEqual({
+      dir: '/tmp/env',
+      source: 'env',
+    })
     expect(chooseDataDir(base)).toEqual({ dir: '/home/u/.config/Chainscope', source: 'default' })
   })
 

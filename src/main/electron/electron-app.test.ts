@@ -6,7 +6,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { IPC_CHANNELS } from '../../shared/bridge/contract'
 import { createCore, type Core } from '../core/app-core'
 import { runElectronApp, type ElectronApp } from './electron-app'
-import { app, BrowserWindow, dialog, fakeEvent, ipcMain, Menu, protocol, resetFakeElectron, session } from './testing/fake-electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  fakeEvent,
+  ipcMain,
+  Menu,
+  protocol,
+  resetFakeElectron,
+  session,
+} from './testing/fake-electron'
 
 vi.mock('electron', () => import('./testing/fake-electron'))
 // The real core, watched: the test needs the instance the app created.
@@ -43,13 +53,16 @@ async function start(): Promise<{ window: BrowserWindow; core: Core }> {
   return { window: BrowserWindow.windows.at(-1)!, core }
 }
 
-const sentEvents = (window: BrowserWindow): unknown[][] => window.webContents.send.mock.calls.filter((c) => c[0] === IPC_CHANNELS.event).map((c) => c.slice(1))
+const sentEvents = (window: BrowserWindow): unknown[][] =>
+  window.webContents.send.mock.calls.filter((c) => c[0] === IPC_CHANNELS.event).map((c) => c.slice(1))
 
 describe('startup', () => {
   it('chooses the data folder and takes the lock keyed by it, then sandboxes and registers app:// before ready', async () => {
     const starting = runElectronApp()
     expect(app.setPath).toHaveBeenCalledWith('userData', dataDir)
-    expect(vi.mocked(app.setPath).mock.invocationCallOrder[0]).toBeLessThan(vi.mocked(app.requestSingleInstanceLock).mock.invocationCallOrder[0]!)
+    expect(vi.mocked(app.setPath).mock.invocationCallOrder[0]).toBeLessThan(
+      vi.mocked(app.requestSingleInstanceLock).mock.invocationCallOrder[0]!,
+    )
     expect(app.enableSandbox).toHaveBeenCalled()
     expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalled()
     expect(protocol.handle).not.toHaveBeenCalled()
@@ -74,7 +87,13 @@ describe('startup', () => {
 
   it('gives core the Electron host, the data folder and the utility-process sandbox launcher', async () => {
     await start()
-    expect(createCore).toHaveBeenCalledWith(expect.objectContaining({ host: 'electron', dataDir, sandboxLauncher: expect.objectContaining({ launch: expect.any(Function) }) }))
+    expect(createCore).toHaveBeenCalledWith(
+      expect.objectContaining({
+        host: 'electron',
+        dataDir,
+        sandboxLauncher: expect.objectContaining({ launch: expect.any(Function) }),
+      }),
+    )
   })
 
   it('does not claim chainscope:// links when not installed', async () => {
@@ -96,7 +115,9 @@ describe('opening addresses', () => {
     const { window } = await start()
     window.webContents.finishLoad()
     window.minimize()
-    app.emit('second-instance', fakeEvent(), [], '/', { chainscopeArgs: [`chainscope://address/${ADDR}?network=alpha`] })
+    app.emit('second-instance', fakeEvent(), [], '/', {
+      chainscopeArgs: [`chainscope://address/${ADDR}?network=alpha`],
+    })
     expect(window.isMinimized()).toBe(false)
     expect(window.focused).toBe(true)
     expect(sentEvents(window)).toEqual([['open.address', { address: ADDR, network: 'alpha' }]])
@@ -116,7 +137,13 @@ describe('opening addresses', () => {
     const { window } = await start()
     window.webContents.finishLoad()
     expect(sentEvents(window)).toEqual([])
-    expect(dialog.showMessageBox).toHaveBeenCalledWith(window, expect.objectContaining({ message: 'Chainscope could not open that.', detail: expect.stringContaining('40 hex characters') }))
+    expect(dialog.showMessageBox).toHaveBeenCalledWith(
+      window,
+      expect.objectContaining({
+        message: 'Chainscope could not open that.',
+        detail: expect.stringContaining('40 hex characters'),
+      }),
+    )
   })
 
   it('menu actions reach the renderer as bridge events', async () => {

@@ -38,7 +38,12 @@ export interface ElectronApp {
 }
 
 export async function runElectronApp(): Promise<ElectronApp | null> {
-  const data = chooseDataDir({ switchValue: app.commandLine.getSwitchValue('user-data-dir'), env: process.env, appData: app.getPath('appData'), cwd: process.cwd() })
+  const data = chooseDataDir({
+    switchValue: app.commandLine.getSwitchValue('user-data-dir'),
+    env: process.env,
+    appData: app.getPath('appData'),
+    cwd: process.cwd(),
+  })
   app.setPath('userData', data.dir)
   app.enableSandbox()
   registerAppScheme()
@@ -83,7 +88,14 @@ export async function runElectronApp(): Promise<ElectronApp | null> {
 
   try {
     await app.whenReady()
-    return await startWindows({ dataDir: data.dir, log, redactor, launches, setMainWindow: (w) => (mainWindow = w), getMainWindow: () => mainWindow })
+    return await startWindows({
+      dataDir: data.dir,
+      log,
+      redactor,
+      launches,
+      setMainWindow: (w) => (mainWindow = w),
+      getMainWindow: () => mainWindow,
+    })
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     log.error(`Chainscope could not start: ${message}`)
@@ -111,10 +123,17 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
   // From a checkout: the repository's own cache (sandbox/.state), shared with the web host and tests.
   const sandboxes = createUtilitySandboxLauncher({
     modulePath: PATHS.sandbox,
-    ...(app.isPackaged ? { stateDir: join(dataDir, 'sandbox'), seedStateDir: join(process.resourcesPath, 'sandbox-state') } : { stateDir: PATHS.devSandboxState }),
+    ...(app.isPackaged
+      ? { stateDir: join(dataDir, 'sandbox'), seedStateDir: join(process.resourcesPath, 'sandbox-state') }
+      : { stateDir: PATHS.devSandboxState }),
     log,
     redactor,
-    env: sandboxEnv({ isPackaged: app.isPackaged, resourcesPath: process.resourcesPath, platform: process.platform, env: process.env }),
+    env: sandboxEnv({
+      isPackaged: app.isPackaged,
+      resourcesPath: process.resourcesPath,
+      platform: process.platform,
+      env: process.env,
+    }),
   })
   const core: Core = await createCore({
     host: 'electron',
@@ -161,7 +180,9 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
         core.bridge.emit('open.address', request.request)
       }),
     )
-    window.webContents.on('render-process-gone', (_event, details) => log.error(`renderer process gone: ${details.reason}`))
+    window.webContents.on('render-process-gone', (_event, details) =>
+      log.error(`renderer process gone: ${details.reason}`),
+    )
     window.on('closed', () => {
       launches.close()
       if (options.getMainWindow() === window) options.setMainWindow(null)

@@ -19,14 +19,22 @@ export function checkExternalUrl(url: string): ExternalUrlCheck {
   } catch {
     return { ok: false, reason: 'not a valid URL' }
   }
-  if (parsed.protocol !== 'https:') return { ok: false, reason: `only https links open in the browser, not ${parsed.protocol}` }
+  if (parsed.protocol !== 'https:')
+    return { ok: false, reason: `only https links open in the browser, not ${parsed.protocol}` }
   if (parsed.hostname === '') return { ok: false, reason: 'link without a host' }
   if (parsed.username !== '' || parsed.password !== '') return { ok: false, reason: 'link carries credentials' }
   return { ok: true, url: parsed.href }
 }
 
 /** Input that counts as the user's own action, after Chromium's "activation-triggering" events. */
-const ACTIVATING: ReadonlySet<InputEvent['type']> = new Set(['mouseDown', 'mouseUp', 'rawKeyDown', 'keyDown', 'gestureTap', 'touchEnd'])
+const ACTIVATING: ReadonlySet<InputEvent['type']> = new Set([
+  'mouseDown',
+  'mouseUp',
+  'rawKeyDown',
+  'keyDown',
+  'gestureTap',
+  'touchEnd',
+])
 
 export interface UserGestureOptions {
   /** How long after a click or key press a new-window request still counts as its result. Default 2000 ms. */

@@ -43,8 +43,15 @@ describe('IPC registration', () => {
 describe('sender checks', () => {
   it("answers calls from the app's own top frame", async () => {
     const window = new BrowserWindow()
-    const result = await invokeHandler()({ sender: window.webContents, senderFrame: window.webContents.mainFrame }, 'app.info', {})
-    expect(result).toEqual({ ok: true, value: { name: 'Chainscope', version: '1', host: 'electron', platform: 'linux' } })
+    const result = await invokeHandler()(
+      { sender: window.webContents, senderFrame: window.webContents.mainFrame },
+      'app.info',
+      {},
+    )
+    expect(result).toEqual({
+      ok: true,
+      value: { name: 'Chainscope', version: '1', host: 'electron', platform: 'linux' },
+    })
   })
 
   it('refuses an iframe, a foreign page, a gone frame and a web contents without a window', async () => {
@@ -62,7 +69,11 @@ describe('sender checks', () => {
       const result = await invokeHandler()(event, 'app.info', {})
       expect(result, JSON.stringify(event.senderFrame?.url)).toEqual({
         ok: false,
-        error: { kind: 'invalid-input', message: "Only the Chainscope window's own page may use the bridge.", field: 'sender' },
+        error: {
+          kind: 'invalid-input',
+          message: "Only the Chainscope window's own page may use the bridge.",
+          field: 'sender',
+        },
       })
     }
   })
@@ -79,7 +90,11 @@ describe('sender checks', () => {
 
   it('passes bad input to the bridge, which answers a typed error', async () => {
     const window = new BrowserWindow()
-    const result = await invokeHandler()({ sender: window.webContents, senderFrame: window.webContents.mainFrame }, 'no.such.call', {})
+    const result = await invokeHandler()(
+      { sender: window.webContents, senderFrame: window.webContents.mainFrame },
+      'no.such.call',
+      {},
+    )
     expect(result).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'name' } })
   })
 })
@@ -92,7 +107,10 @@ describe('events', () => {
     const closed = new BrowserWindow()
     closed.destroyed = true
     bridge.emit('open.address', { address: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'alpha' })
-    expect(app.webContents.send).toHaveBeenCalledExactlyOnceWith(IPC_CHANNELS.event, 'open.address', { address: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'alpha' })
+    expect(app.webContents.send).toHaveBeenCalledExactlyOnceWith(IPC_CHANNELS.event, 'open.address', {
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      network: 'alpha',
+    })
     expect(strayed.webContents.send).not.toHaveBeenCalled()
     expect(closed.webContents.send).not.toHaveBeenCalled()
   })

@@ -36,8 +36,14 @@ export function registerBridgeIpc(options: BridgeIpcOptions): () => void {
   const handlers: Record<typeof IPC_CHANNELS.invoke, InvokeHandler> = {
     [IPC_CHANNELS.invoke]: async (event, name, input) => {
       if (!isAppSenderFrame(event.senderFrame) || BrowserWindow.fromWebContents(event.sender) === null) {
-        log.warn(`refused a bridge call from a frame that is not the app's own page (${senderDescription(event.senderFrame)})`)
-        return fail({ kind: 'invalid-input', message: "Only the Chainscope window's own page may use the bridge.", field: 'sender' })
+        log.warn(
+          `refused a bridge call from a frame that is not the app's own page (${senderDescription(event.senderFrame)})`,
+        )
+        return fail({
+          kind: 'invalid-input',
+          message: "Only the Chainscope window's own page may use the bridge.",
+          field: 'sender',
+        })
       }
       return bridge.dispatch(name, input)
     },

@@ -7,17 +7,19 @@ const LOWER = ADDR.toLowerCase()
 
 describe('userArgs', () => {
   it('drops the executable of a packaged app', () => {
-    expect(userArgs(['/opt/Chainscope/chainscope', LOWER, '--network', 'alpha'], false)).toEqual([LOWER, '--network', 'alpha'])
+    expect(userArgs(['/opt/Chainscope/chainscope', LOWER, '--network', 'alpha'], false)).toEqual([
+      LOWER,
+      '--network',
+      'alpha',
+    ])
   })
 
   it('drops the app path when run as `electron <app>`, keeping switches before it', () => {
     expect(userArgs(['/usr/bin/electron', '.', LOWER], true)).toEqual([LOWER])
     // Playwright's _electron.launch puts its own switches first.
-    expect(userArgs(['/e/electron', '--inspect=0', '--remote-debugging-port=0', '/repo', '--user-data-dir=/tmp/d'], true)).toEqual([
-      '--inspect=0',
-      '--remote-debugging-port=0',
-      '--user-data-dir=/tmp/d',
-    ])
+    expect(
+      userArgs(['/e/electron', '--inspect=0', '--remote-debugging-port=0', '/repo', '--user-data-dir=/tmp/d'], true),
+    ).toEqual(['--inspect=0', '--remote-debugging-port=0', '--user-data-dir=/tmp/d'])
   })
 })
 
@@ -34,14 +36,23 @@ describe('parseLaunchArgs', () => {
   })
 
   it('ignores Chromium, Electron and test switches', () => {
-    expect(parseLaunchArgs(['--inspect=0', '--user-data-dir=/tmp/x', '--no-sandbox', '-psn_0_123', LOWER])).toEqual({ kind: 'open', request: { address: ADDR, network: null } })
+    expect(parseLaunchArgs(['--inspect=0', '--user-data-dir=/tmp/x', '--no-sandbox', '-psn_0_123', LOWER])).toEqual({
+      kind: 'open',
+      request: { address: ADDR, network: null },
+    })
     expect(parseLaunchArgs(['--inspect=0', '--enable-logging'])).toEqual({ kind: 'none' })
     expect(parseLaunchArgs([])).toEqual({ kind: 'none' })
   })
 
   it('accepts a chainscope:// link as the argument (how the OS passes links on Windows and Linux)', () => {
-    expect(parseLaunchArgs([`chainscope://address/${LOWER}?network=alpha`])).toEqual({ kind: 'open', request: { address: ADDR, network: 'alpha' } })
-    expect(parseLaunchArgs([`chainscope://address/${LOWER}`, '--network', 'beta'])).toEqual({ kind: 'open', request: { address: ADDR, network: 'beta' } })
+    expect(parseLaunchArgs([`chainscope://address/${LOWER}?network=alpha`])).toEqual({
+      kind: 'open',
+      request: { address: ADDR, network: 'alpha' },
+    })
+    expect(parseLaunchArgs([`chainscope://address/${LOWER}`, '--network', 'beta'])).toEqual({
+      kind: 'open',
+      request: { address: ADDR, network: 'beta' },
+    })
   })
 
   it('names what is wrong', () => {
@@ -71,8 +82,14 @@ describe('parseLaunchArgs', () => {
 
 describe('parseDeepLink', () => {
   it('opens chainscope://address/<addr>, with or without a network and a trailing slash', () => {
-    expect(parseDeepLink(`chainscope://address/${LOWER}`)).toEqual({ kind: 'open', request: { address: ADDR, network: null } })
-    expect(parseDeepLink(`chainscope://address/${ADDR}/?network=beta`)).toEqual({ kind: 'open', request: { address: ADDR, network: 'beta' } })
+    expect(parseDeepLink(`chainscope://address/${LOWER}`)).toEqual({
+      kind: 'open',
+      request: { address: ADDR, network: null },
+    })
+    expect(parseDeepLink(`chainscope://address/${ADDR}/?network=beta`)).toEqual({
+      kind: 'open',
+      request: { address: ADDR, network: 'beta' },
+    })
     expect(parseDeepLink(`CHAINSCOPE://address/${LOWER}`)).toMatchObject({ kind: 'open' })
   })
 

@@ -9,11 +9,13 @@ export interface OpenRequest {
   network: string | null
 }
 
-export type LaunchRequest = { kind: 'none' } | { kind: 'open'; request: OpenRequest } | { kind: 'invalid'; message: string }
+export type LaunchRequest =
+  { kind: 'none' } | { kind: 'open'; request: OpenRequest } | { kind: 'invalid'; message: string }
 
 export const DEEP_LINK_SCHEME = 'chainscope'
 const MAX_LINK_LENGTH = 512
-const USAGE = 'Usage: chainscope <address> [--network <name>], or a link chainscope://address/<address>[?network=<name>].'
+const USAGE =
+  'Usage: chainscope <address> [--network <name>], or a link chainscope://address/<address>[?network=<name>].'
 
 /**
  * The arguments meant for the app. A packaged app's argv is `[exe, ...args]`; run as
@@ -44,7 +46,8 @@ export function parseLaunchArgs(args: readonly string[]): LaunchRequest {
     }
     if (!optionsDone && (arg === '--network' || arg.startsWith('--network='))) {
       const value = arg === '--network' ? args[++i] : arg.slice('--network='.length)
-      if (value === undefined || value === '' || value.startsWith('-')) return invalid(`--network needs a network name. ${USAGE}`)
+      if (value === undefined || value === '' || value.startsWith('-'))
+        return invalid(`--network needs a network name. ${USAGE}`)
       network = value
       continue
     }
@@ -52,7 +55,8 @@ export function parseLaunchArgs(args: readonly string[]): LaunchRequest {
     if (target !== null) return invalid(`Unexpected extra argument ${quote(arg)}. ${USAGE}`)
     target = arg
   }
-  if (target === null) return network === null ? { kind: 'none' } : invalid(`--network needs an address to open. ${USAGE}`)
+  if (target === null)
+    return network === null ? { kind: 'none' } : invalid(`--network needs an address to open. ${USAGE}`)
   if (target.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}:`)) {
     const link = parseDeepLink(target)
     if (link.kind !== 'open' || network === null) return link
@@ -63,19 +67,22 @@ export function parseLaunchArgs(args: readonly string[]): LaunchRequest {
 
 /** `chainscope://address/<address>` with an optional `?network=<name>`. */
 export function parseDeepLink(link: string): LaunchRequest {
-  if (typeof link !== 'string' || link.length > MAX_LINK_LENGTH) return invalid(`That chainscope:// link is longer than ${MAX_LINK_LENGTH} characters.`)
+  if (typeof link !== 'string' || link.length > MAX_LINK_LENGTH)
+    return invalid(`That chainscope:// link is longer than ${MAX_LINK_LENGTH} characters.`)
   let url: URL
   try {
     url = new URL(link)
   } catch {
     return invalid(`${quote(link)} is not a valid link. ${USAGE}`)
   }
-  if (url.protocol !== `${DEEP_LINK_SCHEME}:`) return invalid(`Only chainscope:// links open in Chainscope, not ${quote(url.protocol)}.`)
+  if (url.protocol !== `${DEEP_LINK_SCHEME}:`)
+    return invalid(`Only chainscope:// links open in Chainscope, not ${quote(url.protocol)}.`)
   if (url.host !== 'address' || url.username !== '' || url.password !== '' || url.port !== '') {
     return invalid(`Chainscope links look like chainscope://address/0x…; ${quote(link)} does not.`)
   }
   const parts = url.pathname.split('/').filter((p) => p !== '')
-  if (parts.length !== 1) return invalid(`A chainscope://address/ link names exactly one address; ${quote(link)} does not.`)
+  if (parts.length !== 1)
+    return invalid(`A chainscope://address/ link names exactly one address; ${quote(link)} does not.`)
   for (const key of url.searchParams.keys()) {
     if (key !== 'network') return invalid(`Unknown link parameter ${quote(key)}: only "network" is understood.`)
   }
@@ -88,7 +95,8 @@ function withNetwork(addressText: string, network: string | null): LaunchRequest
   if (!address.ok) return invalid(`${quote(addressText)} is not an address: ${address.message}`)
   if (network !== null) {
     const name = networkName.safeParse(network)
-    if (!name.success) return invalid(`${quote(network)} is not a network name: ${name.error.issues[0]?.message ?? 'invalid'}.`)
+    if (!name.success)
+      return invalid(`${quote(network)} is not a network name: ${name.error.issues[0]?.message ?? 'invalid'}.`)
   }
   return { kind: 'open', request: { address: address.address, network } }
 }

@@ -24,7 +24,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const open = (): BrowserWindow => createMainWindow({ preloadPath: '/app/out/preload/index.cjs', windowState: store, log }) as unknown as BrowserWindow
+const open = (): BrowserWindow =>
+  createMainWindow({ preloadPath: '/app/out/preload/index.cjs', windowState: store, log }) as unknown as BrowserWindow
 const saved = (): unknown => JSON.parse(readFileSync(join(dir, 'window-state.json'), 'utf8'))
 
 describe('main window options', () => {
@@ -91,19 +92,35 @@ describe('remembered bounds', () => {
   })
 
   it('falls back to the default when the saved window would be off every screen', () => {
-    writeFileSync(join(dir, 'window-state.json'), JSON.stringify({ version: 1, bounds: { x: 5000, y: 3000, width: 1000, height: 700 }, maximized: false }))
+    writeFileSync(
+      join(dir, 'window-state.json'),
+      JSON.stringify({ version: 1, bounds: { x: 5000, y: 3000, width: 1000, height: 700 }, maximized: false }),
+    )
     expect(open().options).toMatchObject({ width: 1280, height: 800 })
-    screen.getAllDisplays.mockReturnValueOnce([{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }, { workArea: { x: 1920, y: 0, width: 2560, height: 1440 } }] as never)
-    writeFileSync(join(dir, 'window-state.json'), JSON.stringify({ version: 1, bounds: { x: 2500, y: 100, width: 1000, height: 700 }, maximized: false }))
+    screen.getAllDisplays.mockReturnValueOnce([
+      { workArea: { x: 0, y: 0, width: 1920, height: 1080 } },
+      { workArea: { x: 1920, y: 0, width: 2560, height: 1440 } },
+    ] as never)
+    writeFileSync(
+      join(dir, 'window-state.json'),
+      JSON.stringify({ version: 1, bounds: { x: 2500, y: 100, width: 1000, height: 700 }, maximized: false }),
+    )
     expect(open().options).toMatchObject({ x: 2500, y: 100 })
   })
 
   it('ignores a corrupt or foreign state file and keeps the minimum size', () => {
-    for (const text of ['{not json', '{"version":2}', JSON.stringify({ version: 1, bounds: { x: 'a' }, maximized: false })]) {
+    for (const text of [
+      '{not json',
+      '{"version":2}',
+      JSON.stringify({ version: 1, bounds: { x: 'a' }, maximized: false }),
+    ]) {
       writeFileSync(join(dir, 'window-state.json'), text)
       expect(open().options).toMatchObject({ width: 1280, height: 800 })
     }
-    writeFileSync(join(dir, 'window-state.json'), JSON.stringify({ version: 1, bounds: { x: 10, y: 10, width: 200, height: 100 }, maximized: false }))
+    writeFileSync(
+      join(dir, 'window-state.json'),
+      JSON.stringify({ version: 1, bounds: { x: 10, y: 10, width: 200, height: 100 }, maximized: false }),
+    )
     expect(open().options).toMatchObject({ x: 10, y: 10, width: 900, height: 600 })
   })
 })

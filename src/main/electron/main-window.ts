@@ -50,7 +50,11 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   if (state.maximized) window.maximize()
   options.windowState.track(window)
   window.once('ready-to-show', () => window.show())
-  window.loadURL(APP_ENTRY_URL).catch((error: unknown) => options.log.error(`could not load the app page: ${error instanceof Error ? error.message : String(error)}`))
+  window
+    .loadURL(APP_ENTRY_URL)
+    .catch((error: unknown) =>
+      options.log.error(`could not load the app page: ${error instanceof Error ? error.message : String(error)}`),
+    )
   return window
 }
 

@@ -12,7 +12,11 @@ describe('desktopNotifier', () => {
     desktopNotifier({ onClick })('Watchlist: something changed', '2 watched addresses changed.')
     expect(Notification.shown).toHaveLength(1)
     const n = Notification.shown[0]!
-    expect(n.options).toEqual({ title: 'Watchlist: something changed', body: '2 watched addresses changed.', silent: false })
+    expect(n.options).toEqual({
+      title: 'Watchlist: something changed',
+      body: '2 watched addresses changed.',
+      silent: false,
+    })
     n.emit('click')
     expect(onClick).toHaveBeenCalledOnce()
   })

@@ -30,7 +30,9 @@ describe('electron-builder configuration (build/electron-builder.config.ts)', ()
   })
 
   it('builds AppImage, deb, dmg and NSIS', () => {
-    const targets = [builderConfig.linux, builderConfig.mac, builderConfig.win].flatMap((p) => p.target.map((t) => t.target))
+    const targets = [builderConfig.linux, builderConfig.mac, builderConfig.win].flatMap((p) =>
+      p.target.map((t) => t.target),
+    )
     expect(targets.sort()).toEqual(['AppImage', 'deb', 'dmg', 'nsis'])
   })
 
@@ -54,14 +56,21 @@ describe('electron-builder configuration (build/electron-builder.config.ts)', ()
 
   it('points the sandbox at the bundled anvil only in an installed app, and never over a user ANVIL_BIN', () => {
     const base = { resourcesPath: '/res', platform: 'linux' as const, exists: () => true }
-    expect(sandboxEnv({ ...base, isPackaged: true, env: { PATH: '/bin' } })).toEqual({ PATH: '/bin', ANVIL_BIN: '/res/anvil/anvil' })
+    expect(sandboxEnv({ ...base, isPackaged: true, env: { PATH: '/bin' } })).toEqual({
+      PATH: '/bin',
+      ANVIL_BIN: '/res/anvil/anvil',
+    })
     expect(sandboxEnv({ ...base, isPackaged: false, env: {} })).toEqual({})
     expect(sandboxEnv({ ...base, isPackaged: true, env: { ANVIL_BIN: '/mine' } })).toEqual({ ANVIL_BIN: '/mine' })
     expect(sandboxEnv({ ...base, isPackaged: true, exists: () => false, env: {} })).toEqual({})
   })
 
   it('runs the built main entry: package.json main is out/main/index.js', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      main: string
+      dependencies: Record<string, string>
+      devDependencies: Record<string, string>
+    }
     expect(pkg.main).toBe('out/main/index.js')
     // Packaged apps get production dependencies only: keytar must be one.
     expect(pkg.dependencies).toHaveProperty('keytar')

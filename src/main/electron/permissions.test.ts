@@ -16,7 +16,16 @@ beforeEach(() => {
 describe('permissions', () => {
   it('denies every permission request', () => {
     const handler = session.defaultSession.permissionRequestHandler!
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen', 'hid', 'unknown']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'unknown',
+    ]) {
       const callback = vi.fn()
       handler(new FakeWebContents(), permission, callback, { requestingUrl: 'app://chainscope/' })
       expect(callback, permission).toHaveBeenCalledExactlyOnceWith(false)
@@ -27,7 +36,9 @@ describe('permissions', () => {
     for (const permission of ['media', 'clipboard-sanitized-write', 'notifications']) {
       expect(session.defaultSession.permissionCheckHandler!(null, permission, 'app://chainscope', {})).toBe(false)
     }
-    expect(session.defaultSession.devicePermissionHandler!({ deviceType: 'usb', origin: 'app://chainscope' })).toBe(false)
+    expect(session.defaultSession.devicePermissionHandler!({ deviceType: 'usb', origin: 'app://chainscope' })).toBe(
+      false,
+    )
   })
 
   it("allows downloads of the app's own exports and refuses others", () => {

@@ -26,19 +26,36 @@ beforeEach(() => {
   const lines: string[] = []
   redactor = new Redactor()
   // Lines pass through the redactor exactly as the real logger does.
-  log = { lines, info: (m) => lines.push(redactor.redact(m)), warn: (m) => lines.push(redactor.redact(m)), error: (m) => lines.push(redactor.redact(m)) }
+  log = {
+    lines,
+    info: (m) => lines.push(redactor.redact(m)),
+    warn: (m) => lines.push(redactor.redact(m)),
+    error: (m) => lines.push(redactor.redact(m)),
+  }
   utilityProcess.fork.mockImplementation(() => (child = new FakeUtilityProcess()))
 })
 afterEach(() => vi.useRealTimers())
 
-const launcher = (quietTimeoutMs = 5000) => createUtilitySandboxLauncher({ modulePath: '/app/out/main/sandbox.js', stateDir: '/data/sandbox', log, redactor, quietTimeoutMs, stopTimeoutMs: 1000 })
+const launcher = (quietTimeoutMs = 5000) =>
+  createUtilitySandboxLauncher({
+    modulePath: '/app/out/main/sandbox.js',
+    stateDir: '/data/sandbox',
+    log,
+    redactor,
+    quietTimeoutMs,
+    stopTimeoutMs: 1000,
+  })
 
 describe('utility-process sandbox launcher', () => {
   it('forks the built sandbox with a free port and its state folder, stdio piped', async () => {
     const starting = launcher().launch({})
     child.stdout.write(`${JSON.stringify(READY)}\n`)
     const sandbox = await starting
-    expect(utilityProcess.fork).toHaveBeenCalledWith('/app/out/main/sandbox.js', ['--port', '0', '--state-dir', '/data/sandbox'], expect.objectContaining({ stdio: 'pipe' }))
+    expect(utilityProcess.fork).toHaveBeenCalledWith(
+      '/app/out/main/sandbox.js',
+      ['--port', '0', '--state-dir', '/data/sandbox'],
+      expect.objectContaining({ stdio: 'pipe' }),
+    )
     expect(sandbox.info).toEqual(READY)
   })
 
@@ -62,7 +79,12 @@ describe('utility-process sandbox launcher', () => {
     child.stderr.write('Error: no anvil binary\n')
     await vi.advanceTimersByTimeAsync(0)
     child.exit(1)
-    await expect(starting).rejects.toMatchObject({ kind: 'offline', message: expect.stringContaining('stopped before it was ready (exit 1). Its last message: Error: no anvil binary') })
+    await expect(starting).rejects.toMatchObject({
+      kind: 'offline',
+      message: expect.stringContaining(
+        'stopped before it was ready (exit 1). Its last message: Error: no anvil binary',
+      ),
+    })
   })
 
   it('ignores stdout lines that are not the ready line, without logging their text', async () => {
@@ -142,12 +164,19 @@ describe('bundled seeded state', () => {
     const base = mkdtempSync(join(tmpdir(), 'chainscope-seed-'))
     try {
       const seed = join(base, 'resources', 'sandbox-state')
-      for (const dir of ['7001-abc', '7001-abc.lock', '7001-abc.tmp-123', 'scratch']) mkdirSync(join(seed, dir), { recursive: true })
+      for (const dir of ['7001-abc', '7001-abc.lock', '7001-abc.tmp-123', 'scratch'])
+        mkdirSync(join(seed, dir), { recursive: true })
       writeFileSync(join(seed, '7001-abc', 'manifest.json'), '{"ok":true}')
       writeFileSync(join(seed, 'scratch', 'x.mts'), 'x')
       const stateDir = join(base, 'data', 'sandbox')
       const launch = (): Promise<unknown> => {
-        const sandboxes = createUtilitySandboxLauncher({ modulePath: '/app/sandbox.js', stateDir, seedStateDir: seed, log, redactor })
+        const sandboxes = createUtilitySandboxLauncher({
+          modulePath: '/app/sandbox.js',
+          stateDir,
+          seedStateDir: seed,
+          log,
+          redactor,
+        })
         const starting = sandboxes.launch({})
         return starting
       }

@@ -5,7 +5,13 @@ import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { AppError } from '../core/util/app-error'
 import type { Logger, Redactor } from '../core/util/logger'
-import { sandboxProgressSchema, type RunningSandbox, type SandboxInfo, type SandboxLauncher, type SandboxProgress } from '../core/sandbox/sandbox-launcher'
+import {
+  sandboxProgressSchema,
+  type RunningSandbox,
+  type SandboxInfo,
+  type SandboxLauncher,
+  type SandboxProgress,
+} from '../core/sandbox/sandbox-launcher'
 import { sandboxInfoSchema } from '../core/sandbox/sandbox-process'
 import { withDefaults } from '../core/util/options'
 
@@ -38,7 +44,6 @@ export interface UtilitySandboxOptions {
   fork?: ForkSandbox
 }
 
-
 const PROGRESS_PREFIX = 'sandbox-progress '
 
 /**
@@ -46,13 +51,21 @@ const PROGRESS_PREFIX = 'sandbox-progress '
  * ends with it, and that `stopAll` stops on quit. It reads the one JSON ready line from stdout and
  * `sandbox-progress {…}` lines from stderr (notes/sandbox-api.md).
  */
-export function createUtilitySandboxLauncher(options: UtilitySandboxOptions): SandboxLauncher & { stopAll(): Promise<void> } {
+export function createUtilitySandboxLauncher(
+  options: UtilitySandboxOptions,
+): SandboxLauncher & { stopAll(): Promise<void> } {
   const fork: ForkSandbox = options.fork ?? ((path, args, forkOptions) => utilityProcess.fork(path, args, forkOptions))
-  const { quietTimeoutMs: quietMs, stopTimeoutMs: stopMs } = withDefaults({ quietTimeoutMs: 120_000, stopTimeoutMs: 10_000 }, options)
+  const { quietTimeoutMs: quietMs, stopTimeoutMs: stopMs } = withDefaults(
+    { quietTimeoutMs: 120_000, stopTimeoutMs: 10_000 },
+    options,
+  )
   /** Every forked sandbox not yet exited, ready or still starting: all stop with the app. */
   const live = new Set<() => Promise<void>>()
 
-  async function launch({ onProgress, signal }: { onProgress?: (p: SandboxProgress) => void; signal?: AbortSignal } = {}): Promise<RunningSandbox> {
+  async function launch({
+    onProgress,
+    signal,
+  }: { onProgress?: (p: SandboxProgress) => void; signal?: AbortSignal } = {}): Promise<RunningSandbox> {
     if (signal?.aborted) throw new AppError('cancelled', 'Starting the sandbox was cancelled.')
     // Only an installed app has a seed to copy; otherwise the fork happens at once.
     if (options.seedStateDir) await copySeedState(options, options.seedStateDir)
@@ -89,7 +102,16 @@ export function createUtilitySandboxLauncher(options: UtilitySandboxOptions): Sa
       }
       const heard = (): void => {
         clearTimeout(quiet)
-        quiet = setTimeout(() => finish(new AppError('offline', `The built-in sandbox said nothing for ${Math.round(quietMs / 1000)} s while starting.${hint(lastError)}`)), quietMs)
+        quiet = setTimeout(
+          () =>
+            finish(
+              new AppError(
+                'offline',
+                `The built-in sandbox said nothing for ${Math.round(quietMs / 1000)} s while starting.${hint(lastError)}`,
+              ),
+            ),
+          quietMs,
+        )
       }
       const onAbort = (): void => finish(new AppError('cancelled', 'Starting the sandbox was cancelled.'))
       signal?.addEventListener('abort', onAbort, { once: true })
@@ -127,7 +149,14 @@ export function createUtilitySandboxLauncher(options: UtilitySandboxOptions): Sa
           options.log.info(`sandbox: ${lastError}`)
         })
       }
-      void exited.then(({ code }) => finish(new AppError('offline', `The built-in sandbox stopped before it was ready (exit ${code ?? 'signal'}).${hint(lastError)}`)))
+      void exited.then(({ code }) =>
+        finish(
+          new AppError(
+            'offline',
+            `The built-in sandbox stopped before it was ready (exit ${code ?? 'signal'}).${hint(lastError)}`,
+          ),
+        ),
+      )
     })
 
     return { info, exited, stop }
@@ -152,7 +181,9 @@ async function copySeedState(options: UtilitySandboxOptions, seed: string): Prom
     await cp(seed, tmp, { recursive: true, filter: (path) => !/\.lock$|\.tmp-\d+$|^scratch$/.test(basename(path)) })
     await rename(tmp, options.stateDir)
   } catch (error) {
-    options.log.warn(`could not copy the bundled sandbox state: ${error instanceof Error ? error.message : String(error)}`)
+    options.log.warn(
+      `could not copy the bundled sandbox state: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
 }
 
@@ -178,7 +209,13 @@ export function bundledAnvilPath(resourcesPath: string, platform: NodeJS.Platfor
  * The sandbox's environment: in an installed app, `ANVIL_BIN` points at the bundled anvil
  * (the sandbox looks there first, notes/sandbox-api.md); a user's own `ANVIL_BIN` wins.
  */
-export function sandboxEnv(options: { isPackaged: boolean; resourcesPath: string; platform: NodeJS.Platform; env: NodeJS.ProcessEnv; exists?: (path: string) => boolean }): NodeJS.ProcessEnv {
+export function sandboxEnv(options: {
+  isPackaged: boolean
+  resourcesPath: string
+  platform: NodeJS.Platform
+  env: NodeJS.ProcessEnv
+  exists?: (path: string) => boolean
+}): NodeJS.ProcessEnv {
   if (!options.isPackaged || options.env.ANVIL_BIN) return options.env
   const bundled = bundledAnvilPath(options.resourcesPath, options.platform)
   return (options.exists ?? existsSync)(bundled) ? { ...options.env, ANVIL_BIN: bundled } : options.env

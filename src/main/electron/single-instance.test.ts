@@ -24,14 +24,23 @@ describe('single instance', () => {
   it("passes a second launch's args on, from additional data when present", () => {
     const onSecond = vi.fn()
     claimSingleInstance({ args: [], onSecondInstance: onSecond })
-    app.emit('second-instance', fakeEvent(), ['/opt/chainscope', 'reordered'], '/home/u', { chainscopeArgs: [ADDR, '--network', 'beta'] })
+    app.emit('second-instance', fakeEvent(), ['/opt/chainscope', 'reordered'], '/home/u', {
+      chainscopeArgs: [ADDR, '--network', 'beta'],
+    })
     expect(onSecond).toHaveBeenLastCalledWith([ADDR, '--network', 'beta'])
   })
 
   it('falls back to the raw argv when additional data is missing or malformed', () => {
     const onSecond = vi.fn()
     claimSingleInstance({ args: [], onSecondInstance: onSecond })
-    for (const data of [undefined, null, 'x', { chainscopeArgs: 'x' }, { chainscopeArgs: [1] }, { chainscopeArgs: Array(40).fill('a') }]) {
+    for (const data of [
+      undefined,
+      null,
+      'x',
+      { chainscopeArgs: 'x' },
+      { chainscopeArgs: [1] },
+      { chainscopeArgs: Array(40).fill('a') },
+    ]) {
       app.emit('second-instance', fakeEvent(), ['/opt/chainscope', ADDR], '/home/u', data)
       expect(onSecond).toHaveBeenLastCalledWith([ADDR])
     }

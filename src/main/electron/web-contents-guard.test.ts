@@ -29,7 +29,14 @@ const openWindow = (url: string): string => contents.windowOpenHandler!({ url })
 describe('navigation', () => {
   it('blocks navigation, frame navigation and redirects away from app://chainscope', () => {
     for (const event of ['will-navigate', 'will-frame-navigate', 'will-redirect']) {
-      for (const url of ['https://evil.example/', 'http://127.0.0.1:8545/', 'file:///etc/passwd', 'app://other/index.html', 'javascript:alert(1)', 'chainscope://address/0x0']) {
+      for (const url of [
+        'https://evil.example/',
+        'http://127.0.0.1:8545/',
+        'file:///etc/passwd',
+        'app://other/index.html',
+        'javascript:alert(1)',
+        'chainscope://address/0x0',
+      ]) {
         const e = fakeEvent({ url })
         contents.emit(event, e)
         expect(e.defaultPrevented, `${event} ${url}`).toBe(true)
@@ -92,7 +99,16 @@ describe('window.open', () => {
   })
 
   it('refuses every non-https link even right after a click', () => {
-    for (const url of ['http://explorer.example/', 'file:///etc/passwd', 'smb://host/share', 'javascript:alert(1)', 'chainscope://address/0x0', 'ms-msdt:/id', 'https://user:pw@explorer.example/', 'not a url']) {
+    for (const url of [
+      'http://explorer.example/',
+      'file:///etc/passwd',
+      'smb://host/share',
+      'javascript:alert(1)',
+      'chainscope://address/0x0',
+      'ms-msdt:/id',
+      'https://user:pw@explorer.example/',
+      'not a url',
+    ]) {
       click()
       openWindow(url)
     }
@@ -116,7 +132,10 @@ describe('window.open', () => {
 
   it('logs only the scheme and host of a refused link', async () => {
     await handleWindowOpen(contents.id, { url: 'https://explorer.example/path?api_key=SECRETKEY123' }, options)
-    const lines = vi.mocked(log.warn).mock.calls.map((c) => c[0]).join('\n')
+    const lines = vi
+      .mocked(log.warn)
+      .mock.calls.map((c) => c[0])
+      .join('\n')
     expect(lines).toContain('https://explorer.example')
     expect(lines).not.toContain('SECRETKEY123')
   })
@@ -130,11 +149,17 @@ describe('window.open', () => {
 
 describe('checkExternalUrl', () => {
   it('accepts plain https links and normalises them', () => {
-    expect(checkExternalUrl('https://Explorer.Example/tx/0x1')).toEqual({ ok: true, url: 'https://explorer.example/tx/0x1' })
+    expect(checkExternalUrl('https://Explorer.Example/tx/0x1')).toEqual({
+      ok: true,
+      url: 'https://explorer.example/tx/0x1',
+    })
   })
 
   it('names the reason for a refusal', () => {
-    expect(checkExternalUrl('http://x.example/')).toEqual({ ok: false, reason: 'only https links open in the browser, not http:' })
+    expect(checkExternalUrl('http://x.example/')).toEqual({
+      ok: false,
+      reason: 'only https links open in the browser, not http:',
+    })
     expect(checkExternalUrl('')).toMatchObject({ ok: false, reason: 'empty link' })
     expect(checkExternalUrl(`https://x.example/${'a'.repeat(3000)}`)).toMatchObject({ ok: false })
     expect(checkExternalUrl('https://u:p@x.example/')).toMatchObject({ ok: false, reason: 'link carries credentials' })

@@ -42,7 +42,11 @@ export function guardWebContents(contents: WebContents, options: WebContentsGuar
 }
 
 /** The window-open policy: always deny; open a checked https link the user just clicked outside. */
-export async function handleWindowOpen(contentsId: number, details: Pick<HandlerDetails, 'url'>, options: WebContentsGuardOptions): Promise<'opened' | 'refused'> {
+export async function handleWindowOpen(
+  contentsId: number,
+  details: Pick<HandlerDetails, 'url'>,
+  options: WebContentsGuardOptions,
+): Promise<'opened' | 'refused'> {
   const check = checkExternalUrl(details.url)
   if (!check.ok) {
     options.log.warn(`refused to open ${describe(details.url)}: ${check.reason}`)
@@ -57,7 +61,9 @@ export async function handleWindowOpen(contentsId: number, details: Pick<Handler
     await options.openExternal(check.url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     return 'opened'
   } catch (error) {
-    options.log.warn(`the OS browser could not open ${describe(details.url)}: ${error instanceof Error ? error.message : String(error)}`)
+    options.log.warn(
+      `the OS browser could not open ${describe(details.url)}: ${error instanceof Error ? error.message : String(error)}`,
+    )
     return 'refused'
   }
 }

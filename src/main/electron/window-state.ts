@@ -25,7 +25,14 @@ const FILE = 'window-state.json'
 
 const stateSchema = z.object({
   version: z.literal(1),
-  bounds: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int().positive(), height: z.number().int().positive() }).nullable(),
+  bounds: z
+    .object({
+      x: z.number().int(),
+      y: z.number().int(),
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+    })
+    .nullable(),
   maximized: z.boolean(),
 })
 
@@ -68,8 +75,15 @@ export class WindowStateStore {
     }
     const bounds = parsed.bounds
     if (bounds === null) return { bounds: null, maximized: parsed.maximized }
-    const sized = { ...bounds, width: Math.max(bounds.width, this.#minWidth), height: Math.max(bounds.height, this.#minHeight) }
-    return { bounds: workAreas.some((area) => titleBarVisible(sized, area)) ? sized : null, maximized: parsed.maximized }
+    const sized = {
+      ...bounds,
+      width: Math.max(bounds.width, this.#minWidth),
+      height: Math.max(bounds.height, this.#minHeight),
+    }
+    return {
+      bounds: workAreas.some((area) => titleBarVisible(sized, area)) ? sized : null,
+      maximized: parsed.maximized,
+    }
   }
 
   save(state: WindowState): void {

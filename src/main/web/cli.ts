@@ -42,7 +42,15 @@ async function main(): Promise<void> {
     ? childProcessSandboxLauncher({ args: [sandboxScript, '--port', '0', ...extra], cwd: join(here, '..', '..'), log })
     : undefined
   if (!sandboxLauncher) log.warn(`no sandbox at ${sandboxScript}; the sandbox profile is unavailable`)
-  const core = await createCore({ host: 'web', version: pkg.version, platform: process.platform, dataDir, log, redactor, sandboxLauncher })
+  const core = await createCore({
+    host: 'web',
+    version: pkg.version,
+    platform: process.platform,
+    dataDir,
+    log,
+    redactor,
+    sandboxLauncher,
+  })
   const host = await startWebHost({ bridge: core.bridge, staticDir, host: values.host, port })
   process.stdout.write(`Chainscope web host: ${host.url}\n`)
   log.info(`web host listening on ${host.origin}`)
@@ -57,7 +65,10 @@ async function main(): Promise<void> {
       exit(1, true)
     }, 2000).unref()
     await host.close()
-    const disposed = await Promise.race([core.dispose().then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 1500).unref())])
+    const disposed = await Promise.race([
+      core.dispose().then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 1500).unref()),
+    ])
     if (!disposed) log.warn('the core did not finish stopping within 1.5 s; exiting anyway')
     exit(0, core.keychainStuck())
   }
@@ -85,6 +96,8 @@ function packageJson(dir: string): string {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Chainscope web host could not start: ${error instanceof Error ? error.message : String(error)}\n`)
+  process.stderr.write(
+    `Chainscope web host could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  )
   process.exit(1)
 })

@@ -26,7 +26,9 @@ describe('event stream backpressure', () => {
     host = await startWebHost({ bridge, staticDir: dir, secret, maxEventBacklogBytes: 256 * 1024 })
     const socket = connect(host.port, '127.0.0.1')
     await new Promise<void>((r) => socket.once('connect', () => r()))
-    socket.write(`GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`)
+    socket.write(
+      `GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`,
+    )
     // Read the response head, then stop reading.
     await new Promise<void>((r) => socket.once('data', () => r()))
     socket.pause()
@@ -50,9 +52,12 @@ describe('event stream backpressure', () => {
     let received = 0
     socket.on('data', (c: Buffer) => (received += c.length))
     await new Promise<void>((r) => socket.once('connect', () => r()))
-    socket.write(`GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`)
+    socket.write(
+      `GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`,
+    )
     while (host.eventClients === 0) await tick()
-    for (let i = 0; i < 200; i++) bridge.emit('notice', { id: String(i), level: 'info', message: 'y'.repeat(1024), at: 'now' })
+    for (let i = 0; i < 200; i++)
+      bridge.emit('notice', { id: String(i), level: 'info', message: 'y'.repeat(1024), at: 'now' })
     while (received < 200 * 1024) await tick()
     expect(host.eventClients).toBe(1)
     socket.destroy()

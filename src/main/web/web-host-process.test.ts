@@ -51,11 +51,15 @@ interface Started {
 async function startHost(dir: string, bus = `unix:path=${join(dir, 'no-bus')}`): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: bus }
   delete env.DISPLAY
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main/web/cli.ts'), '--port', '0', '--data-dir', dir, '--static-dir', staticDir], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/main/web/cli.ts'), '--port', '0', '--data-dir', dir, '--static-dir', staticDir],
+    {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   children.push(child)
   let stderr = ''
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()))
@@ -70,12 +74,21 @@ async function startHost(dir: string, bus = `unix:path=${join(dir, 'no-bus')}`):
   return { child, url, stderr: () => stderr, exited }
 }
 
-function http(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function http(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolveReply, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolveReply({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('end', () =>
+        resolveReply({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      )
     })
     req.on('error', reject)
     if (init.body !== undefined) req.write(init.body)
@@ -84,12 +97,18 @@ function http(url: string, init: { method?: string; headers?: Record<string, str
 }
 
 /** A bridge client for the host: the secret exchanged for its cookie, then POSTs. */
-async function bridgeOf(url: string): Promise<(name: string, input: unknown) => Promise<{ status: number; body: string }>> {
+async function bridgeOf(
+  url: string,
+): Promise<(name: string, input: unknown) => Promise<{ status: number; body: string }>> {
   const opened = await http(url)
   const cookie = String(opened.headers['set-cookie']).split(';')[0]!
   const origin = new URL(url).origin
   return (name, input) =>
-    http(`${origin}/bridge/invoke`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ name, input }) })
+    http(`${origin}/bridge/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ name, input }),
+    })
 }
 
 describe('web host process', () => {
@@ -100,7 +119,11 @@ describe('web host process', () => {
     const second = await startHost(dir)
     expect(second.url).toBeNull()
     expect(await second.exited).not.toBe(0)
-    const lines = second.stderr().trim().split('\n').filter((l) => l.startsWith('Chainscope web host could not start'))
+    const lines = second
+      .stderr()
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('Chainscope web host could not start'))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(`process ${first.child.pid}`)
     // A crash leaves the lock behind: the next start takes it over.
@@ -130,8 +153,13 @@ describe('web host process', () => {
       })
       const id = (JSON.parse(saved.body) as { value: { id: string } }).value.id
       await invoke('profiles.activate', { id })
-      expect(JSON.parse((await invoke('key.set', { profileId: id, key: 'silent-key-0123456789', sessionOnly: true })).body)).toMatchObject({ ok: true })
-      const inFlight = invoke('data.balances', { network: 'alpha', address: '0x00000000000000000000000000000000000000aa' }).catch(() => null)
+      expect(
+        JSON.parse((await invoke('key.set', { profileId: id, key: 'silent-key-0123456789', sessionOnly: true })).body),
+      ).toMatchObject({ ok: true })
+      const inFlight = invoke('data.balances', {
+        network: 'alpha',
+        address: '0x00000000000000000000000000000000000000aa',
+      }).catch(() => null)
       while (silent.seen.length === 0) await new Promise<void>((r) => setImmediate(r))
       const started = performance.now()
       host.child.kill('SIGTERM')
@@ -166,12 +194,16 @@ describe('web host process', () => {
         ],
       })
       const id = (JSON.parse(saved.body) as { value: { id: string } }).value.id
-      const storing = invoke('key.set', { profileId: id, key: 'keychain-key-0123456789', sessionOnly: false }).catch(() => null)
+      const storing = invoke('key.set', { profileId: id, key: 'keychain-key-0123456789', sessionOnly: false }).catch(
+        () => null,
+      )
       while (connections.size === 0) await new Promise<void>((r) => setImmediate(r))
       const started = performance.now()
       host.child.kill('SIGTERM')
       await host.exited
-      process.stdout.write(`web host gone after SIGTERM with a keychain call in flight: ${Math.round(performance.now() - started)} ms (${host.child.signalCode ?? host.child.exitCode})\n`)
+      process.stdout.write(
+        `web host gone after SIGTERM with a keychain call in flight: ${Math.round(performance.now() - started)} ms (${host.child.signalCode ?? host.child.exitCode})\n`,
+      )
       expect(host.child.exitCode === 0 || host.child.signalCode === 'SIGTERM').toBe(true)
       await storing
     } finally {

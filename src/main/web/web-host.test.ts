@@ -12,13 +12,22 @@ interface Reply {
   body: string
 }
 
-function call(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function call(
+  port: number,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-    })
+    const req = request(
+      { host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        )
+      },
+    )
     req.on('error', reject)
     if (init.body !== undefined) req.write(init.body)
     req.end()
@@ -48,8 +57,15 @@ describe('web host', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  const invoke = (headers: Record<string, string>, body = JSON.stringify({ name: 'app.info', input: {} })): Promise<Reply> =>
-    call(host.port, '/bridge/invoke', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body })
+  const invoke = (
+    headers: Record<string, string>,
+    body = JSON.stringify({ name: 'app.info', input: {} }),
+  ): Promise<Reply> =>
+    call(host.port, '/bridge/invoke', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    })
 
   it('refuses to bind to anything but loopback', async () => {
     await expect(startWebHost({ bridge, staticDir: dir, host: '0.0.0.0' })).rejects.toThrow(/loopback only/)
@@ -60,14 +76,18 @@ describe('web host', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${secret}`)
     const r = await call(host.port, `/?token=${secret}`, { headers: { host: base.host! } })
     expect(r.status).toBe(303)
-    expect(String(r.headers['set-cookie'])).toMatch(new RegExp(`^chainscope_session_${host.port}=${secret}; HttpOnly; SameSite=Strict; Path=/$`))
+    expect(String(r.headers['set-cookie'])).toMatch(
+      new RegExp(`^chainscope_session_${host.port}=${secret}; HttpOnly; SameSite=Strict; Path=/$`),
+    )
   })
 
   it('refuses requests without the secret, with a wrong secret or a wrong token', async () => {
     expect((await invoke({ host: base.host! })).status).toBe(401)
     expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port}=wrong` })).status).toBe(401)
     // Another web host's cookie (another port) does not open this one.
-    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port + 1}=${secret}` })).status).toBe(401)
+    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port + 1}=${secret}` })).status).toBe(
+      401,
+    )
     expect((await call(host.port, '/?token=wrong', { headers: { host: base.host! } })).status).toBe(401)
     expect((await call(host.port, '/', { headers: { host: base.host! } })).status).toBe(401)
   })
@@ -81,7 +101,10 @@ describe('web host', () => {
   it('answers bridge calls as plain data, and validation errors for bad input', async () => {
     const okReply = await invoke({ ...base, origin: `http://127.0.0.1:${host.port}` })
     expect(okReply.status).toBe(200)
-    expect(JSON.parse(okReply.body)).toEqual({ ok: true, value: { name: 'Chainscope', version: '0', host: 'web', platform: 'test' } })
+    expect(JSON.parse(okReply.body)).toEqual({
+      ok: true,
+      value: { name: 'Chainscope', version: '0', host: 'web', platform: 'test' },
+    })
     const unknown = JSON.parse((await invoke(base, JSON.stringify({ name: 'fs.readFile', input: {} }))).body)
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'name' } })
     const extra = JSON.parse((await invoke(base, JSON.stringify({ name: 'app.info', input: { x: 1 } }))).body)
@@ -93,7 +116,11 @@ describe('web host', () => {
     const keyCall = await invoke(base, '{"name":"key.set","input":{"profileId":"p","key":sk_live_0123456789}}')
     expect(keyCall.status).toBe(400)
     expect(keyCall.body).not.toMatch(/sk_live|0123/)
-    const wrongType = await call(host.port, '/bridge/invoke', { method: 'POST', headers: { ...base, 'content-type': 'text/plain' }, body: '{}' })
+    const wrongType = await call(host.port, '/bridge/invoke', {
+      method: 'POST',
+      headers: { ...base, 'content-type': 'text/plain' },
+      body: '{}',
+    })
     expect(wrongType.status).toBe(415)
   })
 
@@ -101,7 +128,11 @@ describe('web host', () => {
     const small = await startWebHost({ bridge, staticDir: dir, secret, maxBodyBytes: 1024 })
     const r = await call(small.port, '/bridge/invoke', {
       method: 'POST',
-      headers: { host: `127.0.0.1:${small.port}`, cookie: `chainscope_session_${small.port}=${secret}`, 'content-type': 'application/json' },
+      headers: {
+        host: `127.0.0.1:${small.port}`,
+        cookie: `chainscope_session_${small.port}=${secret}`,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify({ name: 'app.info', input: { pad: 'x'.repeat(4096) } }),
     })
     expect(r.status).toBe(413)
@@ -116,7 +147,11 @@ describe('web host', () => {
     expect(index.headers['content-security-policy']).toContain("connect-src 'self'")
     expect((await call(host.port, '/assets/app.js', { headers: base })).body).toBe('console.log(1)')
     expect((await call(host.port, '/watchlists', { headers: base })).body).toContain('<title>t</title>')
-    for (const path of ['/../chainscope-outside.txt', '/%2e%2e/chainscope-outside.txt', '/assets/..%2f..%2fchainscope-outside.txt']) {
+    for (const path of [
+      '/../chainscope-outside.txt',
+      '/%2e%2e/chainscope-outside.txt',
+      '/assets/..%2f..%2fchainscope-outside.txt',
+    ]) {
       const r = await call(host.port, path, { headers: base })
       expect(r.body).not.toContain('outside')
     }

@@ -56,7 +56,9 @@ const MIME: Record<string, string> = {
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const bindHost = options.host ?? '127.0.0.1'
   if (!LOOPBACK.has(bindHost)) {
-    throw new Error(`The web host binds to loopback only (127.0.0.1, ::1 or localhost), not ${JSON.stringify(bindHost)}.`)
+    throw new Error(
+      `The web host binds to loopback only (127.0.0.1, ::1 or localhost), not ${JSON.stringify(bindHost)}.`,
+    )
   }
   const secret = options.secret ?? randomBytes(32).toString('base64url')
   const secretBuf = Buffer.from(secret)
@@ -90,7 +92,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const host = req.headers.host ?? ''
-    if (!allowedHosts().has(host)) return send(res, 403, { error: 'host', message: 'Unexpected Host header; open the address the web host printed.' })
+    if (!allowedHosts().has(host))
+      return send(res, 403, {
+        error: 'host',
+        message: 'Unexpected Host header; open the address the web host printed.',
+      })
     const origin = req.headers.origin
     if (origin !== undefined && !allowedHosts().has(origin.replace(/^http:\/\//, ''))) {
       return send(res, 403, { error: 'origin', message: 'Requests from other origins are refused.' })
@@ -110,7 +116,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
     }
     if (!hasSecret(req)) {
-      return send(res, 401, { error: 'secret', message: 'This Chainscope web host needs its per-run secret: open the full address it printed at start.' })
+      return send(res, 401, {
+        error: 'secret',
+        message: 'This Chainscope web host needs its per-run secret: open the full address it printed at start.',
+      })
     }
 
     if (url.pathname === '/bridge/invoke') return invoke(req, res)
@@ -118,7 +127,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (req.method !== 'GET') return send(res, 405, { error: 'method', message: 'The event stream takes GET.' })
       return events(req, res)
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, { error: 'method', message: 'Only GET here.' })
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, { error: 'method', message: 'Only GET here.' })
     return serveStatic(url.pathname, res)
   }
 
@@ -132,11 +142,25 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       body = JSON.parse(await readBody(req, maxBody))
     } catch (error) {
       if (error instanceof BodyTooLarge) {
-        return send(res, 413, { ok: false, error: { kind: 'invalid-input', message: `The bridge request is larger than ${maxBody} bytes.`, field: 'body' } })
+        return send(res, 413, {
+          ok: false,
+          error: {
+            kind: 'invalid-input',
+            message: `The bridge request is larger than ${maxBody} bytes.`,
+            field: 'body',
+          },
+        })
       }
       // Never the parser's message: V8 quotes the text around the fault, which may be a key.
       const at = /at position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1]
-      return send(res, 400, { ok: false, error: { kind: 'invalid-input', message: `The bridge request body is not valid JSON${at ? ` (at character ${at})` : ''}.`, field: 'body' } })
+      return send(res, 400, {
+        ok: false,
+        error: {
+          kind: 'invalid-input',
+          message: `The bridge request body is not valid JSON${at ? ` (at character ${at})` : ''}.`,
+          field: 'body',
+        },
+      })
     }
     const call = isRecord(body) ? body : {}
     send(res, 200, await options.bridge.dispatch(call.name, call.input))
@@ -171,7 +195,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return send(res, 400, { error: 'path', message: 'Malformed path.' })
     }
     let file = join(staticRoot, rel === '' ? 'index.html' : rel)
-    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) return send(res, 404, { error: 'not-found', message: 'Not found.' })
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep))
+      return send(res, 404, { error: 'not-found', message: 'Not found.' })
     let stat = statSafe(file)
     // A client-side route: answer the app shell.
     if (!stat?.isFile() && extname(rel) === '') {
@@ -226,7 +251,11 @@ function statSafe(file: string): Stats | undefined {
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) })
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  })
   res.end(text)
 }
 

@@ -17,7 +17,14 @@ describe('App shell', () => {
     t.bridge.handle('limiter.state', () => makeLimiter())
     t.bridge.handle('settings.get', () => ({ allowRemoteIcons: false }))
     t.bridge.handle('app.setVisible', () => null)
-    t.bridge.handle('app.notices', () => [{ id: 'n1', level: 'warning', message: 'The watchlists file was damaged and restored from its backup.', at: '2026-01-01T00:00:00.000Z' }])
+    t.bridge.handle('app.notices', () => [
+      {
+        id: 'n1',
+        level: 'warning',
+        message: 'The watchlists file was damaged and restored from its backup.',
+        at: '2026-01-01T00:00:00.000Z',
+      },
+    ])
     useSessionStore().profiles = [sandboxProfile(true, true)]
     await t.router.push('/')
   })
@@ -43,9 +50,15 @@ describe('App shell', () => {
     expect(t.router.currentRoute.value.fullPath).toBe(`/address/beta/${ADDRESS}/balances`)
     t.bridge.emit('open.address', { address: '0x1234', network: null })
     await flushPromises()
-    await vi.waitFor(() => expect(document.body.textContent).toContain('Could not open the address: An address has 40 hex characters after 0x; this one has 4.'))
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain(
+        'Could not open the address: An address has 40 hex characters after 0x; this one has 4.',
+      ),
+    )
     t.bridge.emit('open.address', { address: ADDRESS, network: 'gamma' })
-    await vi.waitFor(() => expect(document.body.textContent).toContain('This profile has no network "gamma"; it has alpha or beta.'))
+    await vi.waitFor(() =>
+      expect(document.body.textContent).toContain('This profile has no network "gamma"; it has alpha or beta.'),
+    )
     t.bridge.emit('open.view', { view: 'rpc' })
     await flushPromises()
     expect(t.router.currentRoute.value.name).toBe('rpc')

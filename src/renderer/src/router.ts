@@ -11,16 +11,36 @@ export function createAppRouter(): Router {
     history: createWebHashHistory(),
     routes: [
       { path: '/', name: 'home', component: HomeView },
-      { path: '/welcome', name: 'welcome', component: () => import('./features/setup/WelcomeView.vue'), meta: { open: true } },
+      {
+        path: '/welcome',
+        name: 'welcome',
+        component: () => import('./features/setup/WelcomeView.vue'),
+        meta: { open: true },
+      },
       {
         path: '/address/:network/:address/:tab(balances|transactions|counterparties|history)?',
         name: 'address',
         component: () => import('./features/address/AddressView.vue'),
       },
       { path: '/rpc', name: 'rpc', component: () => import('./features/rpc/RpcView.vue') },
-      { path: '/watchlists', name: 'watchlists', component: () => import('./features/watchlists/WatchlistsView.vue'), meta: { open: true } },
-      { path: '/settings', name: 'settings', component: () => import('./features/settings/SettingsView.vue'), meta: { open: true } },
-      { path: '/:rest(.*)*', name: 'not-found', component: () => import('./features/shell/NotFoundView.vue'), meta: { open: true } },
+      {
+        path: '/watchlists',
+        name: 'watchlists',
+        component: () => import('./features/watchlists/WatchlistsView.vue'),
+        meta: { open: true },
+      },
+      {
+        path: '/settings',
+        name: 'settings',
+        component: () => import('./features/settings/SettingsView.vue'),
+        meta: { open: true },
+      },
+      {
+        path: '/:rest(.*)*',
+        name: 'not-found',
+        component: () => import('./features/shell/NotFoundView.vue'),
+        meta: { open: true },
+      },
     ],
   })
 

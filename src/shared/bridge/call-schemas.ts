@@ -51,7 +51,13 @@ export const bridgeCalls = {
   'key.test': z.object({ profileId: id }).strict(),
 
   'data.balances': z
-    .object({ network: networkName, address, priority: prioritySchema.default('user'), scope, refresh: z.boolean().default(false) })
+    .object({
+      network: networkName,
+      address,
+      priority: prioritySchema.default('user'),
+      scope,
+      refresh: z.boolean().default(false),
+    })
     .strict(),
   'data.transactions': z
     .object({
@@ -131,7 +137,9 @@ export const bridgeCalls = {
       text: watchNote,
     })
     .strict(),
-  'search.query': z.object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) }).strict(),
+  'search.query': z
+    .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
+    .strict(),
   'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
   // Watch check (issue 11): without listId, every list's entries.
   'watch.estimate': z.object({ listId: id.optional() }).strict(),
@@ -139,9 +147,10 @@ export const bridgeCalls = {
   'watch.status': empty,
   'watch.markSeen': z.object({ listId: id.optional(), entryId: id.optional() }).strict(),
   'watch.settings': empty,
-  'watch.setSettings': z.object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() }).strict(),
+  'watch.setSettings': z
+    .object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() })
+    .strict(),
 } as const
-
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(bridgeCalls, name)

@@ -187,7 +187,14 @@ export interface WatchCheckResult {
   changed: number
   /** Requests it cost, per network and in all; `batched` false where the provider refuses batches. */
   requests: number
-  networks: { network: string; addresses: number; changed: number; requests: number; batched: boolean; error: string | null }[]
+  networks: {
+    network: string
+    addresses: number
+    changed: number
+    requests: number
+    batched: boolean
+    error: string | null
+  }[]
   statuses: WatchStatus[]
 }
 

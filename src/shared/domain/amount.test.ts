@@ -47,8 +47,12 @@ describe('formatUnits', () => {
 
   it('formats huge values without losing a digit', () => {
     expect(formatUnits(UINT256_MAX, 0, { group: false })).toBe(UINT256_MAX.toString())
-    expect(formatUnits(UINT256_MAX, 18, { group: false })).toBe('115792089237316195423570985008687907853269984665640564039457.584007913129639935')
-    expect(formatUnits(UINT256_MAX, 18)).toBe('115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935')
+    expect(formatUnits(UINT256_MAX, 18, { group: false })).toBe(
+      '115792089237316195423570985008687907853269984665640564039457.584007913129639935',
+    )
+    expect(formatUnits(UINT256_MAX, 18)).toBe(
+      '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935',
+    )
   })
 
   it('cuts (never rounds) when asked to, and says so', () => {
@@ -71,7 +75,12 @@ describe('formatUnits', () => {
 
 describe('formatTokenAmount', () => {
   it('formats the wire strings exactly', () => {
-    expect(formatTokenAmount('1500000', '6')).toMatchObject({ known: true, text: '1.5', value: 1_500_000n, decimals: 6 })
+    expect(formatTokenAmount('1500000', '6')).toMatchObject({
+      known: true,
+      text: '1.5',
+      value: 1_500_000n,
+      decimals: 6,
+    })
     expect(formatTokenAmount('42', '0')).toMatchObject({ known: true, text: '42' })
     expect(formatTokenAmount('1000000000000000000000', '18')).toMatchObject({ known: true, text: '1,000' })
   })

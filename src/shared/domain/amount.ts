@@ -46,7 +46,11 @@ export function formatUnits(value: bigint, decimals: number, options: FormatOpti
   return formatUnitsDetailed(value, decimals, options).text
 }
 
-export function formatUnitsDetailed(value: bigint, decimals: number, options: FormatOptions = {}): { text: string; exact: boolean } {
+export function formatUnitsDetailed(
+  value: bigint,
+  decimals: number,
+  options: FormatOptions = {},
+): { text: string; exact: boolean } {
   const negative = value < 0n
   const digits = (negative ? -value : value).toString()
   const padded = digits.padStart(decimals + 1, '0')

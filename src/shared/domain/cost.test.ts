@@ -4,7 +4,14 @@ import { describeCost, estimateCost } from './cost'
 describe('estimateCost', () => {
   it('tells requests, share of what is left, and whether the reserve is crossed', () => {
     const small = estimateCost(12, { leftToday: 900, reserve: 200 })
-    expect(small).toEqual({ requests: 12, leftToday: 900, percentOfLeft: 1.4, reserve: 200, crossesReserve: false, exceedsLeft: false })
+    expect(small).toEqual({
+      requests: 12,
+      leftToday: 900,
+      percentOfLeft: 1.4,
+      reserve: 200,
+      crossesReserve: false,
+      exceedsLeft: false,
+    })
     expect(describeCost(small)).toBe('12 requests (1.4 % of the 900 left today)')
     expect(estimateCost(701, { leftToday: 900, reserve: 200 }).crossesReserve).toBe(true)
     expect(estimateCost(700, { leftToday: 900, reserve: 200 }).crossesReserve).toBe(false)

@@ -29,7 +29,8 @@ export function serviceUrlProblem(text: string): string | null {
   } catch {
     return 'expected a URL'
   }
-  if (!/^https?:\/\//.test(text) || (url.protocol !== 'http:' && url.protocol !== 'https:')) return 'the URL must start with http:// or https://'
+  if (!/^https?:\/\//.test(text) || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return 'the URL must start with http:// or https://'
   if (/[?#]/.test(text)) return 'the URL must not carry a query or fragment (the key is added by the app)'
   return null
 }

@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { apiKeyProblem, NETWORK_NAME_PATTERN, NETWORK_NAME_RULE, PROFILE_LIMITS, serviceUrlProblem } from './profile-rules'
+import {
+  apiKeyProblem,
+  NETWORK_NAME_PATTERN,
+  NETWORK_NAME_RULE,
+  PROFILE_LIMITS,
+  serviceUrlProblem,
+} from './profile-rules'
 
 /** Network names are data, never constants: each profile names its two networks. */
 export const networkName = z.string().regex(NETWORK_NAME_PATTERN, NETWORK_NAME_RULE)
@@ -48,7 +54,10 @@ export type Limits = z.infer<typeof limitsSchema>
 export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }
 
 export const profileInputSchema = z.object({
-  id: z.string().regex(/^[a-z0-9-]{1,40}$/).optional(),
+  id: z
+    .string()
+    .regex(/^[a-z0-9-]{1,40}$/)
+    .optional(),
   name: z.string().trim().min(1, 'a profile needs a name').max(PROFILE_LIMITS.name),
   baseUrl: httpUrl,
   rpcUrl: httpUrl,

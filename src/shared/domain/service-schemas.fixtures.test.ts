@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { readFixture } from '../testing/blockscout-fixtures'
-import { balanceItemSchema, balancesResponseSchema, transactionSchema, transactionsResponseSchema } from './service-schemas'
+import {
+  balanceItemSchema,
+  balancesResponseSchema,
+  transactionSchema,
+  transactionsResponseSchema,
+} from './service-schemas'
 
 const txs = readFixture('transactions')
 const bals = readFixture('balances')
@@ -33,7 +38,13 @@ describe('real-world (Blockscout) items parse one by one', () => {
     const items = txs.items.map((i) => structuredClone(i.item))
     const at = txs.items.findIndex((i) => i.id === 'withTokenTransfer')
     const broken = items[at]
-    if (!broken || typeof broken !== 'object' || !('token_transfers' in broken) || !Array.isArray(broken.token_transfers)) throw new Error('fixture changed')
+    if (
+      !broken ||
+      typeof broken !== 'object' ||
+      !('token_transfers' in broken) ||
+      !Array.isArray(broken.token_transfers)
+    )
+      throw new Error('fixture changed')
     broken.token_transfers[1] = { ...broken.token_transfers[1], total: 'lots' }
     const t = transactionsResponseSchema.parse({ items, next_page_params: null })
     expect(t.items).toHaveLength(19)
@@ -44,7 +55,18 @@ describe('real-world (Blockscout) items parse one by one', () => {
 /** The ways a real service breaks an item: a field null, a wrong type, removed, an unknown shape. */
 const breakage = fc.constantFrom('null', 'number', 'remove', 'shape')
 /** Fields every readable transaction needs: breaking any of them makes the item unreadable. */
-const TX_FIELDS = ['hash', 'from', 'value', 'fee', 'gas_limit', 'nonce', 'raw_input', 'tx_types', 'result', 'confirmations'] as const
+const TX_FIELDS = [
+  'hash',
+  'from',
+  'value',
+  'fee',
+  'gas_limit',
+  'nonce',
+  'raw_input',
+  'tx_types',
+  'result',
+  'confirmations',
+] as const
 const BAL_FIELDS = ['token', 'value'] as const
 
 function breakItem(item: unknown, field: string, how: string): unknown {

@@ -27,7 +27,9 @@ export const isoTimestamp = z
  */
 const nullableString = z.union([z.string(), z.null()])
 /** Any ISO 8601 date-time: the spec shows microseconds and Z; other services send less or an offset. */
-const anyIsoTimestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/, 'expected an ISO 8601 date-time')
+const anyIsoTimestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})$/, 'expected an ISO 8601 date-time')
 
 export const tokenSchema = z.looseObject({
   address: addressHash,
@@ -53,7 +55,10 @@ export const balanceItemSchema = z.looseObject({
 export type BalanceItem = z.infer<typeof balanceItemSchema>
 
 /** A tag on an address: Blockscout sends `{label, display_name}` objects, the spec strings. */
-export const addressTagSchema = z.union([z.string(), z.looseObject({ label: nullableString.optional(), display_name: nullableString.optional() })])
+export const addressTagSchema = z.union([
+  z.string(),
+  z.looseObject({ label: nullableString.optional(), display_name: nullableString.optional() }),
+])
 export type AddressTag = z.infer<typeof addressTagSchema>
 const tagList = z.union([z.array(addressTagSchema), z.null()]).optional()
 
@@ -104,7 +109,11 @@ export const tokenTransferSchema = z.looseObject({
 export type TokenTransfer = z.infer<typeof tokenTransferSchema>
 
 /** Summaries of what a transaction did (swaps, mints); the spec says "not shown", kept typed for the detail's raw view. */
-export const txActionSchema = z.looseObject({ protocol: nullableString.optional(), type: z.string(), data: z.record(z.string(), z.unknown()) })
+export const txActionSchema = z.looseObject({
+  protocol: nullableString.optional(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+})
 export type TxAction = z.infer<typeof txActionSchema>
 
 export const transactionSchema = z.looseObject({
@@ -213,7 +222,13 @@ export function parseItems<S extends z.ZodType>(schema: S, raw: readonly unknown
     const issue = r.error.issues[0]
     const found = issue ? deepestIssue(issue) : null
     const hash = item && typeof item === 'object' && 'hash' in item && typeof item.hash === 'string' ? item.hash : null
-    unreadable.push({ index, path: found ? found.path.map(String).join('.') : '', message: found?.message ?? 'unreadable', raw: item, hash })
+    unreadable.push({
+      index,
+      path: found ? found.path.map(String).join('.') : '',
+      message: found?.message ?? 'unreadable',
+      raw: item,
+      hash,
+    })
   })
   return { items, unreadable }
 }
@@ -257,6 +272,10 @@ export const rpcErrorObjectSchema = z.looseObject({
 
 export const rpcResponseSchema = z.union([
   z.looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.number(), z.string(), z.null()]), result: z.unknown() }),
-  z.looseObject({ jsonrpc: z.literal('2.0'), id: z.union([z.number(), z.string(), z.null()]), error: rpcErrorObjectSchema }),
+  z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.number(), z.string(), z.null()]),
+    error: rpcErrorObjectSchema,
+  }),
 ])
 export type RpcResponse = z.infer<typeof rpcResponseSchema>

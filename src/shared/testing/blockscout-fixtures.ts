@@ -16,7 +16,11 @@ export interface FixtureFile {
 }
 
 export function fixtureDir(): string {
-  const candidates = [process.env.CHAINSCOPE_FIXTURES, '/work/shared/fixtures/blockscout', resolve(import.meta.dirname, '../../../../shared/fixtures/blockscout')]
+  const candidates = [
+    process.env.CHAINSCOPE_FIXTURES,
+    '/work/shared/fixtures/blockscout',
+    resolve(import.meta.dirname, '../../../../shared/fixtures/blockscout'),
+  ]
   for (const dir of candidates) {
     if (!dir) continue
     try {
@@ -31,11 +35,19 @@ export function fixtureDir(): string {
 
 export function readFixture(name: 'transactions' | 'balances'): FixtureFile {
   const parsed: unknown = JSON.parse(readFileSync(join(fixtureDir(), `${name}.json`), 'utf8'))
-  if (!parsed || typeof parsed !== 'object' || !('address' in parsed) || !('items' in parsed) || typeof parsed.address !== 'string' || !Array.isArray(parsed.items)) {
+  if (
+    !parsed ||
+    typeof parsed !== 'object' ||
+    !('address' in parsed) ||
+    !('items' in parsed) ||
+    typeof parsed.address !== 'string' ||
+    !Array.isArray(parsed.items)
+  ) {
     throw new Error(`${name}.json is not an item file`)
   }
   const items = parsed.items.map((i: unknown) => {
-    if (!i || typeof i !== 'object' || !('id' in i) || !('item' in i) || typeof i.id !== 'string') throw new Error(`${name}.json: an entry without id/item`)
+    if (!i || typeof i !== 'object' || !('id' in i) || !('item' in i) || typeof i.id !== 'string')
+      throw new Error(`${name}.json: an entry without id/item`)
     return { id: i.id, item: i.item }
   })
   return { address: parsed.address, items }

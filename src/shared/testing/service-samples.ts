@@ -66,10 +66,18 @@ export function makeTx(i: number, extra: Partial<Transaction> = {}): Transaction
   }
 }
 
-export function makeBalance(symbol: string, value: string, decimals: string | null, extra: { rate?: string | null; type?: string; tokenId?: string | null; icon?: string | null } = {}): BalanceItem {
+export function makeBalance(
+  symbol: string,
+  value: string,
+  decimals: string | null,
+  extra: { rate?: string | null; type?: string; tokenId?: string | null; icon?: string | null } = {},
+): BalanceItem {
   return {
     token: {
-      address: `0x${symbol.padEnd(40, '0').replace(/[^0-9a-f]/gi, 'a').slice(0, 40)}`,
+      address: `0x${symbol
+        .padEnd(40, '0')
+        .replace(/[^0-9a-f]/gi, 'a')
+        .slice(0, 40)}`,
       circulating_market_cap: null,
       decimals,
       exchange_rate: extra.rate ?? null,

@@ -23,7 +23,15 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'app.notices': {},
   'sandbox.status': {},
   'profiles.list': {},
-  'profiles.save': { name: 'P', baseUrl: 'http://127.0.0.1:1', rpcUrl: 'http://127.0.0.1:1/rpc', networks: [{ name: 'one', label: 'One' }, { name: 'two', label: 'Two' }] },
+  'profiles.save': {
+    name: 'P',
+    baseUrl: 'http://127.0.0.1:1',
+    rpcUrl: 'http://127.0.0.1:1/rpc',
+    networks: [
+      { name: 'one', label: 'One' },
+      { name: 'two', label: 'Two' },
+    ],
+  },
   'profiles.remove': { id: 'nope' },
   'profiles.activate': { id: 'nope' },
   'profiles.setLimits': { id: 'nope', limits: { ratePerSecond: 1, burst: 1, quotaPerDay: 1 } },
@@ -100,7 +108,10 @@ function expectPlainError(result: BridgeResult<unknown>): asserts result is { ok
 function mutate(base: unknown, path: (string | number)[], value: unknown): unknown {
   if (path.length === 0) return value
   const [head, ...rest] = path
-  const copy = (Array.isArray(base) ? [...(base as unknown[])] : { ...(base as object) }) as Record<string | number, unknown>
+  const copy = (Array.isArray(base) ? [...(base as unknown[])] : { ...(base as object) }) as Record<
+    string | number,
+    unknown
+  >
   copy[head!] = mutate((base as Record<string | number, unknown>)?.[head!], rest, value)
   return copy
 }
@@ -121,9 +132,21 @@ describe('bridge under random input', () => {
   it.each(NAMES)('%s answers a validation error for any malformed input', async (name) => {
     const schema = bridgeCalls[name]
     const example = EXAMPLES[name]
-    const anyInput = fc.anything({ withNullPrototype: true, withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true })
-    const mutated = fc.tuple(fc.constantFrom(...paths(example)), fc.oneof(anyInput, fc.string(), fc.integer(), fc.constant(undefined))).map(([p, v]) => mutate(example, p, v))
-    const extraKey = fc.tuple(fc.string({ minLength: 1 }), fc.jsonValue()).map(([k, v]) => ({ ...example, [`x${k}`]: v }))
+    const anyInput = fc.anything({
+      withNullPrototype: true,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withSparseArray: true,
+    })
+    const mutated = fc
+      .tuple(fc.constantFrom(...paths(example)), fc.oneof(anyInput, fc.string(), fc.integer(), fc.constant(undefined)))
+      .map(([p, v]) => mutate(example, p, v))
+    const extraKey = fc
+      .tuple(fc.string({ minLength: 1 }), fc.jsonValue())
+      .map(([k, v]) => ({ ...example, [`x${k}`]: v }))
     await fc.assert(
       fc.asyncProperty(fc.oneof(anyInput, mutated, extraKey), async (input) => {
         fc.pre(!schema.safeParse(input ?? {}).success)
@@ -154,19 +177,52 @@ describe('bridge under random input', () => {
     const saved = await core.bridge.dispatch('profiles.save', EXAMPLES['profiles.save'])
     expect(saved.ok).toBe(true)
     const id = (saved as { value: { id: string } }).value.id
-    expect((await core.bridge.dispatch('key.set', { profileId: id, key: 'session-key-1234', sessionOnly: true })).ok).toBe(true)
+    expect(
+      (await core.bridge.dispatch('key.set', { profileId: id, key: 'session-key-1234', sessionOnly: true })).ok,
+    ).toBe(true)
     expect((await core.bridge.dispatch('profiles.activate', { id })).ok).toBe(true)
     const mixed = fc.stringMatching(/^0x[0-9a-fA-F]{40}$/)
-    const hex40 = fc.oneof(mixed, mixed.map((a) => a.toLowerCase()))
+    const hex40 = fc.oneof(
+      mixed,
+      mixed.map((a) => a.toLowerCase()),
+    )
     const kinds = new Set<string>()
     const cases = fc.oneof(
-      fc.record({ name: fc.constant('data.transactions' as const), input: fc.record({ network: fc.constantFrom('one', 'zzz'), address: hex40, cursor: fc.oneof(fc.string({ maxLength: 200 }), fc.base64String()) }) }),
-      fc.record({ name: fc.constant('data.balances' as const), input: fc.record({ network: fc.constantFrom('one', 'two', 'nope'), address: hex40 }) }),
-      fc.record({ name: fc.constant('watchlists.import' as const), input: fc.record({ format: fc.constantFrom('json', 'csv'), text: fc.oneof(fc.string(), fc.json()) }) }),
-      fc.record({ name: fc.constant('watchlists.addEntry' as const), input: fc.record({ listId: fc.string({ minLength: 1, maxLength: 80 }), entry: fc.record({ address: hex40, network: fc.constant('one') }) }) }),
-      fc.record({ name: fc.constant('profiles.activate' as const), input: fc.record({ id: fc.string({ minLength: 1, maxLength: 80 }) }) }),
-      fc.record({ name: fc.constant('key.status' as const), input: fc.record({ profileId: fc.string({ minLength: 1, maxLength: 80 }) }) }),
-      fc.record({ name: fc.constant('watchlists.export' as const), input: fc.record({ format: fc.constant('csv'), listId: fc.string({ minLength: 1, maxLength: 80 }) }) }),
+      fc.record({
+        name: fc.constant('data.transactions' as const),
+        input: fc.record({
+          network: fc.constantFrom('one', 'zzz'),
+          address: hex40,
+          cursor: fc.oneof(fc.string({ maxLength: 200 }), fc.base64String()),
+        }),
+      }),
+      fc.record({
+        name: fc.constant('data.balances' as const),
+        input: fc.record({ network: fc.constantFrom('one', 'two', 'nope'), address: hex40 }),
+      }),
+      fc.record({
+        name: fc.constant('watchlists.import' as const),
+        input: fc.record({ format: fc.constantFrom('json', 'csv'), text: fc.oneof(fc.string(), fc.json()) }),
+      }),
+      fc.record({
+        name: fc.constant('watchlists.addEntry' as const),
+        input: fc.record({
+          listId: fc.string({ minLength: 1, maxLength: 80 }),
+          entry: fc.record({ address: hex40, network: fc.constant('one') }),
+        }),
+      }),
+      fc.record({
+        name: fc.constant('profiles.activate' as const),
+        input: fc.record({ id: fc.string({ minLength: 1, maxLength: 80 }) }),
+      }),
+      fc.record({
+        name: fc.constant('key.status' as const),
+        input: fc.record({ profileId: fc.string({ minLength: 1, maxLength: 80 }) }),
+      }),
+      fc.record({
+        name: fc.constant('watchlists.export' as const),
+        input: fc.record({ format: fc.constant('csv'), listId: fc.string({ minLength: 1, maxLength: 80 }) }),
+      }),
     )
     await fc.assert(
       fc.asyncProperty(cases, async ({ name, input }) => {

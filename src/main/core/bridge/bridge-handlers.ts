@@ -17,10 +17,19 @@ function address(input: string, field = 'address'): string {
 }
 
 /** Every bridge call, translated to the core's services. Inputs arrive validated by BridgeHost. */
-export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, setVisible: (v: boolean) => void): BridgeHandlers {
+export function bridgeHandlers(
+  s: CoreServices,
+  info: AppInfo,
+  clock: Clock,
+  setVisible: (v: boolean) => void,
+): BridgeHandlers {
   const sandboxKeyManaged = (profileId: string): void => {
     if (profileId === SANDBOX_PROFILE_ID) {
-      throw new AppError('invalid-input', "The built-in sandbox's key is managed by Chainscope; it cannot be set or cleared.", { field: 'profileId' })
+      throw new AppError(
+        'invalid-input',
+        "The built-in sandbox's key is managed by Chainscope; it cannot be set or cleared.",
+        { field: 'profileId' },
+      )
     }
   }
   return {
@@ -91,12 +100,17 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       const runtime = s.runtime(profileId)
       const profile = await runtime.ready()
       const network = profile.networks[0]?.name
-      if (!network) throw new AppError('invalid-input', 'This profile has no networks to test against.', { field: 'profileId' })
+      if (!network)
+        throw new AppError('invalid-input', 'This profile has no networks to test against.', { field: 'profileId' })
       const started = clock.now()
       const result = await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' })
       const height = parseHexQuantity(result, MAX_SAFE_BIGINT)
       // Redact, then cut (issue 10 item 6): a cut key is no longer recognised as one.
-      if (height === null) throw new AppError('protocol', `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', (t) => s.redact(t), 40)}, not a block number.`)
+      if (height === null)
+        throw new AppError(
+          'protocol',
+          `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', (t) => s.redact(t), 40)}, not a block number.`,
+        )
       s.observeHead(profileId, network, Number(height))
       return { latencyMs: clock.now() - started, height: height.toString() }
     },
@@ -138,10 +152,12 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       s.watchlists.delete(id)
       return null
     },
-    'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, { ...entry, address: address(entry.address, 'entry.address') }),
+    'watchlists.addEntry': ({ listId, entry }) =>
+      s.watchlists.addEntry(listId, { ...entry, address: address(entry.address, 'entry.address') }),
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
-    'watchlists.moveEntry': ({ fromListId, toListId, entryId }) => s.watchlists.moveEntry(fromListId, toListId, entryId),
+    'watchlists.moveEntry': ({ fromListId, toListId, entryId }) =>
+      s.watchlists.moveEntry(fromListId, toListId, entryId),
     'watchlists.import': ({ format, text, listName }) => {
       // Notes ride in the JSON backup (notes-io.ts): checked first, so a bad note imports nothing.
       const carried = format === 'json' ? notesFromImport(text) : { notes: [], notesOnly: false }
@@ -160,7 +176,12 @@ export function bridgeHandlers(s: CoreServices, info: AppInfo, clock: Clock, set
       const addr = address(input)
       const runtime = s.active()
       const profile = await runtime.ready()
-      return s.presence.check(runtime, profile.networks.map((n) => n.name), addr, refresh)
+      return s.presence.check(
+        runtime,
+        profile.networks.map((n) => n.name),
+        addr,
+        refresh,
+      )
     },
     'watch.estimate': ({ listId }) => s.watch.estimate(listId),
     'watch.check': ({ listId }) => s.watch.check(listId),

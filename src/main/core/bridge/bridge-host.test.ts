@@ -17,8 +17,14 @@ describe('BridgeHost', () => {
       },
       { redactor, log: (m) => logged.push(m) },
     )
-    expect(await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })).toEqual({ ok: true, value: { result: { echoed: 'url?api_key=…1234' } } })
-    expect(await host.dispatch('key.test', { profileId: 'p' })).toEqual({ ok: false, error: { kind: 'protocol', message: 'bad body', data: '…1234' } })
+    expect(await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })).toEqual({
+      ok: true,
+      value: { result: { echoed: 'url?api_key=…1234' } },
+    })
+    expect(await host.dispatch('key.test', { profileId: 'p' })).toEqual({
+      ok: false,
+      error: { kind: 'protocol', message: 'bad body', data: '…1234' },
+    })
     const seen: unknown[] = []
     host.subscribe((_e, payload) => seen.push(payload))
     host.emit('notice', { id: '1', level: 'info', message: 'key sbx_secret_key_1234', at: 'now' })
@@ -34,7 +40,14 @@ describe('BridgeHost', () => {
       const host = new BridgeHost(
         {
           'rpc.call': () => ({
-            result: { raw: `x${key}x`, encoded: encodeURIComponent(key), form, lower: form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), [key]: 1, deep: JSON.parse(`${'['.repeat(80)}"${JSON.stringify(key).slice(1, -1)}"${']'.repeat(80)}`) as unknown },
+            result: {
+              raw: `x${key}x`,
+              encoded: encodeURIComponent(key),
+              form,
+              lower: form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+              [key]: 1,
+              deep: JSON.parse(`${'['.repeat(80)}"${JSON.stringify(key).slice(1, -1)}"${']'.repeat(80)}`) as unknown,
+            },
           }),
         },
         { redactor },
@@ -42,7 +55,13 @@ describe('BridgeHost', () => {
       const answer = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
       expect(answer.ok).toBe(true)
       const text = JSON.stringify(answer)
-      for (const leaked of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), form.slice('api_key='.length), form.slice('api_key='.length).toLowerCase()]) {
+      for (const leaked of [
+        key,
+        JSON.stringify(key).slice(1, -1),
+        encodeURIComponent(key),
+        form.slice('api_key='.length),
+        form.slice('api_key='.length).toLowerCase(),
+      ]) {
         expect(text).not.toContain(leaked)
       }
       expect(text).toContain(`…${key.slice(-4)}`.replace(/[\\"]/g, (c) => `\\${c}`))
@@ -51,8 +70,18 @@ describe('BridgeHost', () => {
 
   it('reports a handler that throws something unexpected as internal, with details only in the log', async () => {
     const logged: string[] = []
-    const host = new BridgeHost({ 'app.info': () => { throw new TypeError('boom') } }, { log: (m) => logged.push(m) })
-    expect(await host.dispatch('app.info', {})).toEqual({ ok: false, error: { kind: 'internal', message: 'app.info failed unexpectedly; the details are in the log.' } })
+    const host = new BridgeHost(
+      {
+        'app.info': () => {
+          throw new TypeError('boom')
+        },
+      },
+      { log: (m) => logged.push(m) },
+    )
+    expect(await host.dispatch('app.info', {})).toEqual({
+      ok: false,
+      error: { kind: 'internal', message: 'app.info failed unexpectedly; the details are in the log.' },
+    })
     expect(logged).toEqual(['bridge app.info failed: TypeError: boom'])
   })
 })

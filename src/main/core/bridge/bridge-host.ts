@@ -134,7 +134,11 @@ export class BridgeHost {
 
   async #dispatch(name: unknown, input: unknown): Promise<BridgeResult<unknown>> {
     if (!isBridgeCallName(name)) {
-      return fail({ kind: 'invalid-input', message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(this.#cut(name, 60)) : `(a ${typeof name})`}.`, field: 'name' })
+      return fail({
+        kind: 'invalid-input',
+        message: `Unknown bridge call ${typeof name === 'string' ? JSON.stringify(this.#cut(name, 60)) : `(a ${typeof name})`}.`,
+        field: 'name',
+      })
     }
     const parsed = bridgeCalls[name].safeParse(input ?? {})
     if (!parsed.success) {

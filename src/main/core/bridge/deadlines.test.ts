@@ -19,11 +19,18 @@ describe('deadlines', () => {
     await vi.advanceTimersByTimeAsync(29_999)
     expect(answer).toBeNull()
     await vi.advanceTimersByTimeAsync(1)
-    expect(answer).toMatchObject({ ok: false, error: { kind: 'timeout', message: expect.stringMatching(/key\.test got no answer within 30 s/) } })
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { kind: 'timeout', message: expect.stringMatching(/key\.test got no answer within 30 s/) },
+    })
   })
 
   it('a queued request fails with `timeout` after its deadline instead of waiting forever', async () => {
-    const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 10, burst: 1, quotaPerDay: 1000 }, ledger: new MemoryQuotaLedger() })
+    const limiter = new Limiter({
+      profileId: 'p',
+      limits: { ratePerSecond: 10, burst: 1, quotaPerDay: 1000 },
+      ledger: new MemoryQuotaLedger(),
+    })
     const held = await limiter.acquire({ priority: 'user' })
     let outcome: unknown = null
     limiter.acquire({ priority: 'user' }).then(
@@ -39,10 +46,17 @@ describe('deadlines', () => {
   })
 
   it('a server pause is clamped to 60 s; while it lasts longer than a request may wait, requests fail at once', async () => {
-    const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 10, burst: 5, quotaPerDay: 1000 }, ledger: new MemoryQuotaLedger() })
+    const limiter = new Limiter({
+      profileId: 'p',
+      limits: { ratePerSecond: 10, burst: 5, quotaPerDay: 1000 },
+      ledger: new MemoryQuotaLedger(),
+    })
     limiter.pauseFor(999_999_999_000)
     expect(Date.parse(limiter.state().pausedUntil!) - Date.now()).toBe(60_000)
-    await expect(limiter.acquire({ priority: 'user' })).rejects.toMatchObject({ kind: 'rate-limited', details: { retryAfterMs: 60_000 } })
+    await expect(limiter.acquire({ priority: 'user' })).rejects.toMatchObject({
+      kind: 'rate-limited',
+      details: { retryAfterMs: 60_000 },
+    })
     await vi.advanceTimersByTimeAsync(40_000)
     // 20 s left: within a request's deadline, so it waits and is sent when the pause ends.
     let granted = false

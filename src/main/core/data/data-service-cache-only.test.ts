@@ -22,23 +22,64 @@ describe('DataService cacheOnly (issue 12: analyst views widen to what is cached
   it('answers a page from a snapshot of any age, and never asks the service', async () => {
     let now = Date.UTC(2030, 0, 1)
     const fetched: string[] = []
-    const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: 'http://127.0.0.1:9', rpcUrl: 'http://127.0.0.1:9/rpc', networks: [{ name: 'alpha', label: 'Alpha' }], limits: SPEC_LIMITS }
-    const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
+    const profile: Profile = {
+      id: 'p',
+      name: 'P',
+      kind: 'service',
+      baseUrl: 'http://127.0.0.1:9',
+      rpcUrl: 'http://127.0.0.1:9/rpc',
+      networks: [{ name: 'alpha', label: 'Alpha' }],
+      limits: SPEC_LIMITS,
+    }
+    const clock = {
+      now: () => now,
+      setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+      clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+    }
     const limiter = new Limiter({ profileId: 'p', limits: SPEC_LIMITS, ledger: new MemoryQuotaLedger(), clock })
     const fetchSpy: typeof fetch = async (input) => {
       fetched.push(String(input))
       throw new Error('no network in this test')
     }
-    const client = new ServiceClient({ profile: () => profile, getKey: async () => 'k'.repeat(12), limiter, spelling: { get: () => null, set: () => {} }, redact: (s) => s, clock, fetch: fetchSpy, maxAttempts: 1 })
+    const client = new ServiceClient({
+      profile: () => profile,
+      getKey: async () => 'k'.repeat(12),
+      limiter,
+      spelling: { get: () => null, set: () => {} },
+      redact: (s) => s,
+      clock,
+      fetch: fetchSpy,
+      maxAttempts: 1,
+    })
     const cursor = encodeCursor(nextPage(transaction(0, 101, 4)))
     const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
-    await snapshots.writePage('p', 'alpha', ADDR, cursor, { fetchedAt: now - 30 * 86_400_000, items: [transaction(1, 100, 5)], nextCursor: null })
+    await snapshots.writePage('p', 'alpha', ADDR, cursor, {
+      fetchedAt: now - 30 * 86_400_000,
+      items: [transaction(1, 100, 5)],
+      nextCursor: null,
+    })
     const data = new DataService({ profileId: 'p', client, snapshots, clock })
     now += 1
-    const page = await data.transactions({ network: 'alpha', address: ADDR, cursor: cursor, priority: 'user', refresh: false, cacheOnly: true })
+    const page = await data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: cursor,
+      priority: 'user',
+      refresh: false,
+      cacheOnly: true,
+    })
     expect(page).toMatchObject({ source: 'snapshot', staleReason: null, nextCursor: null })
     expect(page.items).toHaveLength(1)
-    await expect(data.transactions({ network: 'alpha', address: ADDR, cursor: null, priority: 'user', refresh: false, cacheOnly: true })).rejects.toMatchObject({ kind: 'not-found' })
+    await expect(
+      data.transactions({
+        network: 'alpha',
+        address: ADDR,
+        cursor: null,
+        priority: 'user',
+        refresh: false,
+        cacheOnly: true,
+      }),
+    ).rejects.toMatchObject({ kind: 'not-found' })
     expect(fetched).toEqual([])
     expect(limiter.state().usedToday).toBe(0)
   })

@@ -35,21 +35,57 @@ beforeEach(() => {
     if (req.path.startsWith('/rpc/')) {
       const calls = JSON.parse(req.body) as { id: number; method: string }[]
       const result = (m: string): unknown => (m === 'eth_blockNumber' ? '0x200' : m === 'eth_getLogs' ? [] : '0x1')
-      return json(res, 200, calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: result(c.method) })))
+      return json(
+        res,
+        200,
+        calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: result(c.method) })),
+      )
     }
-    if (req.path.endsWith('/transactions')) return json(res, 200, { items: [transaction(1, 0x100, 5)], next_page_params: null })
+    if (req.path.endsWith('/transactions'))
+      return json(res, 200, { items: [transaction(1, 0x100, 5)], next_page_params: null })
     return json(res, 200, { items: [balanceItem()], next_page_params: null })
   })
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 async function setup() {
-  const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: server.url, rpcUrl: `${server.url}/rpc`, networks: [{ name: 'alpha', label: 'Alpha' }], limits: SPEC_LIMITS }
-  const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
-  const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 100_000 }, ledger: new MemoryQuotaLedger(), clock })
-  const client = new ServiceClient({ profile: () => profile, getKey: async () => KEY, limiter, spelling: { get: () => 'balance', set() {} }, redact: (s) => s, clock, backoffMs: 1 })
+  const profile: Profile = {
+    id: 'p',
+    name: 'P',
+    kind: 'service',
+    baseUrl: server.url,
+    rpcUrl: `${server.url}/rpc`,
+    networks: [{ name: 'alpha', label: 'Alpha' }],
+    limits: SPEC_LIMITS,
+  }
+  const clock = {
+    now: () => now,
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+  }
+  const limiter = new Limiter({
+    profileId: 'p',
+    limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 100_000 },
+    ledger: new MemoryQuotaLedger(),
+    clock,
+  })
+  const client = new ServiceClient({
+    profile: () => profile,
+    getKey: async () => KEY,
+    limiter,
+    spelling: { get: () => 'balance', set() {} },
+    redact: (s) => s,
+    clock,
+    backoffMs: 1,
+  })
   const polls: { head: number; gas: string | null }[] = []
-  const data = new DataService({ profileId: 'p', client, snapshots: new SnapshotStore({ root: join(dir, 'snapshots') }), clock, onPoll: (_n, head, gas) => polls.push({ head, gas }) })
+  const data = new DataService({
+    profileId: 'p',
+    client,
+    snapshots: new SnapshotStore({ root: join(dir, 'snapshots') }),
+    clock,
+    onPoll: (_n, head, gas) => polls.push({ head, gas }),
+  })
   return { data, client, polls }
 }
 
@@ -61,7 +97,14 @@ const visit = (data: DataService) => Promise.all([data.balances(req), data.trans
 describe('DataService revalidation', () => {
   it('asks once for balances and first page together, then serves them as confirmed for another window', async () => {
     const { data, client, polls } = await setup()
-    await client.rpcCalls('alpha', [{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { priority: 'user' }) // the endpoint takes batches
+    await client.rpcCalls(
+      'alpha',
+      [
+        { method: 'eth_blockNumber', params: [] },
+        { method: 'eth_gasPrice', params: [] },
+      ],
+      { priority: 'user' },
+    ) // the endpoint takes batches
     const fetchedAt = new Date(now).toISOString()
     await data.transactions({ ...req, cursor: null })
     await data.balances(req)
@@ -85,7 +128,14 @@ describe('DataService revalidation', () => {
 
   it('refetches without asking once the data is older than revalidatedMaxMs (1 h)', async () => {
     const { data, client } = await setup()
-    await client.rpcCalls('alpha', [{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { priority: 'user' })
+    await client.rpcCalls(
+      'alpha',
+      [
+        { method: 'eth_blockNumber', params: [] },
+        { method: 'eth_gasPrice', params: [] },
+      ],
+      { priority: 'user' },
+    )
     await data.transactions({ ...req, cursor: null })
     await data.balances(req)
     server.seen.length = 0
@@ -107,7 +157,14 @@ describe('DataService revalidation', () => {
     await visit(data)
     // Batches untried: the check could cost 1 + 10 requests.
     expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 0, data: 2 })
-    await client.rpcCalls('alpha', [{ method: 'eth_blockNumber', params: [] }, { method: 'eth_gasPrice', params: [] }], { priority: 'user' })
+    await client.rpcCalls(
+      'alpha',
+      [
+        { method: 'eth_blockNumber', params: [] },
+        { method: 'eth_gasPrice', params: [] },
+      ],
+      { priority: 'user' },
+    )
     now += 3 * 60_000
     server.seen.length = 0
     await data.balances(req)

@@ -41,9 +41,29 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 function setup(options: { maxAttempts?: number } = {}) {
-  const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: server.url, rpcUrl: `${server.url}/rpc`, networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }], limits: SPEC_LIMITS }
-  const clock = { now: () => now, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
-  const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 100_000 }, ledger: new MemoryQuotaLedger(), clock })
+  const profile: Profile = {
+    id: 'p',
+    name: 'P',
+    kind: 'service',
+    baseUrl: server.url,
+    rpcUrl: `${server.url}/rpc`,
+    networks: [
+      { name: 'alpha', label: 'Alpha' },
+      { name: 'beta', label: 'Beta' },
+    ],
+    limits: SPEC_LIMITS,
+  }
+  const clock = {
+    now: () => now,
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+  }
+  const limiter = new Limiter({
+    profileId: 'p',
+    limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 100_000 },
+    ledger: new MemoryQuotaLedger(),
+    clock,
+  })
   const redactor = new Redactor()
   redactor.add(KEY)
   const client = new ServiceClient({
@@ -57,18 +77,35 @@ function setup(options: { maxAttempts?: number } = {}) {
     maxAttempts: options.maxAttempts ?? 3,
   })
   const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
-  const data = new DataService({ profileId: 'p', client, snapshots, clock, onHead: (network, head) => heads.push({ network, head }), headOf: () => 500 })
+  const data = new DataService({
+    profileId: 'p',
+    client,
+    snapshots,
+    clock,
+    onHead: (network, head) => heads.push({ network, head }),
+    headOf: () => 500,
+  })
   return { data, snapshots, limiter, client }
 }
 
-const page = (from: number, count: number, block: number, confirmations: number) => Array.from({ length: count }, (_, i) => transaction(from + i, block - i, confirmations + i))
+const page = (from: number, count: number, block: number, confirmations: number) =>
+  Array.from({ length: count }, (_, i) => transaction(from + i, block - i, confirmations + i))
 
 describe('DataService', () => {
   it('falls back to /balances on a 404 and remembers the spelling', async () => {
-    server.script((req, res) => (req.path.endsWith('/balance') ? json(res, 404, { error: 'not_found' }) : json(res, 200, { items: [balanceItem()], next_page_params: null })))
+    server.script((req, res) =>
+      req.path.endsWith('/balance')
+        ? json(res, 404, { error: 'not_found' })
+        : json(res, 200, { items: [balanceItem()], next_page_params: null }),
+    )
     const { data } = setup()
     const view = await data.balances({ network: 'alpha', address: ADDR, priority: 'user', refresh: false })
-    expect(view).toMatchObject({ source: 'network', staleReason: null, network: 'alpha', address: checksumAddress(ADDR) })
+    expect(view).toMatchObject({
+      source: 'network',
+      staleReason: null,
+      network: 'alpha',
+      address: checksumAddress(ADDR),
+    })
     expect(view.items[0]!.value).toBe('1000000000000000000')
     expect(spelling).toBe('balances')
     expect(server.seen.map((s) => s.path)).toEqual(['/api/v1/alpha/balance', '/api/v1/alpha/balances'])
@@ -99,7 +136,11 @@ describe('DataService', () => {
     server.script((_req, res) => setTimeout(() => json(res, 200, { items: [], next_page_params: null }), 30))
     const { data } = setup()
     const req = { network: 'alpha', address: ADDR, priority: 'prefetch' as const, refresh: true }
-    const results = await Promise.all([data.balances(req), data.balances({ ...req, priority: 'user' }), data.balances(req)])
+    const results = await Promise.all([
+      data.balances(req),
+      data.balances({ ...req, priority: 'user' }),
+      data.balances(req),
+    ])
     expect(results.map((r) => r.source)).toEqual(['network', 'network', 'network'])
     expect(server.seen).toHaveLength(1)
   })
@@ -125,16 +166,37 @@ describe('DataService', () => {
     const first = page(0, 50, 400, 100)
     const second = page(50, 10, 350, 150)
     server.script((req, res) => {
-      if (!req.query.has('block_number')) return json(res, 200, { items: first, next_page_params: nextPage(first.at(-1)!) })
+      if (!req.query.has('block_number'))
+        return json(res, 200, { items: first, next_page_params: nextPage(first.at(-1)!) })
       return json(res, 200, { items: second, next_page_params: null })
     })
     const { data } = setup()
-    const p1 = await data.transactions({ network: 'alpha', address: ADDR, cursor: null, priority: 'user', refresh: false })
+    const p1 = await data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: null,
+      priority: 'user',
+      refresh: false,
+    })
     expect(p1.items).toHaveLength(50)
     expect(p1.nextCursor).not.toBeNull()
-    expect(decodeCursor(p1.nextCursor!)).toEqual({ block_number: 351, fee: '21000000000000', hash: first.at(-1)!.hash, index: 0, inserted_at: '2024-01-01T00:00:00.000000Z', items_count: 50, value: '1' })
+    expect(decodeCursor(p1.nextCursor!)).toEqual({
+      block_number: 351,
+      fee: '21000000000000',
+      hash: first.at(-1)!.hash,
+      index: 0,
+      inserted_at: '2024-01-01T00:00:00.000000Z',
+      items_count: 50,
+      value: '1',
+    })
     expect(heads).toEqual([{ network: 'alpha', head: 500 }])
-    const p2 = await data.transactions({ network: 'alpha', address: ADDR, cursor: p1.nextCursor, priority: 'user', refresh: false })
+    const p2 = await data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: p1.nextCursor,
+      priority: 'user',
+      refresh: false,
+    })
     expect(p2).toMatchObject({ cursor: p1.nextCursor, nextCursor: null, source: 'network' })
     const q = server.seen[1]!.query
     expect(q.getAll('api_key')).toEqual([KEY])
@@ -152,7 +214,11 @@ describe('DataService', () => {
     server.script((req2, res) => res.destroy())
     now += 3600_000
     const offline = await data.transactions(req)
-    expect(offline).toMatchObject({ source: 'snapshot', staleReason: 'offline', fetchedAt: new Date(now - 3600_000).toISOString() })
+    expect(offline).toMatchObject({
+      source: 'snapshot',
+      staleReason: 'offline',
+      fetchedAt: new Date(now - 3600_000).toISOString(),
+    })
     // headOf says 500: a block-480 transaction has 20 confirmations by now.
     expect(offline.items[0]!.confirmations).toBe(20)
 
@@ -163,28 +229,55 @@ describe('DataService', () => {
     expect(quota).toMatchObject({ source: 'snapshot', staleReason: 'quota' })
     expect(quota.items.map((t) => t.hash)).toEqual(items.map((t) => t.hash))
     // Without a snapshot the error itself comes through.
-    await expect(again.data.balances({ network: 'alpha', address: ADDR, priority: 'user', refresh: false })).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    await expect(
+      again.data.balances({ network: 'alpha', address: ADDR, priority: 'user', refresh: false }),
+    ).rejects.toMatchObject({ kind: 'quota-exhausted' })
     limiter.dispose()
   })
 
   it('serves settled pages from disk after a restart without asking', async () => {
     const first = page(0, 50, 400, 100)
-    server.script((req, res) => json(res, 200, { items: req.query.has('block_number') ? page(50, 5, 340, 160) : first, next_page_params: req.query.has('block_number') ? null : nextPage(first.at(-1)!) }))
+    server.script((req, res) =>
+      json(res, 200, {
+        items: req.query.has('block_number') ? page(50, 5, 340, 160) : first,
+        next_page_params: req.query.has('block_number') ? null : nextPage(first.at(-1)!),
+      }),
+    )
     const one = setup()
-    const p1 = await one.data.transactions({ network: 'alpha', address: ADDR, cursor: null, priority: 'user', refresh: false })
-    await one.data.transactions({ network: 'alpha', address: ADDR, cursor: p1.nextCursor, priority: 'user', refresh: false })
+    const p1 = await one.data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: null,
+      priority: 'user',
+      refresh: false,
+    })
+    await one.data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: p1.nextCursor,
+      priority: 'user',
+      refresh: false,
+    })
     await one.snapshots.flush()
     const asked = server.seen.length
     now += 3600_000
     const two = setup()
-    const p2 = await two.data.transactions({ network: 'alpha', address: ADDR, cursor: p1.nextCursor, priority: 'user', refresh: false })
+    const p2 = await two.data.transactions({
+      network: 'alpha',
+      address: ADDR,
+      cursor: p1.nextCursor,
+      priority: 'user',
+      refresh: false,
+    })
     expect(p2.source).toBe('cache')
     expect(server.seen).toHaveLength(asked)
   })
 
   it('rejects a cursor it did not make before asking anything', async () => {
     const { data } = setup()
-    await expect(data.transactions({ network: 'alpha', address: ADDR, cursor: 'bm9wZQ', priority: 'user', refresh: false })).rejects.toMatchObject({ kind: 'invalid-input', details: { field: 'cursor' } })
+    await expect(
+      data.transactions({ network: 'alpha', address: ADDR, cursor: 'bm9wZQ', priority: 'user', refresh: false }),
+    ).rejects.toMatchObject({ kind: 'invalid-input', details: { field: 'cursor' } })
     expect(server.seen).toHaveLength(0)
   })
 })

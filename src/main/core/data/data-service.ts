@@ -32,7 +32,12 @@ export interface Freshness {
   revalidatedMaxMs: number
 }
 
-export const DEFAULT_FRESHNESS: Freshness = { balancesMs: 120_000, firstPageMs: 120_000, laterPageMs: 24 * 3600_000, revalidatedMaxMs: 3600_000 }
+export const DEFAULT_FRESHNESS: Freshness = {
+  balancesMs: 120_000,
+  firstPageMs: 120_000,
+  laterPageMs: 24 * 3600_000,
+  revalidatedMaxMs: 3600_000,
+}
 
 export interface DataServiceOptions {
   profileId: string
@@ -130,7 +135,12 @@ export class DataService {
   async balances(req: DataRequest): Promise<BalancesView> {
     const { network, address } = req
     const key = `b|${network}|${address}`
-    const view = (parsed: ParsedItems<BalanceItem>, fetchedAt: number, source: DataSource, staleReason: Stale): BalancesView => ({
+    const view = (
+      parsed: ParsedItems<BalanceItem>,
+      fetchedAt: number,
+      source: DataSource,
+      staleReason: Stale,
+    ): BalancesView => ({
       network,
       address: checksumAddress(address),
       items: parsed.items,
@@ -143,8 +153,11 @@ export class DataService {
       const stale = this.#balances.get(key)
       // Token balances move only with token transfers: a coin-only change keeps them, unless the
       // list carries the coin itself (some services list it as a pseudo-token).
-      const keepOnCoinChange = stale ? !stale.value.items.some((item) => NATIVE_PSEUDO_TOKENS.has(item.token.address.toLowerCase())) : false
-      if (stale && (await this.#revalidated(key, stale.fetchedAt, network, address, req.priority, keepOnCoinChange))) return view(stale.value, stale.fetchedAt, 'cache', null)
+      const keepOnCoinChange = stale
+        ? !stale.value.items.some((item) => NATIVE_PSEUDO_TOKENS.has(item.token.address.toLowerCase()))
+        : false
+      if (stale && (await this.#revalidated(key, stale.fetchedAt, network, address, req.priority, keepOnCoinChange)))
+        return view(stale.value, stale.fetchedAt, 'cache', null)
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
@@ -160,9 +173,15 @@ export class DataService {
       } catch (error) {
         const reason = staleReasonFor(error)
         if (reason === undefined) throw error
-        const saved = this.#balances.get(key) ?? (await this.#o.snapshots.readBalances(this.#o.profileId, network, address))
+        const saved =
+          this.#balances.get(key) ?? (await this.#o.snapshots.readBalances(this.#o.profileId, network, address))
         if (!saved) throw error
-        return view('value' in saved ? saved.value : { items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt, 'snapshot', reason)
+        return view(
+          'value' in saved ? saved.value : { items: saved.items, unreadable: saved.unreadable ?? [] },
+          saved.fetchedAt,
+          'snapshot',
+          reason,
+        )
       }
     })
   }
@@ -195,8 +214,10 @@ export class DataService {
     }
     if (!req.refresh) {
       const hit = this.#pages.get(key)
-      if (hit && this.#clock.now() - this.#validFrom(key, hit.fetchedAt) < maxAge) return view(hit.value, hit.fetchedAt, 'cache', null)
-      if (hit && cursor === null && (await this.#revalidated(key, hit.fetchedAt, network, address, req.priority))) return view(hit.value, hit.fetchedAt, 'cache', null)
+      if (hit && this.#clock.now() - this.#validFrom(key, hit.fetchedAt) < maxAge)
+        return view(hit.value, hit.fetchedAt, 'cache', null)
+      if (hit && cursor === null && (await this.#revalidated(key, hit.fetchedAt, network, address, req.priority)))
+        return view(hit.value, hit.fetchedAt, 'cache', null)
       if (!hit) {
         const saved = await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
         if (saved && this.#clock.now() - saved.fetchedAt < maxAge) {
@@ -207,9 +228,16 @@ export class DataService {
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
-        const answer = await this.#o.client.transactions(network, address, params, { priority: ctx.priority, signal: ctx.signal })
+        const answer = await this.#o.client.transactions(network, address, params, {
+          priority: ctx.priority,
+          signal: ctx.signal,
+        })
         const fetchedAt = this.#clock.now()
-        const page: PageValue = { items: answer.items, unreadable: answer.unreadable, nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params, this.#o.secrets) : null }
+        const page: PageValue = {
+          items: answer.items,
+          unreadable: answer.unreadable,
+          nextCursor: answer.next_page_params ? encodeCursor(answer.next_page_params, this.#o.secrets) : null,
+        }
         this.#pages.set(key, page, fetchedAt)
         void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
         const head = this.#reportHead(network, answer.items, fetchedAt)
@@ -220,7 +248,9 @@ export class DataService {
         const reason = staleReasonFor(error)
         if (reason === undefined) throw error
         const mem = this.#pages.get(key)
-        const saved: PageSnapshot | null = mem ? { fetchedAt: mem.fetchedAt, ...mem.value } : await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
+        const saved: PageSnapshot | null = mem
+          ? { fetchedAt: mem.fetchedAt, ...mem.value }
+          : await this.#o.snapshots.readPage(this.#o.profileId, network, address, cursor)
         if (!saved) throw error
         return view(saved, saved.fetchedAt, 'snapshot', reason)
       }
@@ -232,12 +262,22 @@ export class DataService {
    * a walk starts at the first page and follows the cursors this service handed out. A cursor
    * from before a restart starts a walk of its own.
    */
-  #guard(network: string, address: string, cursor: string | null, page: { items: Transaction[]; nextCursor: string | null }): string | null {
+  #guard(
+    network: string,
+    address: string,
+    cursor: string | null,
+    page: { items: Transaction[]; nextCursor: string | null },
+  ): string | null {
     const key = (c: string): string => `${network}|${address}|${c}`
     const walk = (cursor !== null ? this.#walks.get(key(cursor)) : undefined) ?? newPagingWalk()
     if (walk.position === null && cursor !== null) walk.position = cursorPosition(decodeCursor(cursor))
     const next = page.nextCursor
-    const stopped = checkPage(walk, { cursor, nextCursor: next, itemIds: page.items.map((tx) => tx.hash), nextPosition: next ? cursorPosition(decodeCursor(next)) : null })
+    const stopped = checkPage(walk, {
+      cursor,
+      nextCursor: next,
+      itemIds: page.items.map((tx) => tx.hash),
+      nextPosition: next ? cursorPosition(decodeCursor(next)) : null,
+    })
     if (!stopped && next !== null) {
       this.#walks.delete(key(next))
       this.#walks.set(key(next), walk)
@@ -251,7 +291,10 @@ export class DataService {
   async #freshBalances(key: string, network: string, address: string): Promise<BalancesSnapshot | null> {
     const now = this.#clock.now()
     const hit = this.#balances.get(key)
-    if (hit) return now - this.#validFrom(key, hit.fetchedAt) < this.#fresh.balancesMs ? { fetchedAt: hit.fetchedAt, ...hit.value } : null
+    if (hit)
+      return now - this.#validFrom(key, hit.fetchedAt) < this.#fresh.balancesMs
+        ? { fetchedAt: hit.fetchedAt, ...hit.value }
+        : null
     const saved = await this.#o.snapshots.readBalances(this.#o.profileId, network, address)
     if (!saved) return null
     this.#balances.set(key, { items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt)
@@ -293,13 +336,24 @@ export class DataService {
    * block, older than `revalidatedMaxMs`) refetches. A confirmation covers both of the
    * address's entries whose block is no older than the one asked about.
    */
-  async #revalidated(key: string, fetchedAt: number, network: string, address: string, priority: Priority, keepOnCoinChange = false): Promise<boolean> {
+  async #revalidated(
+    key: string,
+    fetchedAt: number,
+    network: string,
+    address: string,
+    priority: Priority,
+    keepOnCoinChange = false,
+  ): Promise<boolean> {
     const stamp = this.#stamps.get(key)
-    if (!stamp || this.#clock.now() - fetchedAt >= this.#fresh.revalidatedMaxMs || !this.#revalidator.usable(network)) return false
+    if (!stamp || this.#clock.now() - fetchedAt >= this.#fresh.revalidatedMaxMs || !this.#revalidator.usable(network))
+      return false
     const siblings = [`b|${network}|${address}`, `t|${network}|${address}|`]
     const since = Math.min(...siblings.map((k) => this.#stamps.get(k)?.since ?? stamp.since))
     const result = await this.#revalidator.check(network, address, since, { priority })
-    if (result.kind === 'unknown') this.#o.log?.info(`${network} ${address.slice(0, 8)}…: revalidation could not tell (${result.reason}); refetching`)
+    if (result.kind === 'unknown')
+      this.#o.log?.info(
+        `${network} ${address.slice(0, 8)}…: revalidation could not tell (${result.reason}); refetching`,
+      )
     if (result.kind === 'changed' && keepOnCoinChange && !result.tokens) {
       const s = this.#stamps.get(key)
       if (s && s.since >= since) s.checkedAt = this.#clock.now()
@@ -324,23 +378,43 @@ export class DataService {
   #aged(network: string, items: Transaction[]): Transaction[] {
     const head = this.#o.headOf?.(network)
     if (head === null || head === undefined) return items
-    return items.map((tx) => (tx.block !== null && head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx))
+    return items.map((tx) =>
+      tx.block !== null && head - tx.block > tx.confirmations ? { ...tx, confirmations: head - tx.block } : tx,
+    )
   }
 }
 
 /** Token addresses some services give the chain's coin when they list it among token balances. */
-const NATIVE_PSEUDO_TOKENS = new Set(['0x0000000000000000000000000000000000000000', '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'])
+const NATIVE_PSEUDO_TOKENS = new Set([
+  '0x0000000000000000000000000000000000000000',
+  '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+])
 
-type PageValue = { items: Transaction[]; unreadable?: ParsedItems<Transaction>['unreadable']; nextCursor: string | null }
+type PageValue = {
+  items: Transaction[]
+  unreadable?: ParsedItems<Transaction>['unreadable']
+  nextCursor: string | null
+}
 
 /** (block, index) of a cursor, when the service put them in (Blockscout: `block_number`, `index`). */
 function cursorPosition(params: CursorParams): [number, number] | null {
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null)
+  const num = (v: unknown): number | null =>
+    typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : null
   const block = num(params.block_number)
   const index = num(params.index)
   return block === null || index === null ? null : [block, index]
 }
 
-function provenance(source: DataSource, fetchedAt: number, staleReason: Stale, checkedAt: number | null = null): Provenance {
-  return { source, fetchedAt: new Date(fetchedAt).toISOString(), staleReason, ...(checkedAt !== null ? { checkedAt: new Date(checkedAt).toISOString() } : {}) }
+function provenance(
+  source: DataSource,
+  fetchedAt: number,
+  staleReason: Stale,
+  checkedAt: number | null = null,
+): Provenance {
+  return {
+    source,
+    fetchedAt: new Date(fetchedAt).toISOString(),
+    staleReason,
+    ...(checkedAt !== null ? { checkedAt: new Date(checkedAt).toISOString() } : {}),
+  }
 }

@@ -39,7 +39,11 @@ describe('snapshots and cursors at the edges', () => {
     redactor.add(key)
     const store = new SnapshotStore({ root: dir, redact: redactor })
     const tx = transaction(1, 99, 1)
-    await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [{ ...tx, echoed_by_service: { [key]: 'x', nested: { [`a ${key} b`]: 1 } } }], nextCursor: null })
+    await store.writePage('p', 'alpha', A, null, {
+      fetchedAt: 1,
+      items: [{ ...tx, echoed_by_service: { [key]: 'x', nested: { [`a ${key} b`]: 1 } } }],
+      nextCursor: null,
+    })
     await store.flush()
     for (const file of allFiles(dir)) expect(readFileSync(file, 'utf8')).not.toContain(key.slice(0, 12))
   })
@@ -48,7 +52,10 @@ describe('snapshots and cursors at the edges', () => {
     const key = 'sk_live_cursorkey_8765'
     const redactor = new Redactor()
     redactor.add(key)
-    const cursor = encodeCursor({ block_number: 7, token: `abc${key}`, [key]: 1, echo: encodeURIComponent(key) }, redactor)
+    const cursor = encodeCursor(
+      { block_number: 7, token: `abc${key}`, [key]: 1, echo: encodeURIComponent(key) },
+      redactor,
+    )
     expect(Buffer.from(cursor, 'base64url').toString('utf8')).not.toContain(key.slice(0, 12))
     expect(decodeCursor(cursor)).toEqual({ block_number: 7 })
   })

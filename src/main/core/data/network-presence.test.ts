@@ -17,7 +17,10 @@ describe('PresenceChecker (both networks side by side)', () => {
   it('asks one RPC batch per network, reuses a fresh answer for free, and adds what is cached', async () => {
     let now = 1_000_000
     const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
-    await snapshots.writeBalances('p', 'alpha', ME, { fetchedAt: 1, items: [makeBalance('USDC', '5', '6'), makeBalance('DUST', '0', '18')] })
+    await snapshots.writeBalances('p', 'alpha', ME, {
+      fetchedAt: 1,
+      items: [makeBalance('USDC', '5', '6'), makeBalance('DUST', '0', '18')],
+    })
     await snapshots.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1), makeTx(2)], nextCursor: null })
     const batches: string[] = []
     const runtime: PresenceRuntime = {
@@ -35,9 +38,28 @@ describe('PresenceChecker (both networks side by side)', () => {
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
     const [alpha, beta] = await checker.check(runtime, ['alpha', 'beta'], ME, false)
-    expect(batches.sort()).toEqual(['alpha:eth_getBalance+eth_getTransactionCount', 'beta:eth_getBalance+eth_getTransactionCount'])
-    expect(alpha).toMatchObject({ network: 'alpha', nativeWei: '1000000000000000000', nonce: 42, tokens: 1, cachedTransactions: 2, source: 'network', requests: 1, error: null })
-    expect(beta).toMatchObject({ network: 'beta', nativeWei: null, tokens: null, source: 'none', requests: 1, error: { kind: 'offline' } })
+    expect(batches.sort()).toEqual([
+      'alpha:eth_getBalance+eth_getTransactionCount',
+      'beta:eth_getBalance+eth_getTransactionCount',
+    ])
+    expect(alpha).toMatchObject({
+      network: 'alpha',
+      nativeWei: '1000000000000000000',
+      nonce: 42,
+      tokens: 1,
+      cachedTransactions: 2,
+      source: 'network',
+      requests: 1,
+      error: null,
+    })
+    expect(beta).toMatchObject({
+      network: 'beta',
+      nativeWei: null,
+      tokens: null,
+      source: 'none',
+      requests: 1,
+      error: { kind: 'offline' },
+    })
 
     now += 60_000
     const [again] = await checker.check(runtime, ['alpha'], ME, false)

@@ -39,12 +39,23 @@ export class PresenceChecker {
     this.#o = options
   }
 
-  async check(runtime: PresenceRuntime, networks: readonly string[], address: string, refresh: boolean): Promise<NetworkPresence[]> {
+  async check(
+    runtime: PresenceRuntime,
+    networks: readonly string[],
+    address: string,
+    refresh: boolean,
+  ): Promise<NetworkPresence[]> {
     const catalogue = await this.#o.snapshots.catalogue(runtime.profileId)
     return Promise.all(networks.map((network) => this.#one(runtime, network, address, refresh, catalogue)))
   }
 
-  async #one(runtime: PresenceRuntime, network: string, address: string, refresh: boolean, catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>): Promise<NetworkPresence> {
+  async #one(
+    runtime: PresenceRuntime,
+    network: string,
+    address: string,
+    refresh: boolean,
+    catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>,
+  ): Promise<NetworkPresence> {
     const key = `${runtime.profileId}|${network}|${address}`
     const now = this.#o.clock.now()
     const mine = catalogue.filter((e) => e.network === network && e.address === address)
@@ -53,13 +64,22 @@ export class PresenceChecker {
     for (const entry of mine) {
       const data = await this.#o.snapshots.readEntry(entry)
       if (!data) continue
-      if (entry.kind === 'balances') tokens = data.items.filter((i) => typeof i?.value === 'string' && i.value !== '0').length
+      if (entry.kind === 'balances')
+        tokens = data.items.filter((i) => typeof i?.value === 'string' && i.value !== '0').length
       else cachedTransactions += data.items.length
     }
     const base = { network, tokens, cachedTransactions }
     const seen = this.#seen.get(key)
     if (seen && !refresh && now - seen.at < (this.#o.freshMs ?? 120_000)) {
-      return { ...base, nativeWei: seen.nativeWei, nonce: seen.nonce, source: 'cache', requests: 0, fetchedAt: new Date(seen.at).toISOString(), error: null }
+      return {
+        ...base,
+        nativeWei: seen.nativeWei,
+        nonce: seen.nonce,
+        source: 'cache',
+        requests: 0,
+        fetchedAt: new Date(seen.at).toISOString(),
+        error: null,
+      }
     }
     try {
       const [balance, count] = await runtime.client.rpcBatch(
@@ -72,9 +92,21 @@ export class PresenceChecker {
       )
       const wei = balance?.ok ? parseHexQuantity(balance.result) : null
       const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
-      const fresh: Seen = { at: now, nativeWei: wei === null ? null : wei.toString(), nonce: nonce === null ? null : Number(nonce) }
+      const fresh: Seen = {
+        at: now,
+        nativeWei: wei === null ? null : wei.toString(),
+        nonce: nonce === null ? null : Number(nonce),
+      }
       this.#seen.set(key, fresh)
-      return { ...base, nativeWei: fresh.nativeWei, nonce: fresh.nonce, source: 'network', requests: 1, fetchedAt: new Date(now).toISOString(), error: null }
+      return {
+        ...base,
+        nativeWei: fresh.nativeWei,
+        nonce: fresh.nonce,
+        source: 'network',
+        requests: 1,
+        fetchedAt: new Date(now).toISOString(),
+        error: null,
+      }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
       // A refused request costs no quota (spec 8); one that went out may have been counted.

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { BalancesView, BridgeCallInput, BridgeCallName, BridgeCallOutputs, TransactionsPage } from '../../../shared/bridge/contract'
+import type {
+  BalancesView,
+  BridgeCallInput,
+  BridgeCallName,
+  BridgeCallOutputs,
+  TransactionsPage,
+} from '../../../shared/bridge/contract'
 import { createCore, type Core } from '../app-core'
 import { Redactor } from '../util/logger'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'
@@ -22,7 +28,9 @@ interface Rig {
 
 async function rig(args: string[]): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'revalidate-'))
-  const launcher = capturingLauncher(tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]))
+  const launcher = capturingLauncher(
+    tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]),
+  )
   const core = await createCore({
     host: 'web',
     version: 'test',
@@ -43,14 +51,21 @@ async function rig(args: string[]): Promise<Rig> {
   await call('data.balances', { network: 'alpha', address: '0x0000000000000000000000000000000000000001' })
   // The height poll is the endpoint's first batch: from then on the app knows it takes batches.
   core.setVisible(true)
-  await vi.waitFor(async () => expect((await call('height.get', {})).every((v) => v.height !== null)).toBe(true), { timeout: 30_000, interval: 200 })
+  await vi.waitFor(async () => expect((await call('height.get', {})).every((v) => v.height !== null)).toBe(true), {
+    timeout: 30_000,
+    interval: 200,
+  })
   core.setVisible(false)
   return { core, info: launcher.info!, dir, call }
 }
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xfeed00 + i).toString(16).padStart(10, '0')}`
 const transfer = async (info: SandboxInfo, body: Record<string, unknown>): Promise<void> => {
-  const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
 }
 
@@ -68,11 +83,15 @@ describe.each([
   }
   /** An address opened as the app opens it: balances and the first page at once. */
   const visit = (address: string): Promise<[BalancesView, TransactionsPage]> =>
-    Promise.all([r.call('data.balances', { network: 'alpha', address }), r.call('data.transactions', { network: 'alpha', address, cursor: null })])
+    Promise.all([
+      r.call('data.balances', { network: 'alpha', address }),
+      r.call('data.transactions', { network: 'alpha', address, cursor: null }),
+    ])
 
   beforeAll(async () => {
     r = await rig(args)
-    for (const address of [quiet, coin, token]) await transfer(r.info, { network: 'alpha', to: address, amount: '1000' })
+    for (const address of [quiet, coin, token])
+      await transfer(r.info, { network: 'alpha', to: address, amount: '1000' })
     // First pages first: the balances then know the block they are current at.
     for (const address of [quiet, coin, token]) {
       await r.call('data.transactions', { network: 'alpha', address, cursor: null })

@@ -4,7 +4,9 @@ import { readRevalidation, revalidationCalls } from './revalidate'
 
 /** Reading a revalidation batch: only a clean "nothing moved" keeps the cache. */
 const ok = (result: unknown): RpcBatchItem => ({ ok: true, result })
-const answers = (o: { head?: string; nonce?: [string, string]; balance?: [string, string]; logs?: unknown[][] } = {}): RpcBatchItem[] => [
+const answers = (
+  o: { head?: string; nonce?: [string, string]; balance?: [string, string]; logs?: unknown[][] } = {},
+): RpcBatchItem[] => [
   ok(o.head ?? '0x70'),
   ok(o.nonce?.[0] ?? '0x5'),
   ok(o.nonce?.[1] ?? '0x5'),
@@ -17,10 +19,25 @@ const answers = (o: { head?: string; nonce?: [string, string]; balance?: [string
 describe('revalidation', () => {
   it('asks state at the cached block and at latest, and logs from the next block on', () => {
     const calls = revalidationCalls('0x00000000000000000000000000000000000000aa', 0x64)
-    expect(calls.map((c) => c.method)).toEqual(['eth_blockNumber', 'eth_getTransactionCount', 'eth_getTransactionCount', 'eth_getBalance', 'eth_getBalance', 'eth_getLogs', 'eth_getLogs', 'eth_getLogs', 'eth_getLogs', 'eth_gasPrice'])
+    expect(calls.map((c) => c.method)).toEqual([
+      'eth_blockNumber',
+      'eth_getTransactionCount',
+      'eth_getTransactionCount',
+      'eth_getBalance',
+      'eth_getBalance',
+      'eth_getLogs',
+      'eth_getLogs',
+      'eth_getLogs',
+      'eth_getLogs',
+      'eth_gasPrice',
+    ])
     expect(calls[1]!.params).toEqual(['0x00000000000000000000000000000000000000aa', '0x64'])
     expect(calls[5]!.params[0]).toMatchObject({ fromBlock: '0x65', toBlock: 'latest' })
-    expect(calls[8]!.params[0]).toEqual({ fromBlock: '0x65', toBlock: 'latest', address: '0x00000000000000000000000000000000000000aa' })
+    expect(calls[8]!.params[0]).toEqual({
+      fromBlock: '0x65',
+      toBlock: 'latest',
+      address: '0x00000000000000000000000000000000000000aa',
+    })
   })
 
   it('unchanged when nonce, balance and logs did not move', () => {
@@ -31,10 +48,18 @@ describe('revalidation', () => {
     expect(readRevalidation(answers({ nonce: ['0x5', '0x6'] }), 0x64)).toEqual({ kind: 'changed', tokens: false })
     expect(readRevalidation(answers({ balance: ['0x1', '0x2'] }), 0x64)).toEqual({ kind: 'changed', tokens: false })
     // Logs the address emitted (a contract called): its transactions changed, not its holdings.
-    expect(readRevalidation(answers({ logs: [[], [], [], [{ address: '0xaa', topics: [] }]] }), 0x64)).toEqual({ kind: 'changed', tokens: false })
+    expect(readRevalidation(answers({ logs: [[], [], [], [{ address: '0xaa', topics: [] }]] }), 0x64)).toEqual({
+      kind: 'changed',
+      tokens: false,
+    })
     // A token transfer to it (with or without coin moving).
-    expect(readRevalidation(answers({ logs: [[], [{ address: '0xbb', topics: [] }], [], []] }), 0x64)).toEqual({ kind: 'changed', tokens: true })
-    expect(readRevalidation(answers({ nonce: ['0x5', '0x6'], logs: [[{ address: '0xbb', topics: [] }], [], [], []] }), 0x64)).toEqual({ kind: 'changed', tokens: true })
+    expect(readRevalidation(answers({ logs: [[], [{ address: '0xbb', topics: [] }], [], []] }), 0x64)).toEqual({
+      kind: 'changed',
+      tokens: true,
+    })
+    expect(
+      readRevalidation(answers({ nonce: ['0x5', '0x6'], logs: [[{ address: '0xbb', topics: [] }], [], [], []] }), 0x64),
+    ).toEqual({ kind: 'changed', tokens: true })
   })
 
   it('unknown (refetch) when the node cannot tell: no historical state, refused logs, no head', () => {

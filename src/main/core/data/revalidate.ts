@@ -27,7 +27,10 @@ import { TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from '../watch/watch-check'
  * `tokens` tells whether token transfers moved: token balances change only with those, so a
  * coin-only change (a sent transaction, coin received) refetches the transactions, not them.
  */
-export type Revalidation = { kind: 'unchanged'; head: number; gasPriceWei: string | null } | { kind: 'changed'; tokens: boolean } | { kind: 'unknown'; reason: string }
+export type Revalidation =
+  | { kind: 'unchanged'; head: number; gasPriceWei: string | null }
+  | { kind: 'changed'; tokens: boolean }
+  | { kind: 'unknown'; reason: string }
 
 const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hex = (n: number): string => `0x${n.toString(16)}`
@@ -42,7 +45,10 @@ export function revalidationCalls(address: string, since: number): RpcCallSpec[]
     { method: 'eth_getBalance', params: [address, hex(since)] },
     { method: 'eth_getBalance', params: [address, 'latest'] },
     { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER], topic] }] },
-    { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topic] }] },
+    {
+      method: 'eth_getLogs',
+      params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topic] }],
+    },
     { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topic] }] },
     { method: 'eth_getLogs', params: [{ ...range, address }] },
     { method: 'eth_gasPrice', params: [] },
@@ -59,12 +65,17 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
   const head = headItem?.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
   if (head === null) return { kind: 'unknown', reason: 'no block number' }
   const gas = quantity(9)
-  const unchanged: Revalidation = { kind: 'unchanged', head: Number(head), gasPriceWei: gas === null ? null : gas.toString() }
+  const unchanged: Revalidation = {
+    kind: 'unchanged',
+    head: Number(head),
+    gasPriceWei: gas === null ? null : gas.toString(),
+  }
   // No block since: nothing can have changed (anvil also refuses a log range that starts past the head).
   if (Number(head) <= since) return unchanged
   const [nonceThen, nonceNow, balanceThen, balanceNow] = [quantity(1), quantity(2), quantity(3), quantity(4)]
   // A node without the state at `since` (not an archive node) cannot tell: refetch.
-  if (nonceThen === null || nonceNow === null || balanceThen === null || balanceNow === null) return { kind: 'unknown', reason: 'state at the cached block unavailable' }
+  if (nonceThen === null || nonceNow === null || balanceThen === null || balanceNow === null)
+    return { kind: 'unknown', reason: 'state at the cached block unavailable' }
   let coin = nonceThen !== nonceNow || balanceThen !== balanceNow
   let tokens = false
   for (const [i, item] of items.slice(5, 9).entries()) {

@@ -13,7 +13,12 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const A = '0x00000000000000000000000000000000000000aa'
-const page = (n: number) => ({ fetchedAt: n, items: [transaction(n, 100 - n, 1)], unreadable: [], nextCursor: `c${n + 1}` })
+const page = (n: number) => ({
+  fetchedAt: n,
+  items: [transaction(n, 100 - n, 1)],
+  unreadable: [],
+  nextCursor: `c${n + 1}`,
+})
 
 describe('SnapshotStore', () => {
   it('keeps balances and pages per profile, network and address, with fetchedAt', async () => {
@@ -22,7 +27,11 @@ describe('SnapshotStore', () => {
     await store.writePage('p', 'alpha', A, null, page(1))
     await store.writePage('p', 'alpha', A, 'c2', page(2))
     const fresh = new SnapshotStore({ root: dir })
-    expect(await fresh.readBalances('p', 'alpha', A.toUpperCase().replace('0X', '0x'))).toEqual({ fetchedAt: 123, items: [balanceItem('7')], unreadable: [] })
+    expect(await fresh.readBalances('p', 'alpha', A.toUpperCase().replace('0X', '0x'))).toEqual({
+      fetchedAt: 123,
+      items: [balanceItem('7')],
+      unreadable: [],
+    })
     expect(await fresh.readPage('p', 'alpha', A, null)).toEqual(page(1))
     expect(await fresh.readPage('p', 'alpha', A, 'c2')).toEqual(page(2))
     expect(await fresh.readPage('p', 'beta', A, null)).toBeNull()
@@ -35,10 +44,20 @@ describe('SnapshotStore', () => {
     redactor.add(key)
     const store = new SnapshotStore({ root: dir, redact: redactor })
     const item = balanceItem('7')
-    await store.writeBalances('p', 'alpha', A, { fetchedAt: 1, items: [{ ...item, token: { ...item.token, icon_url: `https://icons.example/x.png?api_key=${encodeURIComponent(key)}` } }] })
+    await store.writeBalances('p', 'alpha', A, {
+      fetchedAt: 1,
+      items: [
+        {
+          ...item,
+          token: { ...item.token, icon_url: `https://icons.example/x.png?api_key=${encodeURIComponent(key)}` },
+        },
+      ],
+    })
     const tx = transaction(1, 99, 1)
     await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [{ ...tx, method: key }], nextCursor: null })
-    const files = readdirSync(join(dir, 'p', 'alpha', A)).map((f) => readFileSync(join(dir, 'p', 'alpha', A, f), 'utf8'))
+    const files = readdirSync(join(dir, 'p', 'alpha', A)).map((f) =>
+      readFileSync(join(dir, 'p', 'alpha', A, f), 'utf8'),
+    )
     expect(files).toHaveLength(2)
     for (const text of files) {
       expect(text).not.toContain(encodeURIComponent(key))
@@ -59,7 +78,8 @@ describe('SnapshotStore', () => {
 
   it('stays within maxBytes in all, dropping the oldest files first', async () => {
     const store = new SnapshotStore({ root: dir, maxBytes: 20_000 })
-    for (let i = 0; i < 30; i++) await store.writePage('p', 'alpha', `0x${i.toString(16).padStart(40, '0')}`, null, page(i))
+    for (let i = 0; i < 30; i++)
+      await store.writePage('p', 'alpha', `0x${i.toString(16).padStart(40, '0')}`, null, page(i))
     expect(store.totalBytes).toBeLessThanOrEqual(20_000)
     expect(await store.readPage('p', 'alpha', `0x${'0'.repeat(40)}`, null)).toBeNull()
     expect(await store.readPage('p', 'alpha', `0x${(29).toString(16).padStart(40, '0')}`, null)).toEqual(page(29))

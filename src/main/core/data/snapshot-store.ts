@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto'
 import { readdir, readFile, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, sep } from 'node:path'
 import { z } from 'zod'
-import { balanceItemSchema, transactionSchema, type BalanceItem, type Transaction, unreadableItemSchema, type UnreadableItem } from '../../../shared/domain/service-schemas'
+import {
+  balanceItemSchema,
+  transactionSchema,
+  type BalanceItem,
+  type Transaction,
+  unreadableItemSchema,
+  type UnreadableItem,
+} from '../../../shared/domain/service-schemas'
 import type { Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '../../../shared/domain/address'
@@ -48,8 +55,19 @@ export interface SnapshotStoreOptions {
 
 // `unreadable` came later: older snapshots without it have none.
 const unreadableList = z.array(unreadableItemSchema).default([])
-const balancesFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(balanceItemSchema), unreadable: unreadableList })
-const pageFile = z.object({ version: z.literal(1), fetchedAt: z.number(), items: z.array(transactionSchema), unreadable: unreadableList, nextCursor: z.string().nullable() })
+const balancesFile = z.object({
+  version: z.literal(1),
+  fetchedAt: z.number(),
+  items: z.array(balanceItemSchema),
+  unreadable: unreadableList,
+})
+const pageFile = z.object({
+  version: z.literal(1),
+  fetchedAt: z.number(),
+  items: z.array(transactionSchema),
+  unreadable: unreadableList,
+  nextCursor: z.string().nullable(),
+})
 
 /**
  * The offline snapshots: per profile, network and address, the last balances and every
@@ -84,7 +102,9 @@ export class SnapshotStore {
   }
 
   static pageName(cursor: string | null): string {
-    return cursor === null ? 'tx-first.json' : `tx-${createHash('sha256').update(cursor).digest('hex').slice(0, 24)}.json`
+    return cursor === null
+      ? 'tx-first.json'
+      : `tx-${createHash('sha256').update(cursor).digest('hex').slice(0, 24)}.json`
   }
 
   async readBalances(profileId: string, network: string, address: string): Promise<BalancesSnapshot | null> {
@@ -92,9 +112,19 @@ export class SnapshotStore {
     return data ? { fetchedAt: data.fetchedAt, items: data.items, unreadable: data.unreadable } : null
   }
 
-  async readPage(profileId: string, network: string, address: string, cursor: string | null): Promise<PageSnapshot | null> {
-    const data = await this.#read(join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor)), pageFile)
-    return data ? { fetchedAt: data.fetchedAt, items: data.items, unreadable: data.unreadable, nextCursor: data.nextCursor } : null
+  async readPage(
+    profileId: string,
+    network: string,
+    address: string,
+    cursor: string | null,
+  ): Promise<PageSnapshot | null> {
+    const data = await this.#read(
+      join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor)),
+      pageFile,
+    )
+    return data
+      ? { fetchedAt: data.fetchedAt, items: data.items, unreadable: data.unreadable, nextCursor: data.nextCursor }
+      : null
   }
 
   writeBalances(profileId: string, network: string, address: string, snapshot: BalancesSnapshot): Promise<void> {
@@ -102,7 +132,13 @@ export class SnapshotStore {
     return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
   }
 
-  writePage(profileId: string, network: string, address: string, cursor: string | null, snapshot: PageSnapshot): Promise<void> {
+  writePage(
+    profileId: string,
+    network: string,
+    address: string,
+    cursor: string | null,
+    snapshot: PageSnapshot,
+  ): Promise<void> {
     const file = join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor))
     return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
   }
@@ -113,9 +149,11 @@ export class SnapshotStore {
     return JSON.stringify(value, (_key, v: unknown) => {
       if (typeof v === 'string') return r.contains(v) ? r.redact(v) : v
       // Object keys too: a service can echo the key as a field name (issue 10 item 7).
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.keys(v).some((k) => r.contains(k))) return v
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.keys(v).some((k) => r.contains(k)))
+        return v
       const out: Record<string, unknown> = {}
-      for (const [k, item] of Object.entries(v)) Object.defineProperty(out, r.redact(k), { value: item, enumerable: true, writable: true, configurable: true })
+      for (const [k, item] of Object.entries(v))
+        Object.defineProperty(out, r.redact(k), { value: item, enumerable: true, writable: true, configurable: true })
       return out
     })
   }
@@ -140,7 +178,8 @@ export class SnapshotStore {
 
   /** Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). */
   async readEntry(entry: SnapshotEntry): Promise<BalancesSnapshot | PageSnapshot | null> {
-    const data = entry.kind === 'balances' ? await this.#read(entry.path, balancesFile) : await this.#read(entry.path, pageFile)
+    const data =
+      entry.kind === 'balances' ? await this.#read(entry.path, balancesFile) : await this.#read(entry.path, pageFile)
     return data
   }
 
@@ -149,7 +188,8 @@ export class SnapshotStore {
       const dir = join(this.#root, profileId)
       await rm(dir, { recursive: true, force: true })
       // `dir + sep`: removing "work" must not drop the index entries of "work-2".
-      if (this.#index) for (const [path, e] of [...this.#index]) if (path.startsWith(dir + sep)) this.#drop(path, e.size)
+      if (this.#index)
+        for (const [path, e] of [...this.#index]) if (path.startsWith(dir + sep)) this.#drop(path, e.size)
     })
   }
 

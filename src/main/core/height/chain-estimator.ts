@@ -68,7 +68,8 @@ export class ChainEstimator {
   baselineMs(): number {
     const first = this.#obs[0]
     const last = this.#obs.at(-1)
-    const observed = first && last && last.height - first.height >= this.#minBlocks ? last.producedMs - first.producedMs : 0
+    const observed =
+      first && last && last.height - first.height >= this.#minBlocks ? last.producedMs - first.producedMs : 0
     return Math.max(observed, this.#seedMs === null ? 0 : this.#seedSpanMs)
   }
 
@@ -78,12 +79,20 @@ export class ChainEstimator {
    */
   observe(height: number, atMs: number, blockTimestampMs?: number): boolean {
     const anchor = this.#anchor
-    if (anchor && (height < anchor.height || (height === anchor.height && (blockTimestampMs === undefined || atMs <= anchor.atMs)))) return false
+    if (
+      anchor &&
+      (height < anchor.height || (height === anchor.height && (blockTimestampMs === undefined || atMs <= anchor.atMs)))
+    )
+      return false
     const bt = this.blockTimeMs()
     let producedMs: number
     // A timestamp far behind our clock says nothing about when the block appeared (a chain
     // loaded with pinned history, a stalled chain): then fall back to the midpoint guess.
-    if (blockTimestampMs !== undefined && blockTimestampMs <= atMs + 1000 && atMs - blockTimestampMs <= Math.max(30_000, 3 * (bt ?? 0))) {
+    if (
+      blockTimestampMs !== undefined &&
+      blockTimestampMs <= atMs + 1000 &&
+      atMs - blockTimestampMs <= Math.max(30_000, 3 * (bt ?? 0))
+    ) {
       // Timestamps are whole seconds: produced in [ts, ts + 1 s), and not after we saw it.
       producedMs = (blockTimestampMs + Math.min(blockTimestampMs + 1000, atMs)) / 2
     } else {
@@ -105,7 +114,11 @@ export class ChainEstimator {
   blockTimeMs(): number | null {
     const first = this.#obs[0]
     const last = this.#obs.at(-1)
-    const observed = first && last && last.height - first.height >= this.#minBlocks && last.producedMs - first.producedMs >= this.#minSpan
+    const observed =
+      first &&
+      last &&
+      last.height - first.height >= this.#minBlocks &&
+      last.producedMs - first.producedMs >= this.#minSpan
     // The longer baseline wins: a seed over 100 blocks beats a few seconds of observations.
     if (observed && (this.#seedMs === null || last.producedMs - first.producedMs >= this.#seedSpanMs)) {
       return (last.producedMs - first.producedMs) / (last.height - first.height)

@@ -17,7 +17,11 @@ afterEach(() => vi.useRealTimers())
  * `seededBlocks`, the chain starts like a fresh sandbox: its newest `seededBlocks` blocks carry
  * pinned timestamps from 2025, and live blocks follow from T0.
  */
-function chain(blockMs: number, startHeight = 1000, options: { jitterMs?: number; seededBlocks?: number; perPoll?: number } = {}) {
+function chain(
+  blockMs: number,
+  startHeight = 1000,
+  options: { jitterMs?: number; seededBlocks?: number; perPoll?: number } = {},
+) {
   const calls: { kind: 'head' | 'blockTime'; network: string; at: number }[] = []
   let failWith: AppError | null = null
   const jitter = (k: number): number => ((Math.sin(k * 12.9898) * 43758.5453) % 1) * (options.jitterMs ?? 0)
@@ -28,7 +32,8 @@ function chain(blockMs: number, startHeight = 1000, options: { jitterMs?: number
     return h
   }
   const seeded = options.seededBlocks ?? 0
-  const timestampOf = (k: number): number => (k <= startHeight && seeded > 0 ? Date.UTC(2025, 0, 1) + k * 1000 : Math.floor(producedAt(k) / 1000) * 1000)
+  const timestampOf = (k: number): number =>
+    k <= startHeight && seeded > 0 ? Date.UTC(2025, 0, 1) + k * 1000 : Math.floor(producedAt(k) / 1000) * 1000
   const source: HeadSource = {
     head: async (network) => {
       calls.push({ kind: 'head', network, at: Date.now() - T0 })
@@ -48,11 +53,17 @@ function chain(blockMs: number, startHeight = 1000, options: { jitterMs?: number
 }
 
 function watcher(source: HeadSource, events: HeightView[] = [], quota = 1000): HeightWatcher {
-  return new HeightWatcher({ networks: ['alpha', 'beta'], source, quotaPerDay: () => quota, onHeight: (v) => events.push(v) })
+  return new HeightWatcher({
+    networks: ['alpha', 'beta'],
+    source,
+    quotaPerDay: () => quota,
+    onHeight: (v) => events.push(v),
+  })
 }
 
 /** Requests the calls cost: a head poll costs what the source says, a seed one. */
-const cost = (c: ReturnType<typeof chain>, perPoll: number): number => c.calls.reduce((n, x) => n + (x.kind === 'head' ? perPoll : 1), 0)
+const cost = (c: ReturnType<typeof chain>, perPoll: number): number =>
+  c.calls.reduce((n, x) => n + (x.kind === 'head' ? perPoll : 1), 0)
 
 /** Samples |estimate − chain| every second for `seconds` from now, per network alpha. */
 async function sampleErrors(w: HeightWatcher, c: ReturnType<typeof chain>, seconds: number): Promise<number[]> {
@@ -70,48 +81,54 @@ describe('HeightWatcher', () => {
   it.each([
     ['with batches', 1],
     ['without batches (two requests per poll)', 2],
-  ])('keeps 8 visible hours within 10 percent of a 1000/day quota, ramp and seed included (%s)', async (_name, perPoll) => {
-    const c = chain(2000, 1000, { perPoll })
-    const w = watcher(c.source)
-    const interval = w.intervalMs()
-    expect(interval).toBeGreaterThan(8 * 60_000 * perPoll)
-    w.setVisible(true)
-    await vi.advanceTimersByTimeAsync(8 * 3600_000 - 1)
-    expect(cost(c, perPoll)).toBeLessThanOrEqual(100)
-    expect(cost(c, perPoll)).toBeGreaterThan(70)
-    // One block-time seed per network and session, at the first poll (this chain's history is live).
-    expect(c.calls.filter((x) => x.kind === 'blockTime')).toHaveLength(2)
-    // Once ramped up, polls come at the regular interval.
-    const alpha = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').map((x) => x.at)
-    expect(alpha.at(-1)! - alpha.at(-2)!).toBe(interval)
-    w.dispose()
-  })
+  ])(
+    'keeps 8 visible hours within 10 percent of a 1000/day quota, ramp and seed included (%s)',
+    async (_name, perPoll) => {
+      const c = chain(2000, 1000, { perPoll })
+      const w = watcher(c.source)
+      const interval = w.intervalMs()
+      expect(interval).toBeGreaterThan(8 * 60_000 * perPoll)
+      w.setVisible(true)
+      await vi.advanceTimersByTimeAsync(8 * 3600_000 - 1)
+      expect(cost(c, perPoll)).toBeLessThanOrEqual(100)
+      expect(cost(c, perPoll)).toBeGreaterThan(70)
+      // One block-time seed per network and session, at the first poll (this chain's history is live).
+      expect(c.calls.filter((x) => x.kind === 'blockTime')).toHaveLength(2)
+      // Once ramped up, polls come at the regular interval.
+      const alpha = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').map((x) => x.at)
+      expect(alpha.at(-1)! - alpha.at(-2)!).toBe(interval)
+      w.dispose()
+    },
+  )
 
   it.each([
     ['with batches', 1],
     ['without batches', 2],
-  ])('is live from the first minute on a fresh sandbox whose history has seeded timestamps (%s)', async (_name, perPoll) => {
-    const c = chain(2000, 1000, { seededBlocks: 500, jitterMs: 500, perPoll })
-    const events: HeightView[] = []
-    const w = watcher(c.source, events)
-    w.setVisible(true)
-    const errors = await sampleErrors(w, c, 180)
-    const fromFirstMinute = errors.slice(0, 60)
-    expect(p95(fromFirstMinute)).toBeLessThanOrEqual(2)
-    expect(p95(errors)).toBeLessThanOrEqual(1)
-    expect(Math.max(...errors.slice(10))).toBeLessThanOrEqual(2)
-    // The seed was refused (the block 100 back is seeded): learned from the ramp's polls.
-    expect(w.views()[0]!.blockTimeMs).toBeGreaterThan(1900)
-    expect(w.views()[0]!.blockTimeMs).toBeLessThan(2100)
-    expect(events.some((e) => e.estimated)).toBe(true)
-    // The ramp: polls at 0, 5, 10, 20, 40, 80, 160 s, not every few seconds.
-    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length).toBeLessThanOrEqual(8)
-    // And the hour after stays within the same error.
-    const later = await sampleErrors(w, c, 3600)
-    expect(p95(later)).toBeLessThanOrEqual(1)
-    expect(Math.max(...later)).toBeLessThanOrEqual(2)
-    w.dispose()
-  })
+  ])(
+    'is live from the first minute on a fresh sandbox whose history has seeded timestamps (%s)',
+    async (_name, perPoll) => {
+      const c = chain(2000, 1000, { seededBlocks: 500, jitterMs: 500, perPoll })
+      const events: HeightView[] = []
+      const w = watcher(c.source, events)
+      w.setVisible(true)
+      const errors = await sampleErrors(w, c, 180)
+      const fromFirstMinute = errors.slice(0, 60)
+      expect(p95(fromFirstMinute)).toBeLessThanOrEqual(2)
+      expect(p95(errors)).toBeLessThanOrEqual(1)
+      expect(Math.max(...errors.slice(10))).toBeLessThanOrEqual(2)
+      // The seed was refused (the block 100 back is seeded): learned from the ramp's polls.
+      expect(w.views()[0]!.blockTimeMs).toBeGreaterThan(1900)
+      expect(w.views()[0]!.blockTimeMs).toBeLessThan(2100)
+      expect(events.some((e) => e.estimated)).toBe(true)
+      // The ramp: polls at 0, 5, 10, 20, 40, 80, 160 s, not every few seconds.
+      expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length).toBeLessThanOrEqual(8)
+      // And the hour after stays within the same error.
+      const later = await sampleErrors(w, c, 3600)
+      expect(p95(later)).toBeLessThanOrEqual(1)
+      expect(Math.max(...later)).toBeLessThanOrEqual(2)
+      w.dispose()
+    },
+  )
 
   it('a refused poll while the block time is still being learned is retried within the ramp, not minutes later', async () => {
     const c = chain(2000, 1000, { seededBlocks: 500, jitterMs: 500, perPoll: 2 })
@@ -124,7 +141,9 @@ describe('HeightWatcher', () => {
     const errors = await sampleErrors(w, c, 120)
     // Without the fix the next poll came interval / 4 later (minutes): the height froze.
     expect(p95(errors.slice(30))).toBeLessThanOrEqual(2)
-    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha' && x.at < 20_000).length).toBeGreaterThanOrEqual(2)
+    expect(
+      c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha' && x.at < 20_000).length,
+    ).toBeGreaterThanOrEqual(2)
     w.dispose()
   })
 
@@ -149,7 +168,14 @@ describe('HeightWatcher', () => {
     w.setVisible(true)
     await vi.advanceTimersByTimeAsync(10)
     // Learned in the first poll from the head and the block 100 back.
-    expect(w.views()[0]).toMatchObject({ network: 'alpha', height: '1000', estimated: false, stale: false, gasPriceWei: '1500000000', blockTimeMs: 2000 })
+    expect(w.views()[0]).toMatchObject({
+      network: 'alpha',
+      height: '1000',
+      estimated: false,
+      stale: false,
+      gasPriceWei: '1500000000',
+      blockTimeMs: 2000,
+    })
     const errors: number[] = []
     for (let s = 0; s < 3600; s += 7) {
       await vi.advanceTimersByTimeAsync(7000)

@@ -13,7 +13,11 @@ export interface HeadSource {
    * the span it was measured over; null when the timestamps cannot tell (a chain whose older
    * blocks carry pinned, seeded timestamps).
    */
-  blockTime(network: string, height: number, timestampMs: number): Promise<{ blockTimeMs: number; spanMs: number } | null>
+  blockTime(
+    network: string,
+    height: number,
+    timestampMs: number,
+  ): Promise<{ blockTimeMs: number; spanMs: number } | null>
   /** Requests one `head` costs now (the real per-call cost: 1 with batches, 2 without). */
   requestsPerPoll(network: string): number
 }
@@ -70,7 +74,14 @@ interface NetworkState {
  * corrects it for free; `stale` when polls fail or stop.
  */
 /** The defaults of `HeightWatcherOptions` (documented on each field). */
-const WATCHER_DEFAULTS = { budgetFraction: 0.1, budgetHours: 8, minIntervalMs: 12_000, maxIntervalMs: 3600_000, rampStartMs: 5000, tickMs: 1000 }
+const WATCHER_DEFAULTS = {
+  budgetFraction: 0.1,
+  budgetHours: 8,
+  minIntervalMs: 12_000,
+  maxIntervalMs: 3600_000,
+  rampStartMs: 5000,
+  tickMs: 1000,
+}
 
 export class HeightWatcher {
   readonly #o: HeightWatcherOptions & typeof WATCHER_DEFAULTS
@@ -84,7 +95,17 @@ export class HeightWatcher {
     this.#o = { ...options, ...withDefaults(WATCHER_DEFAULTS, options) }
     this.#clock = options.clock ?? systemClock
     for (const network of options.networks) {
-      this.#nets.set(network, { estimator: new ChainEstimator(), gasPriceWei: null, nextPollAt: 0, polling: false, seeds: 0, seeded: false, lastFailedAt: null, failures: 0, lastSent: '' })
+      this.#nets.set(network, {
+        estimator: new ChainEstimator(),
+        gasPriceWei: null,
+        nextPollAt: 0,
+        polling: false,
+        seeds: 0,
+        seeded: false,
+        lastFailedAt: null,
+        failures: 0,
+        lastSent: '',
+      })
     }
   }
 
@@ -149,7 +170,8 @@ export class HeightWatcher {
     if (gasPriceWei !== null) net.gasPriceWei = gasPriceWei
     const interval = this.intervalMs(network)
     const rampOver = Math.max(this.#o.rampStartMs ?? 5000, net.estimator.baselineMs()) >= interval
-    if (rampOver && !net.polling && net.lastFailedAt === null) net.nextPollAt = Math.max(net.nextPollAt, atMs + interval)
+    if (rampOver && !net.polling && net.lastFailedAt === null)
+      net.nextPollAt = Math.max(net.nextPollAt, atMs + interval)
     this.#emit(network)
     if (this.#visible) this.#wake()
   }
@@ -210,7 +232,7 @@ export class HeightWatcher {
       if (!net.polling) next = Math.min(next, net.nextPollAt)
       this.#emit(network)
       const change = net.estimator.nextChangeAt(now)
-      if (change !== null) next = Math.min(next, Math.max(change, now + (this.#o.tickMs)))
+      if (change !== null) next = Math.min(next, Math.max(change, now + this.#o.tickMs))
     }
     if (next !== Infinity) this.#timer = this.#clock.setTimeout(() => this.#wake(), Math.max(1, Math.ceil(next - now)))
   }
@@ -244,7 +266,8 @@ export class HeightWatcher {
       // regular interval. Drift grows with (time since anchor) / baseline, so this keeps the
       // estimate within about a block from the first minute.
       const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs())
-      net.nextPollAt = this.#clock.now() + Math.min(interval, ramp)    } catch (error) {
+      net.nextPollAt = this.#clock.now() + Math.min(interval, ramp)
+    } catch (error) {
       const now = this.#clock.now()
       net.lastFailedAt = now
       // Out of quota (or the reserve reached): wait for the reset rather than keep asking.
@@ -256,7 +279,8 @@ export class HeightWatcher {
       const learning = net.estimator.blockTimeMs() === null || net.estimator.baselineMs() < interval
       const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs()) * 2 ** (net.failures - 1)
       const retry = learning ? Math.min(interval / 4, ramp) : interval / 4
-      const wait = error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : retry
+      const wait =
+        error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : retry
       net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs)
       if (!(error instanceof AppError && error.kind === 'cancelled')) {
         this.#o.log?.warn(`height of ${network}: ${error instanceof Error ? error.message : String(error)}`)

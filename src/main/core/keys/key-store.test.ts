@@ -23,16 +23,32 @@ function realStore(profiles: string[]): { store: KeyStore; redactor: Redactor } 
 
 describe('KeyStore on the real keychain', () => {
   it('runs under a real Secret Service (scripts/with-keyring.sh)', async () => {
-    expect(process.env.CHAINSCOPE_KEYRING, 'run through scripts/with-keyring.sh so a real gnome-keyring is present').toBe('ready')
+    expect(
+      process.env.CHAINSCOPE_KEYRING,
+      'run through scripts/with-keyring.sh so a real gnome-keyring is present',
+    ).toBe('ready')
     const { store } = realStore(['p-probe'])
     const status = await store.status('p-probe')
-    expect(status).toMatchObject({ keychainAvailable: true, keychainProblem: null, set: false, storage: 'none', last4: null })
+    expect(status).toMatchObject({
+      keychainAvailable: true,
+      keychainProblem: null,
+      set: false,
+      storage: 'none',
+      last4: null,
+    })
   })
 
   it('sets, replaces and clears a key in the keychain, showing only the last four characters', async () => {
     const { store, redactor } = realStore(['p1'])
     const first = await store.set('p1', 'first-key-ABCD', false)
-    expect(first).toEqual({ profileId: 'p1', set: true, last4: 'ABCD', storage: 'keychain', keychainAvailable: true, keychainProblem: null })
+    expect(first).toEqual({
+      profileId: 'p1',
+      set: true,
+      last4: 'ABCD',
+      storage: 'keychain',
+      keychainAvailable: true,
+      keychainProblem: null,
+    })
     expect(JSON.stringify(first)).not.toContain('first-key')
     const keytar = await loadKeytar()
     expect(await keytar.getPassword(SERVICE, 'p1')).toBe('first-key-ABCD')
@@ -69,7 +85,7 @@ describe('KeyStore on the real keychain', () => {
     expect(await store.get('pa')).toBe('key-for-a-AAAA')
     expect(await store.get('pb')).toBe('key-for-b-BBBB')
     await store.clear('pa')
-    expect((await realStore([]).store.get('pb'))).toBe('key-for-b-BBBB')
+    expect(await realStore([]).store.get('pb')).toBe('key-for-b-BBBB')
   })
 })
 
@@ -86,7 +102,10 @@ describe('KeyStore without a usable keychain', () => {
     const status = await store.status('p')
     expect(status.keychainAvailable).toBe(false)
     expect(status.keychainProblem).toMatch(/No system keychain \(Secret Service\) is running/)
-    await expect(store.set('p', 'some-key-1234', false)).rejects.toMatchObject({ kind: 'keychain', message: expect.stringMatching(/this session only/) })
+    await expect(store.set('p', 'some-key-1234', false)).rejects.toMatchObject({
+      kind: 'keychain',
+      message: expect.stringMatching(/this session only/),
+    })
     const session = await store.set('p', 'some-key-1234', true)
     expect(session).toMatchObject({ set: true, last4: '1234', storage: 'session', keychainAvailable: false })
     expect(await store.get('p')).toBe('some-key-1234')
@@ -94,8 +113,14 @@ describe('KeyStore without a usable keychain', () => {
   })
 
   it('reports a keytar that cannot load as unavailable', async () => {
-    const store = new KeyStore({ backend: () => Promise.reject(new Error("Cannot find module '../build/Release/keytar.node'")), redactor: new Redactor() })
-    expect(await store.status('p')).toMatchObject({ keychainAvailable: false, keychainProblem: expect.stringMatching(/cannot be loaded/) })
+    const store = new KeyStore({
+      backend: () => Promise.reject(new Error("Cannot find module '../build/Release/keytar.node'")),
+      redactor: new Redactor(),
+    })
+    expect(await store.status('p')).toMatchObject({
+      keychainAvailable: false,
+      keychainProblem: expect.stringMatching(/cannot be loaded/),
+    })
   })
 
   it('finds the real keytar unusable in a process without a D-Bus session', () => {
@@ -103,7 +128,14 @@ describe('KeyStore without a usable keychain', () => {
     const env = { ...process.env }
     delete env.DBUS_SESSION_BUS_ADDRESS
     delete env.DISPLAY
-    const r = spawnSync(process.execPath, ['-e', "require('keytar').getPassword('Chainscope','x').then(()=>console.log('ok'),e=>console.log('ERR '+e.message))"], { env, encoding: 'utf8' })
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        "require('keytar').getPassword('Chainscope','x').then(()=>console.log('ok'),e=>console.log('ERR '+e.message))",
+      ],
+      { env, encoding: 'utf8' },
+    )
     expect(r.stdout).toMatch(/^ERR /)
   })
 })

@@ -161,7 +161,10 @@ export class KeyStore {
       return this.status(profileId)
     }
     if (!backend) {
-      throw new AppError('keychain', `${problem ?? 'The keychain is not available.'} Choose "this session only" to use the key until Chainscope quits.`)
+      throw new AppError(
+        'keychain',
+        `${problem ?? 'The keychain is not available.'} Choose "this session only" to use the key until Chainscope quits.`,
+      )
     }
     try {
       await this.#timed(() => backend.setPassword(this.#service, profileId, key))
@@ -189,7 +192,10 @@ export class KeyStore {
         await this.#timed(() => backend.deletePassword(this.#service, profileId))
       } catch (error) {
         if (error instanceof KeychainUnusable) return this.status(profileId)
-        throw new AppError('keychain', `The key could not be removed from the keychain: ${explainKeychainProblem(error)}`)
+        throw new AppError(
+          'keychain',
+          `The key could not be removed from the keychain: ${explainKeychainProblem(error)}`,
+        )
       }
     }
     return this.status(profileId)
@@ -229,7 +235,8 @@ export function explainKeychainProblem(error: unknown): string {
   if (/Cannot find module|keytar\.node|was compiled against|ERR_DLOPEN/i.test(detail)) {
     plain = 'The keychain module of this build cannot be loaded.'
   } else if (/D-?Bus|org\.freedesktop\.secrets|Secret Service|DISPLAY/i.test(detail)) {
-    plain = 'No system keychain (Secret Service) is running. On Linux, install and unlock GNOME Keyring or KWallet, then restart Chainscope.'
+    plain =
+      'No system keychain (Secret Service) is running. On Linux, install and unlock GNOME Keyring or KWallet, then restart Chainscope.'
   } else if (/locked|dismissed|cancel/i.test(detail)) {
     plain = 'The system keychain is locked or the request was dismissed.'
   } else {

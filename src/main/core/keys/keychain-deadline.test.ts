@@ -34,7 +34,11 @@ type Steps = Record<string, { ms: number; value?: Record<string, unknown>; error
 
 function probe(env: NodeJS.ProcessEnv): Promise<Steps> {
   return new Promise((resolveSteps, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', PROBE, `ChainscopeProbe-${randomBytes(4).toString('hex')}`, '1000'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', PROBE, `ChainscopeProbe-${randomBytes(4).toString('hex')}`, '1000'],
+      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     let out = ''
     let err = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
@@ -53,7 +57,11 @@ describe('keychain deadline', () => {
   it('a Secret Service that never answers: status and set answer within the deadline, the key is kept for the session', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(dir, 'bus')}` }
     const steps = await probe(env)
-    expect(steps.statusBefore?.value).toMatchObject({ keychainAvailable: false, keychainProblem: expect.stringMatching(/did not answer within 1 s/), set: false })
+    expect(steps.statusBefore?.value).toMatchObject({
+      keychainAvailable: false,
+      keychainProblem: expect.stringMatching(/did not answer within 1 s/),
+      set: false,
+    })
     expect(steps.set?.value).toMatchObject({ set: true, storage: 'session', last4: 'ABCD', keychainAvailable: false })
     expect(steps.statusAfter?.value).toMatchObject({ set: true, storage: 'session' })
     // Not asked again after the first miss: the later steps do not wait another deadline each.
@@ -61,7 +69,10 @@ describe('keychain deadline', () => {
   }, 30_000)
 
   it('the real keyring (scripts/with-keyring.sh) still stores the key in the keychain', async () => {
-    expect(process.env.CHAINSCOPE_KEYRING, 'run through scripts/with-keyring.sh so a real gnome-keyring is present').toBe('ready')
+    expect(
+      process.env.CHAINSCOPE_KEYRING,
+      'run through scripts/with-keyring.sh so a real gnome-keyring is present',
+    ).toBe('ready')
     const steps = await probe({ ...process.env })
     expect(steps.statusBefore?.value).toMatchObject({ keychainAvailable: true })
     expect(steps.set?.value).toMatchObject({ set: true, storage: 'keychain' })

@@ -33,7 +33,8 @@ export class DailyQuota {
     this.#step = Math.max(1, options.reserveStep ?? 10)
     const today = utcDay(this.#clock.now())
     const stored = this.#ledger.load(this.#id)
-    this.#record = stored && stored.day === today ? { ...stored } : { day: today, used: 0, keyTag: stored?.keyTag ?? '' }
+    this.#record =
+      stored && stored.day === today ? { ...stored } : { day: today, used: 0, keyTag: stored?.keyTag ?? '' }
     this.#persisted = this.#record.used
   }
 
@@ -79,7 +80,9 @@ export class DailyQuota {
   }
 
   #persist(exact: boolean, quotaPerDay = Infinity): void {
-    const target = exact ? this.#record.used : Math.min(this.#record.used + this.#step - 1, Math.max(this.#record.used, quotaPerDay))
+    const target = exact
+      ? this.#record.used
+      : Math.min(this.#record.used + this.#step - 1, Math.max(this.#record.used, quotaPerDay))
     this.#persisted = target
     this.#ledger.save(this.#id, { ...this.#record, used: target })
   }

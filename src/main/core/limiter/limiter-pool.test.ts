@@ -24,9 +24,18 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function pool(limits: Partial<Limits>, extra: Partial<LimiterPoolOptions> = {}): { pool: LimiterPool; ledger: MemoryQuotaLedger } {
+function pool(
+  limits: Partial<Limits>,
+  extra: Partial<LimiterPoolOptions> = {},
+): { pool: LimiterPool; ledger: MemoryQuotaLedger } {
   const ledger = (extra.ledger as MemoryQuotaLedger | undefined) ?? new MemoryQuotaLedger()
-  const p = new LimiterPool({ profileId: 'p', limits: { ...SPEC_LIMITS, ...limits }, networks: () => ['alpha', 'beta'], ledger, ...extra })
+  const p = new LimiterPool({
+    profileId: 'p',
+    limits: { ...SPEC_LIMITS, ...limits },
+    networks: () => ['alpha', 'beta'],
+    ledger,
+    ...extra,
+  })
   return { pool: p, ledger }
 }
 
@@ -59,7 +68,12 @@ describe('LimiterPool scopes', () => {
     const { pool: p } = pool({}, { ledger })
     expect(p.scope).toBe('key')
     const one = p.for('alpha', 'data')
-    for (const [n, e] of [['alpha', 'rpc'], ['beta', 'data'], ['beta', 'rpc']] as const) expect(p.for(n, e)).toBe(one)
+    for (const [n, e] of [
+      ['alpha', 'rpc'],
+      ['beta', 'data'],
+      ['beta', 'rpc'],
+    ] as const)
+      expect(p.for(n, e)).toBe(one)
     await spend(p.for('beta', 'rpc'), 4)
     expect(p.state()).toMatchObject({ profileId: 'p', scope: 'key', usedToday: 994, leftToday: 6 })
     expect(p.state().scopeKey).toBeUndefined()
@@ -82,7 +96,9 @@ describe('LimiterPool scopes', () => {
     // Alpha's quota (5) runs out; beta's does not.
     grant(p.for('alpha', 'data'), 2)
     await vi.advanceTimersByTimeAsync(1000)
-    await expect(p.for('alpha', 'data').acquire({ priority: 'user' })).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    await expect(p.for('alpha', 'data').acquire({ priority: 'user' })).rejects.toMatchObject({
+      kind: 'quota-exhausted',
+    })
     await expect(p.for('beta', 'rpc').acquire({ priority: 'user' })).resolves.toBeDefined()
     expect(ledger.load('p|alpha')).toMatchObject({ used: 5 })
     expect(ledger.load('p|beta')).toMatchObject({ used: expect.any(Number) })
@@ -95,7 +111,9 @@ describe('LimiterPool scopes', () => {
     expect(ep.for('alpha', 'data')).toBe(ep.for('beta', 'data'))
     expect(ep.for('alpha', 'data')).not.toBe(ep.for('alpha', 'rpc'))
     await spend(ep.for('alpha', 'data'), 2)
-    await expect(ep.for('beta', 'data').acquire({ priority: 'user' })).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    await expect(ep.for('beta', 'data').acquire({ priority: 'user' })).rejects.toMatchObject({
+      kind: 'quota-exhausted',
+    })
     await spend(ep.for('beta', 'rpc'), 2)
     expect([...ledger.records.keys()].sort()).toEqual(['p|data', 'p|rpc'])
     ep.dispose()
@@ -110,11 +128,20 @@ describe('LimiterPool scopes', () => {
 
   it('reports the bucket with the least left today, naming it, on every change', async () => {
     const states: LimiterState[] = []
-    const { pool: p } = pool({ quotaPerDay: 100, scope: 'network-endpoint' }, { onState: (s) => states.push(s), tuning: { stateIntervalMs: 0 } })
+    const { pool: p } = pool(
+      { quotaPerDay: 100, scope: 'network-endpoint' },
+      { onState: (s) => states.push(s), tuning: { stateIntervalMs: 0 } },
+    )
     await spend(p.for('beta', 'rpc'), 3)
     await spend(p.for('alpha', 'data'), 1)
     await vi.advanceTimersByTimeAsync(0)
-    expect(p.state()).toMatchObject({ profileId: 'p', scope: 'network-endpoint', scopeKey: 'beta|rpc', usedToday: 3, leftToday: 97 })
+    expect(p.state()).toMatchObject({
+      profileId: 'p',
+      scope: 'network-endpoint',
+      scopeKey: 'beta|rpc',
+      usedToday: 3,
+      leftToday: 97,
+    })
     expect(states.at(-1)).toMatchObject({ profileId: 'p', scopeKey: 'beta|rpc', leftToday: 97 })
     p.dispose()
   })
@@ -157,7 +184,13 @@ describe('LimiterPool scopes', () => {
     for (const id of ['p', 'p|alpha', 'p|beta|rpc', 'p2', 'p2|alpha']) file.save(id, { day: DAY, used: 1, keyTag: '' })
     file.remove('p')
     const again = new QuotaFile(join(dir, 'quota.json'))
-    expect(['p', 'p|alpha', 'p|beta|rpc', 'p2', 'p2|alpha'].map((id) => again.load(id) !== null)).toEqual([false, false, false, true, true])
+    expect(['p', 'p|alpha', 'p|beta|rpc', 'p2', 'p2|alpha'].map((id) => again.load(id) !== null)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ])
   })
 })
 
@@ -170,12 +203,28 @@ describe('ServiceClient through a pool', () => {
 
   it("sends each request through its (network, endpoint)'s bucket", async () => {
     vi.useRealTimers()
-    const clock = { now: () => NOON, setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
+    const clock = {
+      now: () => NOON,
+      setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+      clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+    }
     server.script((req, res) => {
-      if (req.method === 'POST') json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: number }).id, result: '0x10' })
+      if (req.method === 'POST')
+        json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: number }).id, result: '0x10' })
       else json(res, 200, { items: [], next_page_params: null })
     })
-    const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: server.url, rpcUrl: `${server.url}/rpc`, networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }], limits: { ...SPEC_LIMITS, quotaPerDay: 1, scope: 'endpoint' } }
+    const profile: Profile = {
+      id: 'p',
+      name: 'P',
+      kind: 'service',
+      baseUrl: server.url,
+      rpcUrl: `${server.url}/rpc`,
+      networks: [
+        { name: 'alpha', label: 'Alpha' },
+        { name: 'beta', label: 'Beta' },
+      ],
+      limits: { ...SPEC_LIMITS, quotaPerDay: 1, scope: 'endpoint' },
+    }
     const { pool: p } = pool(profile.limits, { clock })
     const client = new ServiceClient({
       profile: () => profile,
@@ -188,9 +237,13 @@ describe('ServiceClient through a pool', () => {
     })
     server.seen.length = 0
     await client.balances('alpha', '0x00000000000000000000000000000000000000aa', { priority: 'user' })
-    await expect(client.rpc('beta', { method: 'eth_blockNumber', params: [] }, { priority: 'user' })).resolves.toBe('0x10')
+    await expect(client.rpc('beta', { method: 'eth_blockNumber', params: [] }, { priority: 'user' })).resolves.toBe(
+      '0x10',
+    )
     // The data API's one request a day is spent, on whichever network; the server never sees a third.
-    await expect(client.balances('beta', '0x00000000000000000000000000000000000000aa', { priority: 'user' })).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    await expect(
+      client.balances('beta', '0x00000000000000000000000000000000000000aa', { priority: 'user' }),
+    ).rejects.toMatchObject({ kind: 'quota-exhausted' })
     expect(server.seen.map((s) => s.method)).toEqual(['GET', 'POST'])
     p.dispose()
   })

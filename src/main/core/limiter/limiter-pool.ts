@@ -45,7 +45,9 @@ function bucketsOf(scope: LimitScope, networks: string[]): Bucket[] {
   if (scope === 'key') return [{ key: '' }]
   if (scope === 'endpoint') return ENDPOINTS.map((endpoint) => ({ key: endpoint, endpoint }))
   if (scope === 'network') return networks.map((network) => ({ key: network, network }))
-  return networks.flatMap((network) => ENDPOINTS.map((endpoint) => ({ key: `${network}|${endpoint}`, network, endpoint })))
+  return networks.flatMap((network) =>
+    ENDPOINTS.map((endpoint) => ({ key: `${network}|${endpoint}`, network, endpoint })),
+  )
 }
 
 const overlap = (a: Bucket, b: Bucket): boolean =>
@@ -92,7 +94,8 @@ export class LimiterPool {
       return
     }
     // Dispose first: each old limiter writes its exact count, which the carry reads.
-    for (const limiter of this.#limiters.values()) limiter.dispose('The request limits changed while this request waited; try again.')
+    for (const limiter of this.#limiters.values())
+      limiter.dispose('The request limits changed while this request waited; try again.')
     this.#limiters.clear()
     this.#carry(from, limits.scope)
     this.#publish()
@@ -154,7 +157,10 @@ export class LimiterPool {
     const ledger = this.#o.ledger
     const today = utcDay(this.#clock.now())
     const networks = this.#o.networks()
-    const old = bucketsOf(from, networks).map((b) => ({ bucket: b, record: ledger.load(ledgerId(this.profileId, b.key)) }))
+    const old = bucketsOf(from, networks).map((b) => ({
+      bucket: b,
+      record: ledger.load(ledgerId(this.profileId, b.key)),
+    }))
     for (const bucket of bucketsOf(to, networks)) {
       let used = 0
       let keyTag = ''

@@ -84,7 +84,8 @@ describe('Limiter token bucket', () => {
     const limiter = make({ queueSafe: true })
     const held: { release(): void }[] = []
     const at: number[] = []
-    for (let i = 0; i < 7; i++) void limiter.acquire({ priority: 'user' }).then((p) => (held.push(p), at.push(Date.now() - NOON)))
+    for (let i = 0; i < 7; i++)
+      void limiter.acquire({ priority: 'user' }).then((p) => (held.push(p), at.push(Date.now() - NOON)))
     await vi.advanceTimersByTimeAsync(1000)
     // The whole burst at once when nothing is in flight, then nothing until answers return.
     expect(at).toEqual([0, 0, 0, 0, 0])
@@ -123,7 +124,7 @@ describe('Limiter token bucket', () => {
     const limiter = make({ queueSafe: true })
     const counted: number[] = []
     let seed = 7
-    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
     for (let i = 0; i < 200; i++) {
       void limiter.acquire({ priority: 'user' }).then((permit) => {
         const latency = Math.floor(random() * 80)
@@ -231,7 +232,9 @@ describe('Limiter priorities and cancellation', () => {
     const limiter = make()
     const controller = new AbortController()
     controller.abort(new AppError('cancelled', 'gone'))
-    await expect(limiter.acquire({ priority: 'user', signal: controller.signal })).rejects.toMatchObject({ kind: 'cancelled' })
+    await expect(limiter.acquire({ priority: 'user', signal: controller.signal })).rejects.toMatchObject({
+      kind: 'cancelled',
+    })
     expect(limiter.state().usedToday).toBe(0)
     limiter.dispose()
   })
@@ -352,7 +355,7 @@ describe('Limiter daily quota', () => {
     limiter.dispose()
   })
 
-  it('does not carry yesterday\'s count into a restart today', () => {
+  it("does not carry yesterday's count into a restart today", () => {
     const ledger = new MemoryQuotaLedger()
     ledger.save('p', { day: '2029-12-31', used: 900, keyTag: 'k' })
     const limiter = make({ ledger })

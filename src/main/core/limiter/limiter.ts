@@ -76,7 +76,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * resets at 00:00 UTC.
  */
 /** The defaults of `LimiterOptions` (documented on each field). */
-const LIMITER_DEFAULTS = { reserveFraction: 0.2, queueSafe: false, stateIntervalMs: 250, queueDeadlineMs: 25_000, maxPauseMs: 60_000 }
+const LIMITER_DEFAULTS = {
+  reserveFraction: 0.2,
+  queueSafe: false,
+  stateIntervalMs: 250,
+  queueDeadlineMs: 25_000,
+  maxPauseMs: 60_000,
+}
 
 export class Limiter {
   readonly profileId: string
@@ -106,7 +112,12 @@ export class Limiter {
   constructor(options: LimiterOptions) {
     this.profileId = options.profileId
     this.#clock = options.clock ?? systemClock
-    this.#quota = new DailyQuota({ id: options.profileId, ledger: options.ledger, clock: this.#clock, reserveStep: options.reserveStep })
+    this.#quota = new DailyQuota({
+      id: options.profileId,
+      ledger: options.ledger,
+      clock: this.#clock,
+      reserveStep: options.reserveStep,
+    })
     const o = withDefaults(LIMITER_DEFAULTS, options)
     this.#reserveFraction = o.reserveFraction
     this.#queueSafe = o.queueSafe
@@ -161,12 +172,19 @@ export class Limiter {
     if (pausedFor > this.#queueDeadline) {
       // No use queueing behind a pause longer than any request may wait: say so at once.
       const until = new Date(this.#pausedUntil).toISOString().slice(11, 19)
-      return Promise.reject(new AppError('rate-limited', `The service asked for a pause; Chainscope sends nothing until ${until} UTC. Try again then.`, { retryAfterMs: pausedFor }))
+      return Promise.reject(
+        new AppError(
+          'rate-limited',
+          `The service asked for a pause; Chainscope sends nothing until ${until} UTC. Try again then.`,
+          { retryAfterMs: pausedFor },
+        ),
+      )
     }
     return new Promise<Permit>((resolve, reject) => {
       const job: Job = { seq: ++this.#seq, priority, resolve, reject, signal: options.signal }
       // Infinity (tests, a simulated clock) means no deadline; Node cannot hold more than MAX_TIMER_MS.
-      if (this.#queueDeadline <= MAX_TIMER_MS) job.deadline = this.#clock.setTimeout(() => this.#expire(job), this.#queueDeadline)
+      if (this.#queueDeadline <= MAX_TIMER_MS)
+        job.deadline = this.#clock.setTimeout(() => this.#expire(job), this.#queueDeadline)
       if (options.signal) {
         if (options.signal.aborted) {
           if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
@@ -202,7 +220,9 @@ export class Limiter {
 
   /** The service refused a request (429); returns how many in a row, and since when. */
   noteRefused(): { since: number; count: number } {
-    this.#refused = this.#refused ? { since: this.#refused.since, count: this.#refused.count + 1 } : { since: this.#clock.now(), count: 1 }
+    this.#refused = this.#refused
+      ? { since: this.#refused.since, count: this.#refused.count + 1 }
+      : { since: this.#clock.now(), count: 1 }
     this.#publish()
     return { ...this.#refused }
   }
@@ -239,7 +259,9 @@ export class Limiter {
       reserve: this.reserve,
       throttled: this.#queue.length > 0 || this.#clock.now() < this.#pausedUntil || left <= this.reserve,
       ...(this.#clock.now() < this.#pausedUntil ? { pausedUntil: new Date(this.#pausedUntil).toISOString() } : {}),
-      ...(this.#refused && this.#refused.count >= 2 ? { refusing: { since: new Date(this.#refused.since).toISOString(), count: this.#refused.count } } : {}),
+      ...(this.#refused && this.#refused.count >= 2
+        ? { refusing: { since: new Date(this.#refused.since).toISOString(), count: this.#refused.count } }
+        : {}),
     }
   }
 
@@ -339,7 +361,13 @@ export class Limiter {
     if (i < 0) return
     this.#queue.splice(i, 1)
     const s = Math.round(this.#queueDeadline / 1000)
-    this.#settle(job, new AppError('timeout', `The request waited ${s} s for its turn under the service's limits and was dropped; try again.`))
+    this.#settle(
+      job,
+      new AppError(
+        'timeout',
+        `The request waited ${s} s for its turn under the service's limits and was dropped; try again.`,
+      ),
+    )
     this.#pump()
   }
 
@@ -368,12 +396,15 @@ export class Limiter {
 
   #armResetTimer(): void {
     const now = this.#clock.now()
-    this.#resetTimer = this.#clock.setTimeout(() => {
-      this.#resetTimer = null
-      if (this.#disposed) return
-      this.#pump()
-      this.#armResetTimer()
-    }, nextUtcMidnight(now) - now + 1)
+    this.#resetTimer = this.#clock.setTimeout(
+      () => {
+        this.#resetTimer = null
+        if (this.#disposed) return
+        this.#pump()
+        this.#armResetTimer()
+      },
+      nextUtcMidnight(now) - now + 1,
+    )
   }
 
   #publish(): void {
@@ -385,10 +416,13 @@ export class Limiter {
       return
     }
     if (this.#stateTimer !== null) return
-    this.#stateTimer = this.#clock.setTimeout(() => {
-      this.#stateTimer = null
-      this.#lastStateAt = this.#clock.now()
-      if (!this.#disposed) this.#onState?.(this.state())
-    }, this.#lastStateAt + this.#stateInterval - now)
+    this.#stateTimer = this.#clock.setTimeout(
+      () => {
+        this.#stateTimer = null
+        this.#lastStateAt = this.#clock.now()
+        if (!this.#disposed) this.#onState?.(this.state())
+      },
+      this.#lastStateAt + this.#stateInterval - now,
+    )
   }
 }

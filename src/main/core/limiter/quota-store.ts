@@ -14,7 +14,11 @@ import { writeFileAtomicSync } from '../util/atomic-file'
  * sandbox run with a fresh key) the service starts a fresh count, and so do we. 24 bits are
  * enough to notice a change and far too few to help anyone guess the key.
  */
-const recordSchema = z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), used: z.number().int().nonnegative(), keyTag: z.string().max(16) })
+const recordSchema = z.object({
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  used: z.number().int().nonnegative(),
+  keyTag: z.string().max(16),
+})
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), recordSchema) })
 export type QuotaRecord = z.infer<typeof recordSchema>
 

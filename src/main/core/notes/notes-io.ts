@@ -28,25 +28,39 @@ export function notesFromImport(text: string): NotesInImport {
   } catch {
     return { notes: [], notesOnly: false } // the watchlist import reports unreadable JSON
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || !('notes' in doc)) return { notes: [], notesOnly: false }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc) || !('notes' in doc))
+    return { notes: [], notesOnly: false }
   const raw = doc.notes
-  if (!Array.isArray(raw)) throw new AppError('invalid-input', 'The file\'s "notes" must be a list of notes.', { field: 'text' })
+  if (!Array.isArray(raw))
+    throw new AppError('invalid-input', 'The file\'s "notes" must be a list of notes.', { field: 'text' })
   const notes: Note[] = []
   const rows: { row: number; message: string }[] = []
   raw.forEach((item, i) => {
     const parsed = noteSchema.safeParse(lowerKey(item))
     if (parsed.success) notes.push(parsed.data)
-    else rows.push({ row: i + 1, message: parsed.error.issues.map((x) => `${x.path.join('.') || 'note'}: ${x.message}`).join('; ') })
+    else
+      rows.push({
+        row: i + 1,
+        message: parsed.error.issues.map((x) => `${x.path.join('.') || 'note'}: ${x.message}`).join('; '),
+      })
   })
   if (rows.length > 0) {
-    throw new AppError('invalid-input', `Nothing was imported: ${rows.length} note${rows.length === 1 ? ' has a problem' : 's have problems'} (first: note ${rows[0]!.row}: ${rows[0]!.message}).`, {
-      field: 'text',
-      rows: rows.slice(0, 100),
-    })
+    throw new AppError(
+      'invalid-input',
+      `Nothing was imported: ${rows.length} note${rows.length === 1 ? ' has a problem' : 's have problems'} (first: note ${rows[0]!.row}: ${rows[0]!.message}).`,
+      {
+        field: 'text',
+        rows: rows.slice(0, 100),
+      },
+    )
   }
   const lists = 'lists' in doc && Array.isArray(doc.lists) ? doc.lists : []
   const entries = 'entries' in doc && Array.isArray(doc.entries) ? doc.entries.length : 0
-  const listEntries = lists.reduce<number>((n, l) => n + (typeof l === 'object' && l !== null && 'entries' in l && Array.isArray(l.entries) ? l.entries.length : 0), 0)
+  const listEntries = lists.reduce<number>(
+    (n, l) =>
+      n + (typeof l === 'object' && l !== null && 'entries' in l && Array.isArray(l.entries) ? l.entries.length : 0),
+    0,
+  )
   return { notes, notesOnly: entries + listEntries === 0 }
 }
 

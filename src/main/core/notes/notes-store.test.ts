@@ -20,15 +20,30 @@ describe('NotesStore', () => {
   it('sets, replaces and removes notes, and every change survives a restart', () => {
     const seen: Note[][] = []
     const store = open((n) => seen.push(n))
-    store.set({ kind: 'address', network: 'alpha', key: A.toUpperCase().replace('0X', '0x'), text: 'exchange hot wallet' })
+    store.set({
+      kind: 'address',
+      network: 'alpha',
+      key: A.toUpperCase().replace('0X', '0x'),
+      text: 'exchange hot wallet',
+    })
     store.set({ kind: 'tx', network: 'alpha', key: H, text: 'paid invoice 42' })
     store.set({ kind: 'tx', network: 'alpha', key: H, text: 'paid invoice 43' })
     expect(open().list()).toEqual([
-      { kind: 'address', network: 'alpha', key: A, text: 'exchange hot wallet', updatedAt: new Date(now).toISOString() },
+      {
+        kind: 'address',
+        network: 'alpha',
+        key: A,
+        text: 'exchange hot wallet',
+        updatedAt: new Date(now).toISOString(),
+      },
       { kind: 'tx', network: 'alpha', key: H, text: 'paid invoice 43', updatedAt: new Date(now).toISOString() },
     ])
     expect(store.set({ kind: 'tx', network: 'alpha', key: H, text: '  ' })).toBeNull()
-    expect(open().list().map((n) => n.kind)).toEqual(['address'])
+    expect(
+      open()
+        .list()
+        .map((n) => n.kind),
+    ).toEqual(['address'])
     expect(seen).toHaveLength(4)
   })
 
@@ -46,24 +61,50 @@ describe('NotesStore', () => {
     writeFileSync(join(dir, 'notes.json'), '{"version":9,"notes":[]}')
     const store = open()
     expect(store.notice).toMatch(/newer version/)
-    expect(() => store.set({ kind: 'address', network: 'alpha', key: A, text: 'x' })).toThrow(expect.objectContaining({ kind: 'conflict' }))
+    expect(() => store.set({ kind: 'address', network: 'alpha', key: A, text: 'x' })).toThrow(
+      expect.objectContaining({ kind: 'conflict' }),
+    )
     expect(readFileSync(join(dir, 'notes.json'), 'utf8')).toBe('{"version":9,"notes":[]}')
   })
 
   it('merges imported notes: the newer of two versions of a note wins', () => {
     const store = open()
     store.set({ kind: 'address', network: 'alpha', key: A, text: 'mine, newer' })
-    const older: Note = { kind: 'address', network: 'alpha', key: A, text: 'theirs, older', updatedAt: new Date(now - 1000).toISOString() }
-    const other: Note = { kind: 'tx', network: 'beta', key: H, text: 'theirs', updatedAt: new Date(now - 1000).toISOString() }
+    const older: Note = {
+      kind: 'address',
+      network: 'alpha',
+      key: A,
+      text: 'theirs, older',
+      updatedAt: new Date(now - 1000).toISOString(),
+    }
+    const other: Note = {
+      kind: 'tx',
+      network: 'beta',
+      key: H,
+      text: 'theirs',
+      updatedAt: new Date(now - 1000).toISOString(),
+    }
     expect(store.merge([older, other])).toBe(1)
-    expect(store.list().map((n) => n.text).sort()).toEqual(['mine, newer', 'theirs'])
+    expect(
+      store
+        .list()
+        .map((n) => n.text)
+        .sort(),
+    ).toEqual(['mine, newer', 'theirs'])
   })
 })
 
 describe('notes in the JSON export and import', () => {
   const note: Note = { kind: 'tx', network: 'alpha', key: H, text: 'refund', updatedAt: '2030-01-01T00:00:00.000Z' }
   it('adds notes to a JSON export and reads them back; CSV stays a table', () => {
-    const file = withNotes({ filename: 'x.json', mime: 'application/json', text: JSON.stringify({ format: 'chainscope-watchlists', lists: [] }) }, [note])
+    const file = withNotes(
+      {
+        filename: 'x.json',
+        mime: 'application/json',
+        text: JSON.stringify({ format: 'chainscope-watchlists', lists: [] }),
+      },
+      [note],
+    )
     expect(JSON.parse(file.text)).toMatchObject({ format: 'chainscope-watchlists', notes: [note] })
     expect(notesFromImport(file.text)).toEqual({ notes: [note], notesOnly: true })
     const csv = { filename: 'x.csv', mime: 'text/csv' as const, text: 'list,address\n' }
@@ -71,8 +112,16 @@ describe('notes in the JSON export and import', () => {
   })
 
   it('names every bad note and imports nothing', () => {
-    const text = JSON.stringify({ lists: [{ name: 'W', entries: [{ address: A, network: 'alpha' }] }], notes: [note, { ...note, key: 'nope' }, { ...note, kind: 'block' }] })
-    expect(() => notesFromImport(text)).toThrow(expect.objectContaining({ kind: 'invalid-input', message: expect.stringMatching(/2 notes have problems \(first: note 2: key/) }))
+    const text = JSON.stringify({
+      lists: [{ name: 'W', entries: [{ address: A, network: 'alpha' }] }],
+      notes: [note, { ...note, key: 'nope' }, { ...note, kind: 'block' }],
+    })
+    expect(() => notesFromImport(text)).toThrow(
+      expect.objectContaining({
+        kind: 'invalid-input',
+        message: expect.stringMatching(/2 notes have problems \(first: note 2: key/),
+      }),
+    )
   })
 
   it('ignores files without notes (older exports)', () => {

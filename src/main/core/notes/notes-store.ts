@@ -20,7 +20,12 @@ export const NOTES_VERSION = 1
 export const MAX_NOTES = 50_000
 export const MAX_NOTE_LENGTH = WATCH_LIMITS.note
 
-const key = z.string().refine((k) => ADDRESS_OR_HASH_PATTERN.test(k) && k === k.toLowerCase(), 'expected a lowercase address or transaction hash')
+const key = z
+  .string()
+  .refine(
+    (k) => ADDRESS_OR_HASH_PATTERN.test(k) && k === k.toLowerCase(),
+    'expected a lowercase address or transaction hash',
+  )
 export const noteSchema = z.object({
   kind: z.enum(['tx', 'address']),
   network: networkName,
@@ -31,7 +36,8 @@ export const noteSchema = z.object({
 const fileSchema = z.object({ version: z.literal(1), notes: z.array(noteSchema).max(MAX_NOTES) })
 type NotesFile = z.infer<typeof fileSchema>
 
-export const noteId = (n: Pick<Note, 'kind' | 'network' | 'key'>): string => `${n.kind}|${n.network}|${n.key.toLowerCase()}`
+export const noteId = (n: Pick<Note, 'kind' | 'network' | 'key'>): string =>
+  `${n.kind}|${n.network}|${n.key.toLowerCase()}`
 
 export interface NotesStoreOptions {
   /** The file is `<dataDir>/notes.json`, its backup `notes.json.bak`. */
@@ -72,7 +78,12 @@ export class NotesStore {
 
   /** Sets (or, with blank text, removes) one note. */
   set(input: Omit<Note, 'updatedAt'>): Note | null {
-    const note: Note = { ...input, key: input.key.toLowerCase(), text: input.text.slice(0, MAX_NOTE_LENGTH), updatedAt: new Date(this.#now()).toISOString() }
+    const note: Note = {
+      ...input,
+      key: input.key.toLowerCase(),
+      text: input.text.slice(0, MAX_NOTE_LENGTH),
+      updatedAt: new Date(this.#now()).toISOString(),
+    }
     const next = new Map(this.#notes)
     if (note.text.trim() === '') next.delete(noteId(note))
     else next.set(noteId(note), note)
@@ -96,12 +107,19 @@ export class NotesStore {
   }
 
   #commit(next: Map<string, Note>): void {
-    if (next.size > MAX_NOTES) throw new AppError('invalid-input', `Chainscope keeps at most ${MAX_NOTES.toLocaleString('en-US')} notes; remove some first.`)
+    if (next.size > MAX_NOTES)
+      throw new AppError(
+        'invalid-input',
+        `Chainscope keeps at most ${MAX_NOTES.toLocaleString('en-US')} notes; remove some first.`,
+      )
     try {
       this.#file.save({ version: NOTES_VERSION, notes: [...next.values()] })
     } catch (error) {
       if (error instanceof AppError) throw error
-      throw new AppError('internal', `The notes could not be saved (${error instanceof Error ? error.message : String(error)}); nothing was changed.`)
+      throw new AppError(
+        'internal',
+        `The notes could not be saved (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
+      )
     }
     this.#notes = next
     this.revision++

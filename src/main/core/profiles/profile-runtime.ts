@@ -17,7 +17,9 @@ import { isRecord } from '../../../shared/guards'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
-  client?: Partial<Pick<ServiceClientOptions, 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxRetryWaitMs' | 'maxBodyBytes'>>
+  client?: Partial<
+    Pick<ServiceClientOptions, 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxRetryWaitMs' | 'maxBodyBytes'>
+  >
   freshness?: Partial<Freshness>
   /** Default true: see `queueSafe` in limiter.ts. */
   queueSafe?: boolean
@@ -101,8 +103,12 @@ export class ProfileRuntime {
     if (this.profileId === SANDBOX_PROFILE_ID) await this.#deps.sandbox.ensure()
     const key = await this.#deps.keys.get(this.profileId)
     if (key) return key
-    if (this.profileId === SANDBOX_PROFILE_ID) throw new AppError('offline', 'The built-in sandbox stopped; it restarts on the next request.')
-    throw new AppError('auth', `No API key is set for the profile "${this.#deps.settings.get(this.profileId).name}". Add it in Settings → Profiles.`)
+    if (this.profileId === SANDBOX_PROFILE_ID)
+      throw new AppError('offline', 'The built-in sandbox stopped; it restarts on the next request.')
+    throw new AppError(
+      'auth',
+      `No API key is set for the profile "${this.#deps.settings.get(this.profileId).name}". Add it in Settings → Profiles.`,
+    )
   }
 
   /** Head and gas price (one batch, or two calls where batches are refused), and the block time from block timestamps. */
@@ -119,7 +125,8 @@ export class ProfileRuntime {
           ],
           background,
         )
-        if (!block?.ok) throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
+        if (!block?.ok)
+          throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
         const { height, timestampMs } = blockFields(block.result)
         if (height === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
         const g = gas?.ok ? parseHexQuantity(gas.result) : null
@@ -131,7 +138,11 @@ export class ProfileRuntime {
         // implausible slope, refused: the watcher then learns from its own polls.
         const back = Math.min(100, height)
         if (back < 8) return null
-        const older = await this.client.rpc(network, { method: 'eth_getBlockByNumber', params: [`0x${(height - back).toString(16)}`, false] }, background)
+        const older = await this.client.rpc(
+          network,
+          { method: 'eth_getBlockByNumber', params: [`0x${(height - back).toString(16)}`, false] },
+          background,
+        )
         const then = blockFields(older).timestampMs
         if (then === null) return null
         const ms = (timestampMs - then) / back

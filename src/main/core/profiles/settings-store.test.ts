@@ -12,7 +12,16 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const input = (id: string) => ({ id, name: 'P', baseUrl: 'http://127.0.0.1:1', rpcUrl: 'http://127.0.0.1:1/rpc', networks: [{ name: 'one', label: 'One' }, { name: 'two', label: 'Two' }] as [{ name: string; label: string }, { name: string; label: string }] })
+const input = (id: string) => ({
+  id,
+  name: 'P',
+  baseUrl: 'http://127.0.0.1:1',
+  rpcUrl: 'http://127.0.0.1:1/rpc',
+  networks: [
+    { name: 'one', label: 'One' },
+    { name: 'two', label: 'Two' },
+  ] as [{ name: string; label: string }, { name: string; label: string }],
+})
 
 describe('SettingsStore', () => {
   it('knows no balances spelling for a profile whose id names a property of every object', () => {
@@ -26,10 +35,19 @@ describe('SettingsStore', () => {
   })
 
   it('keeps a damaged or hostile settings file aside and starts clean, with a notice', () => {
-    for (const text of ['[]', 'null', '"settings"', '{"version":1,"__proto__":{"activeProfileId":"x"}}', '{"version":1,"profiles":"x"}', '\u0000\uffff']) {
+    for (const text of [
+      '[]',
+      'null',
+      '"settings"',
+      '{"version":1,"__proto__":{"activeProfileId":"x"}}',
+      '{"version":1,"profiles":"x"}',
+      '\u0000\uffff',
+    ]) {
       writeFileSync(join(dir, 'settings.json'), text)
       const store = new SettingsStore(dir)
-      expect(store.notice).toMatch(/settings file was damaged \((it has no schema version|it is not valid JSON|[\w.]+: [^\n]+)\)/)
+      expect(store.notice).toMatch(
+        /settings file was damaged \((it has no schema version|it is not valid JSON|[\w.]+: [^\n]+)\)/,
+      )
       expect(store.notice!.length).toBeLessThan(400)
       expect(store.activeProfileId).toBeNull()
       expect(store.list().map((p) => p.id)).toEqual(['sandbox'])

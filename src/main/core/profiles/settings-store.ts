@@ -92,7 +92,10 @@ export class SettingsStore {
   }
 
   list(): Profile[] {
-    return [this.sandboxProfile(), ...this.#data.profiles.map((p) => ({ ...p, kind: 'service' as const, networks: [...p.networks] }))]
+    return [
+      this.sandboxProfile(),
+      ...this.#data.profiles.map((p) => ({ ...p, kind: 'service' as const, networks: [...p.networks] })),
+    ]
   }
 
   find(id: string): Profile | undefined {
@@ -112,11 +115,19 @@ export class SettingsStore {
    */
   save(input: ProfileInput): { profile: Profile; addressesChanged: boolean; originsChanged: boolean } {
     if (input.id === SANDBOX_PROFILE_ID) {
-      throw new AppError('invalid-input', 'The built-in sandbox profile cannot be edited; create a new profile for a service.', { field: 'id' })
+      throw new AppError(
+        'invalid-input',
+        'The built-in sandbox profile cannot be edited; create a new profile for a service.',
+        { field: 'id' },
+      )
     }
     for (const field of ['baseUrl', 'rpcUrl'] as const) {
       if (!keySafeUrl(input[field])) {
-        throw new AppError('invalid-input', `The ${field === 'baseUrl' ? 'data API' : 'RPC'} address must use https:// (plain http:// only to this computer: 127.0.0.1, localhost or [::1]); the API key travels with every request.`, { field })
+        throw new AppError(
+          'invalid-input',
+          `The ${field === 'baseUrl' ? 'data API' : 'RPC'} address must use https:// (plain http:// only to this computer: 127.0.0.1, localhost or [::1]); the API key travels with every request.`,
+          { field },
+        )
       }
     }
     const existing = input.id ? this.#data.profiles.find((p) => p.id === input.id) : undefined
@@ -129,9 +140,17 @@ export class SettingsStore {
       networks: input.networks,
       limits: input.limits ?? existing?.limits ?? SPEC_LIMITS,
     }
-    const profiles = existing ? this.#data.profiles.map((p) => (p.id === id ? stored : p)) : [...this.#data.profiles, stored]
-    const addressesChanged = !!existing && (existing.baseUrl !== stored.baseUrl || existing.rpcUrl !== stored.rpcUrl || JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
-    const originsChanged = !!existing && (originOf(existing.baseUrl) !== originOf(stored.baseUrl) || originOf(existing.rpcUrl) !== originOf(stored.rpcUrl))
+    const profiles = existing
+      ? this.#data.profiles.map((p) => (p.id === id ? stored : p))
+      : [...this.#data.profiles, stored]
+    const addressesChanged =
+      !!existing &&
+      (existing.baseUrl !== stored.baseUrl ||
+        existing.rpcUrl !== stored.rpcUrl ||
+        JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
+    const originsChanged =
+      !!existing &&
+      (originOf(existing.baseUrl) !== originOf(stored.baseUrl) || originOf(existing.rpcUrl) !== originOf(stored.rpcUrl))
     const spelling = { ...this.#data.balanceSpelling }
     if (addressesChanged) delete spelling[id]
     this.#save({ ...this.#data, profiles, balanceSpelling: spelling })
@@ -139,7 +158,8 @@ export class SettingsStore {
   }
 
   remove(id: string): void {
-    if (id === SANDBOX_PROFILE_ID) throw new AppError('invalid-input', 'The built-in sandbox profile cannot be removed.', { field: 'id' })
+    if (id === SANDBOX_PROFILE_ID)
+      throw new AppError('invalid-input', 'The built-in sandbox profile cannot be removed.', { field: 'id' })
     this.get(id)
     const spelling = { ...this.#data.balanceSpelling }
     delete spelling[id]
@@ -196,7 +216,12 @@ export class SettingsStore {
   }
 
   #newId(name: string): string {
-    const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 30) || 'profile'
+    const slug =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 30) || 'profile'
     for (;;) {
       const id = `${slug}-${randomBytes(2).toString('hex')}`
       if (id !== SANDBOX_PROFILE_ID && !this.find(id)) return id

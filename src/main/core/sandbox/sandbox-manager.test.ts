@@ -10,7 +10,13 @@ import { childProcessSandboxLauncher } from './sandbox-process'
  * speaks the start-up protocol with both networks reporting progress interleaved.
  */
 let dir: string
-const READY = { base_url: 'http://127.0.0.1:1', rpc_url: 'http://127.0.0.1:1/rpc', networks: ['alpha', 'beta'], api_key: 'sbx_0123456789abcdef', demo_addresses: { alpha: { whale: `0x${'1'.repeat(40)}` } } }
+const READY = {
+  base_url: 'http://127.0.0.1:1',
+  rpc_url: 'http://127.0.0.1:1/rpc',
+  networks: ['alpha', 'beta'],
+  api_key: 'sbx_0123456789abcdef',
+  demo_addresses: { alpha: { whale: `0x${'1'.repeat(40)}` } },
+}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-manager-'))

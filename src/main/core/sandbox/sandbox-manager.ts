@@ -46,15 +46,32 @@ export class SandboxManager {
     if (this.#starting) return this.#starting
     const launcher = this.#o.launcher
     if (!launcher || this.#disposed) {
-      return Promise.reject(new AppError('offline', 'The built-in sandbox is not available in this build; create a profile for the service instead.'))
+      return Promise.reject(
+        new AppError(
+          'offline',
+          'The built-in sandbox is not available in this build; create a profile for the service instead.',
+        ),
+      )
     }
     this.#abort = new AbortController()
-    this.#set({ state: 'starting', message: 'Starting the built-in sandbox…', progress: null, stages: [], demoAddresses: null })
+    this.#set({
+      state: 'starting',
+      message: 'Starting the built-in sandbox…',
+      progress: null,
+      stages: [],
+      demoAddresses: null,
+    })
     // Both networks report at once; keep each one's latest stage so neither hides the other.
     const stages = new Map<string, SandboxProgress>()
     const onProgress = (p: SandboxProgress): void => {
       stages.set(p.network ?? '', p)
-      this.#set({ state: 'starting', message: describe(p), progress: p, stages: [...stages.values()], demoAddresses: null })
+      this.#set({
+        state: 'starting',
+        message: describe(p),
+        progress: p,
+        stages: [...stages.values()],
+        demoAddresses: null,
+      })
     }
     this.#starting = launcher.launch({ onProgress, signal: this.#abort.signal }).then(
       (running) => {
@@ -65,14 +82,24 @@ export class SandboxManager {
         }
         this.#running = running
         this.#o.onReady(running.info)
-        this.#set({ state: 'ready', message: null, progress: null, demoAddresses: sampleWallets(running.info.demo_addresses) })
+        this.#set({
+          state: 'ready',
+          message: null,
+          progress: null,
+          demoAddresses: sampleWallets(running.info.demo_addresses),
+        })
         void running.exited.then(({ code }) => {
           if (this.#running !== running) return
           this.#running = null
           this.#o.onGone()
           if (!this.#disposed) {
             this.#o.log?.warn(`the sandbox exited unexpectedly (code ${code ?? 'signal'})`)
-            this.#set({ state: 'failed', message: `The built-in sandbox stopped unexpectedly (exit ${code ?? 'by a signal'}); it restarts when needed.`, progress: null, demoAddresses: null })
+            this.#set({
+              state: 'failed',
+              message: `The built-in sandbox stopped unexpectedly (exit ${code ?? 'by a signal'}); it restarts when needed.`,
+              progress: null,
+              demoAddresses: null,
+            })
           }
         })
         return running.info
@@ -82,7 +109,9 @@ export class SandboxManager {
         const message = error instanceof Error ? error.message : String(error)
         this.#o.log?.error(`the sandbox could not start: ${message}`)
         this.#set({ state: 'failed', message, progress: null, demoAddresses: null })
-        throw error instanceof AppError ? error : new AppError('offline', `The built-in sandbox could not start: ${message}`)
+        throw error instanceof AppError
+          ? error
+          : new AppError('offline', `The built-in sandbox could not start: ${message}`)
       },
     )
     return this.#starting
@@ -121,6 +150,7 @@ function sampleWallets(demo: Record<string, Record<string, string>>): Record<str
 
 function describe(p: SandboxProgress): string {
   const where = p.network ? ` ${p.network}` : ''
-  const count = typeof p.done === 'number' && typeof p.total === 'number' && p.total > 0 ? `: ${p.done} of ${p.total}` : ''
+  const count =
+    typeof p.done === 'number' && typeof p.total === 'number' && p.total > 0 ? `: ${p.done} of ${p.total}` : ''
   return `Preparing the sandbox (${p.stage}${where}${count})…`
 }

@@ -13,7 +13,13 @@ import type { SandboxProgress } from './sandbox-launcher'
  * service.integration.test.ts.
  */
 let dir: string
-const READY = { base_url: 'http://127.0.0.1:1', rpc_url: 'http://127.0.0.1:1/rpc', networks: ['alpha', 'beta'], api_key: 'sbx_0123456789abcdef', demo_addresses: { alpha: { whale: '0x1' } } }
+const READY = {
+  base_url: 'http://127.0.0.1:1',
+  rpc_url: 'http://127.0.0.1:1/rpc',
+  networks: ['alpha', 'beta'],
+  api_key: 'sbx_0123456789abcdef',
+  demo_addresses: { alpha: { whale: '0x1' } },
+}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-launcher-'))
@@ -28,9 +34,15 @@ setInterval(() => {}, 1000)
 `,
   )
   writeFileSync(join(dir, 'fails.mjs'), `process.stderr.write('anvil not found\\n'); process.exit(3)\n`)
-  writeFileSync(join(dir, 'stubborn.mjs'), `process.stdout.write(${JSON.stringify(JSON.stringify(READY))} + '\\n'); process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\n`)
+  writeFileSync(
+    join(dir, 'stubborn.mjs'),
+    `process.stdout.write(${JSON.stringify(JSON.stringify(READY))} + '\\n'); process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\n`,
+  )
   writeFileSync(join(dir, 'silent.mjs'), `setInterval(() => {}, 1000)\n`)
-  writeFileSync(join(dir, 'wrong.mjs'), `process.stdout.write('{"base_url":"ftp://x"}\\n'); setTimeout(() => process.exit(0), 50)\n`)
+  writeFileSync(
+    join(dir, 'wrong.mjs'),
+    `process.stdout.write('{"base_url":"ftp://x"}\\n'); setTimeout(() => process.exit(0), 50)\n`,
+  )
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -40,7 +52,9 @@ const log: Logger = { info: (m) => lines.push(m), warn: (m) => lines.push(m), er
 describe('childProcessSandboxLauncher', () => {
   it('reads the ready line, reports progress, logs stderr and stops the child', async () => {
     const progress: SandboxProgress[] = []
-    const running = await childProcessSandboxLauncher({ args: [join(dir, 'good.mjs')], log }).launch({ onProgress: (p) => progress.push(p) })
+    const running = await childProcessSandboxLauncher({ args: [join(dir, 'good.mjs')], log }).launch({
+      onProgress: (p) => progress.push(p),
+    })
     expect(running.info).toEqual(READY)
     expect(progress).toEqual([{ stage: 'seeding', network: 'alpha', done: 1, total: 2 }])
     expect(lines).toContain('sandbox: booting')
@@ -58,11 +72,15 @@ describe('childProcessSandboxLauncher', () => {
   })
 
   it('refuses a ready line that does not match the protocol', async () => {
-    await expect(childProcessSandboxLauncher({ args: [join(dir, 'wrong.mjs')] }).launch({})).rejects.toMatchObject({ kind: 'offline' })
+    await expect(childProcessSandboxLauncher({ args: [join(dir, 'wrong.mjs')] }).launch({})).rejects.toMatchObject({
+      kind: 'offline',
+    })
   })
 
   it('gives up after the ready timeout and kills the child', async () => {
-    await expect(childProcessSandboxLauncher({ args: [join(dir, 'silent.mjs')], readyTimeoutMs: 300 }).launch({})).rejects.toMatchObject({
+    await expect(
+      childProcessSandboxLauncher({ args: [join(dir, 'silent.mjs')], readyTimeoutMs: 300 }).launch({}),
+    ).rejects.toMatchObject({
       kind: 'offline',
       message: expect.stringMatching(/did not get ready/),
     })
@@ -70,13 +88,17 @@ describe('childProcessSandboxLauncher', () => {
 
   it('can be cancelled while starting', async () => {
     const controller = new AbortController()
-    const started = childProcessSandboxLauncher({ args: [join(dir, 'silent.mjs')] }).launch({ signal: controller.signal })
+    const started = childProcessSandboxLauncher({ args: [join(dir, 'silent.mjs')] }).launch({
+      signal: controller.signal,
+    })
     controller.abort()
     await expect(started).rejects.toMatchObject({ kind: 'cancelled' })
   })
 
   it('kills a sandbox that ignores SIGTERM', async () => {
-    const running = await childProcessSandboxLauncher({ args: [join(dir, 'stubborn.mjs')], stopTimeoutMs: 200 }).launch({})
+    const running = await childProcessSandboxLauncher({ args: [join(dir, 'stubborn.mjs')], stopTimeoutMs: 200 }).launch(
+      {},
+    )
     await running.stop()
     expect(await running.exited).toEqual({ code: null })
   })

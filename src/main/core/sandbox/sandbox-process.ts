@@ -3,7 +3,13 @@ import { createInterface } from 'node:readline'
 import { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
-import { sandboxProgressSchema, type RunningSandbox, type SandboxInfo, type SandboxLauncher, type SandboxProgress } from './sandbox-launcher'
+import {
+  sandboxProgressSchema,
+  type RunningSandbox,
+  type SandboxInfo,
+  type SandboxLauncher,
+  type SandboxProgress,
+} from './sandbox-launcher'
 import { withDefaults } from '../util/options'
 
 export interface ChildSandboxLauncherOptions {
@@ -26,7 +32,10 @@ const DEFAULT_TIMEOUTS = { readyTimeoutMs: 600_000, stopTimeoutMs: 5000 }
 export const sandboxInfoSchema = z.looseObject({
   base_url: z.string().regex(/^https?:\/\/[^?#]+$/),
   rpc_url: z.string().regex(/^https?:\/\/[^?#]+$/),
-  networks: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/)).min(1).max(8),
+  networks: z
+    .array(z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/))
+    .min(1)
+    .max(8),
   api_key: z.string().min(8).max(256),
   demo_addresses: z.record(z.string(), z.record(z.string(), z.string())),
 })
@@ -46,7 +55,11 @@ export function childProcessSandboxLauncher(options: ChildSandboxLauncherOptions
   }
 }
 
-function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxProgress) => void, signal?: AbortSignal): Promise<RunningSandbox> {
+function launch(
+  options: ChildSandboxLauncherOptions,
+  onProgress?: (p: SandboxProgress) => void,
+  signal?: AbortSignal,
+): Promise<RunningSandbox> {
   const { readyTimeoutMs, stopTimeoutMs } = withDefaults(DEFAULT_TIMEOUTS, options)
   if (!exitHookInstalled) {
     exitHookInstalled = true
@@ -106,14 +119,29 @@ function launch(options: ChildSandboxLauncherOptions, onProgress?: (p: SandboxPr
       reject(error)
     }
     const timer = setTimeout(
-      () => fail(new AppError('offline', `The built-in sandbox did not get ready within ${Math.round(readyTimeoutMs / 1000)} s.`)),
+      () =>
+        fail(
+          new AppError(
+            'offline',
+            `The built-in sandbox did not get ready within ${Math.round(readyTimeoutMs / 1000)} s.`,
+          ),
+        ),
       readyTimeoutMs,
     )
-    signal?.addEventListener('abort', () => fail(new AppError('cancelled', 'Starting the sandbox was cancelled.')), { once: true })
-    child.once('error', (error) => fail(new AppError('offline', `The built-in sandbox could not be started: ${error.message}`)))
+    signal?.addEventListener('abort', () => fail(new AppError('cancelled', 'Starting the sandbox was cancelled.')), {
+      once: true,
+    })
+    child.once('error', (error) =>
+      fail(new AppError('offline', `The built-in sandbox could not be started: ${error.message}`)),
+    )
     void exited.then(({ code }) => {
       const last = tail.slice(-3).join(' | ').slice(0, 400)
-      fail(new AppError('offline', `The built-in sandbox stopped before it was ready (exit ${code ?? 'signal'})${last ? `: ${last}` : '.'}`))
+      fail(
+        new AppError(
+          'offline',
+          `The built-in sandbox stopped before it was ready (exit ${code ?? 'signal'})${last ? `: ${last}` : '.'}`,
+        ),
+      )
     })
     const lines = createInterface({ input: child.stdout! })
     lines.on('line', (line) => {

@@ -37,8 +37,16 @@ const MIN_HEX_PREFIX = 4
 const textTokens = (s: string): string[] => s.split(/[\s\p{P}\p{S}]+/u).filter(Boolean)
 
 export class CachedSearch {
-  readonly #hex = new MiniSearch<{ id: string; hex: string }>({ fields: ['hex'], tokenize: (s) => s.split(' ').filter(Boolean), processTerm: (t) => t.toLowerCase() })
-  readonly #text = new MiniSearch<{ id: string; text: string }>({ fields: ['text'], tokenize: textTokens, processTerm: (t) => t.toLowerCase() })
+  readonly #hex = new MiniSearch<{ id: string; hex: string }>({
+    fields: ['hex'],
+    tokenize: (s) => s.split(' ').filter(Boolean),
+    processTerm: (t) => t.toLowerCase(),
+  })
+  readonly #text = new MiniSearch<{ id: string; text: string }>({
+    fields: ['text'],
+    tokenize: textTokens,
+    processTerm: (t) => t.toLowerCase(),
+  })
   /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
   readonly #byText = new Map<string, Set<string>>()
   readonly #docs = new Map<string, Held>()

@@ -5,7 +5,8 @@ import { isRecord } from '../../../shared/guards'
 
 /** What the cached search finds an item by; read loosely, as cached items may be odd. */
 
-const lower = (v: unknown): string | null => (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? v.toLowerCase() : null)
+const lower = (v: unknown): string | null =>
+  typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? v.toLowerCase() : null
 const hashOf = (party: unknown): string | null =>
   party && typeof party === 'object' && 'hash' in party ? lower(party.hash) : lower(party)
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null)
@@ -18,7 +19,8 @@ function partyLabels(party: unknown): string[] {
   if ('ens_domain_name' in party && str(party.ens_domain_name)) out.push(str(party.ens_domain_name)!)
   for (const field of ['public_tags', 'private_tags'] as const) {
     const tags = isRecord(party) ? party[field] : null
-    if (Array.isArray(tags)) for (const t of tags) if (t && typeof t === 'object' && 'label' in t && str(t.label)) out.push(str(t.label)!)
+    if (Array.isArray(tags))
+      for (const t of tags) if (t && typeof t === 'object' && 'label' in t && str(t.label)) out.push(str(t.label)!)
   }
   return out
 }

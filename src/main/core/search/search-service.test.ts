@@ -15,22 +15,43 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7'
-const usdc = { token: { address: `0x${'c'.repeat(40)}`, symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' }, from: party(OTHER), to: party(ME), total: { value: '1', decimals: '6' }, type: 'token_transfer' }
+const usdc = {
+  token: { address: `0x${'c'.repeat(40)}`, symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' },
+  from: party(OTHER),
+  to: party(ME),
+  total: { value: '1', decimals: '6' },
+  type: 'token_transfer',
+}
 
 function setup(lists: Watchlist[] = [], notes: Note[] = []) {
   const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
   const state = { lists, notes }
-  const search = new SearchService({ snapshots, profileId: () => 'p1', watchlists: () => state.lists, notes: () => state.notes })
+  const search = new SearchService({
+    snapshots,
+    profileId: () => 'p1',
+    watchlists: () => state.lists,
+    notes: () => state.notes,
+  })
   return { snapshots, search, state }
 }
 
 describe('SearchService (cached pages, balances, watchlists, notes; no requests)', () => {
   it('finds a cached transaction by hash prefix, address prefix, method, token symbol and label, with the item to open', async () => {
     const { snapshots, search } = setup()
-    const swap = makeTx(7, { method: 'swapExactTokensForTokens', token_transfers: [usdc], to: party(OTHER, { name: 'Uniswap Router' }) })
+    const swap = makeTx(7, {
+      method: 'swapExactTokensForTokens',
+      token_transfers: [usdc],
+      to: party(OTHER, { name: 'Uniswap Router' }),
+    })
     await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1), swap], nextCursor: null })
     const byHash = await search.query(swap.hash.slice(0, 12), 10)
-    expect(byHash.hits[0]).toMatchObject({ kind: 'transaction', network: 'alpha', hash: swap.hash, address: ME, tx: { hash: swap.hash } })
+    expect(byHash.hits[0]).toMatchObject({
+      kind: 'transaction',
+      network: 'alpha',
+      hash: swap.hash,
+      address: ME,
+      tx: { hash: swap.hash },
+    })
     expect((await search.query('swapexact', 10)).hits.map((h) => h.hash)).toEqual([swap.hash])
     expect((await search.query('usdc', 10)).hits.map((h) => h.hash)).toEqual([swap.hash])
     expect((await search.query('uniswap', 10)).hits.map((h) => h.hash)).toEqual([swap.hash])
@@ -40,16 +61,42 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
   })
 
   it('indexes balances, watch entries and notes, and follows their changes', async () => {
-    const list: Watchlist = { id: 'l', name: 'Funds', entries: [{ id: 'e', address: W, network: 'beta', label: 'Treasury', note: 'multisig of the DAO', tags: ['dao'], addedAt: '2030-01-01T00:00:00.000Z' }] }
+    const list: Watchlist = {
+      id: 'l',
+      name: 'Funds',
+      entries: [
+        {
+          id: 'e',
+          address: W,
+          network: 'beta',
+          label: 'Treasury',
+          note: 'multisig of the DAO',
+          tags: ['dao'],
+          addedAt: '2030-01-01T00:00:00.000Z',
+        },
+      ],
+    }
     const { snapshots, search, state } = setup([list])
     await snapshots.writeBalances('p1', 'alpha', ME, { fetchedAt: 5, items: [makeBalance('WETH', '1', '18')] })
     expect((await search.query('weth', 10)).hits[0]).toMatchObject({ kind: 'address', network: 'alpha', address: ME })
-    expect((await search.query('multisig', 10)).hits[0]).toMatchObject({ kind: 'watch-entry', network: 'beta', address: W })
+    expect((await search.query('multisig', 10)).hits[0]).toMatchObject({
+      kind: 'watch-entry',
+      network: 'beta',
+      address: W,
+    })
     expect((await search.query('treasury', 10)).hits).toHaveLength(1)
 
     const tx = makeTx(3)
     await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [tx], nextCursor: null })
-    state.notes = [{ kind: 'tx', network: 'alpha', key: tx.hash, text: 'refund for order 1234', updatedAt: '2030-01-01T00:00:00.000Z' }]
+    state.notes = [
+      {
+        kind: 'tx',
+        network: 'alpha',
+        key: tx.hash,
+        text: 'refund for order 1234',
+        updatedAt: '2030-01-01T00:00:00.000Z',
+      },
+    ]
     search.markDirty('notes')
     const noteHit = (await search.query('refund order', 10)).hits[0]
     expect(noteHit).toMatchObject({ kind: 'note', hash: tx.hash, address: ME, tx: { hash: tx.hash } })
@@ -61,7 +108,17 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
 
   it('keeps a transaction held by two pages until both let go of it', () => {
     const index = new CachedSearch()
-    const doc = { id: 'tx|a|0x01', kind: 'transaction' as const, network: 'a', address: null, hash: '0x01', title: '', detail: '', hex: ['0x0123456789'], text: ['transfer'] }
+    const doc = {
+      id: 'tx|a|0x01',
+      kind: 'transaction' as const,
+      network: 'a',
+      address: null,
+      hash: '0x01',
+      title: '',
+      detail: '',
+      hex: ['0x0123456789'],
+      text: ['transfer'],
+    }
     index.setSource('p1', [doc])
     index.setSource('p2', [doc])
     index.removeSource('p1')
@@ -73,7 +130,17 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
 
   it('indexes a text many items share once, and finds each item that still carries it', () => {
     const index = new CachedSearch()
-    const doc = (n: number) => ({ id: `tx|a|${n}`, kind: 'transaction' as const, network: 'a', address: null, hash: null, title: '', detail: '', hex: [`0x${String(n).padStart(8, '0')}`], text: ['transfer', 'USDC'] })
+    const doc = (n: number) => ({
+      id: `tx|a|${n}`,
+      kind: 'transaction' as const,
+      network: 'a',
+      address: null,
+      hash: null,
+      title: '',
+      detail: '',
+      hex: [`0x${String(n).padStart(8, '0')}`],
+      text: ['transfer', 'USDC'],
+    })
     index.setSource('p1', [doc(1), doc(2)])
     index.setSource('p2', [doc(3)])
     expect(index.search('usdc').map((d) => d.id)).toEqual(['tx|a|1', 'tx|a|2', 'tx|a|3'])

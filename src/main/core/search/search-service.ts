@@ -86,7 +86,8 @@ export class SearchService {
         continue
       }
       const docs: SearchDoc[] = []
-      if (entry.kind === 'balances' && 'items' in data && !('nextCursor' in data)) docs.push(balancesDoc(entry.network, entry.address, data.items, data.fetchedAt))
+      if (entry.kind === 'balances' && 'items' in data && !('nextCursor' in data))
+        docs.push(balancesDoc(entry.network, entry.address, data.items, data.fetchedAt))
       else if ('nextCursor' in data) {
         for (const tx of data.items) {
           const doc = transactionDoc(entry.network, entry.address, tx)
@@ -106,7 +107,15 @@ export class SearchService {
   }
 
   async #hit(doc: SearchDoc): Promise<SearchHit> {
-    const hit: SearchHit = { id: doc.id, kind: doc.kind, network: doc.network, address: doc.address, hash: doc.hash, title: doc.title, detail: doc.detail }
+    const hit: SearchHit = {
+      id: doc.id,
+      kind: doc.kind,
+      network: doc.network,
+      address: doc.address,
+      hash: doc.hash,
+      title: doc.title,
+      detail: doc.detail,
+    }
     if (doc.hash) {
       const txId = `tx|${doc.network}|${doc.hash}`
       const found = await this.#cachedTx(txId, doc.hash)

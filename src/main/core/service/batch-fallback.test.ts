@@ -18,13 +18,49 @@ function client(answerBatch: (calls: unknown[]) => Answer) {
     bodies.push(body)
     const a: Answer = Array.isArray(body)
       ? answerBatch(body)
-      : { status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: (body as { id: number }).id, result: `0x${bodies.length.toString(16)}` }) }
+      : {
+          status: 200,
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: (body as { id: number }).id,
+            result: `0x${bodies.length.toString(16)}`,
+          }),
+        }
     return new Response(a.body, { status: a.status, headers: { 'content-type': a.contentType ?? 'application/json' } })
   }
-  const profile: Profile = { id: 'p', name: 'P', kind: 'service', baseUrl: 'https://svc.invalid', rpcUrl: 'https://svc.invalid/rpc', networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }], limits: SPEC_LIMITS }
-  const clock = { now: () => Date.UTC(2030, 0, 1), setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms), clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout) }
-  const limiter = new Limiter({ profileId: 'p', limits: { ratePerSecond: 1000, burst: 1000, quotaPerDay: 100_000 }, ledger: new MemoryQuotaLedger(), clock })
-  const c = new ServiceClient({ profile: () => profile, getKey: async () => 'k', limiter, spelling: { get: () => null, set: () => {} }, redact: (s) => s, clock, fetch, backoffMs: 1 })
+  const profile: Profile = {
+    id: 'p',
+    name: 'P',
+    kind: 'service',
+    baseUrl: 'https://svc.invalid',
+    rpcUrl: 'https://svc.invalid/rpc',
+    networks: [
+      { name: 'alpha', label: 'Alpha' },
+      { name: 'beta', label: 'Beta' },
+    ],
+    limits: SPEC_LIMITS,
+  }
+  const clock = {
+    now: () => Date.UTC(2030, 0, 1),
+    setTimeout: (fn: () => void, ms: number) => setTimeout(fn, ms),
+    clearTimeout: (t: unknown) => clearTimeout(t as NodeJS.Timeout),
+  }
+  const limiter = new Limiter({
+    profileId: 'p',
+    limits: { ratePerSecond: 1000, burst: 1000, quotaPerDay: 100_000 },
+    ledger: new MemoryQuotaLedger(),
+    clock,
+  })
+  const c = new ServiceClient({
+    profile: () => profile,
+    getKey: async () => 'k',
+    limiter,
+    spelling: { get: () => null, set: () => {} },
+    redact: (s) => s,
+    clock,
+    fetch,
+    backoffMs: 1,
+  })
   return { c, bodies }
 }
 
@@ -33,8 +69,21 @@ const opts = { priority: 'user' as const }
 
 describe('ServiceClient.rpcCalls', () => {
   it.each([
-    ['one error object', (): Answer => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch requests are not supported' } }) })],
-    ['a single result instead of a list', (): Answer => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }) })],
+    [
+      'one error object',
+      (): Answer => ({
+        status: 200,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: 'batch requests are not supported' },
+        }),
+      }),
+    ],
+    [
+      'a single result instead of a list',
+      (): Answer => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }) }),
+    ],
     ['HTTP 400', (): Answer => ({ status: 400, body: 'batches not allowed', contentType: 'text/plain' })],
     ['HTTP 405', (): Answer => ({ status: 405, body: '' })],
   ])('detects a refused batch (%s) once, remembers it per network and calls singly', async (_name, refuse) => {
@@ -54,7 +103,16 @@ describe('ServiceClient.rpcCalls', () => {
   })
 
   it('sends batches in chunks of at most 100 where they work, and keeps call order', async () => {
-    const { c, bodies } = client((batch) => ({ status: 200, body: JSON.stringify(batch.map((x) => ({ jsonrpc: '2.0', id: (x as { id: number }).id, result: `0x${(x as { id: number }).id.toString(16)}` }))) }))
+    const { c, bodies } = client((batch) => ({
+      status: 200,
+      body: JSON.stringify(
+        batch.map((x) => ({
+          jsonrpc: '2.0',
+          id: (x as { id: number }).id,
+          result: `0x${(x as { id: number }).id.toString(16)}`,
+        })),
+      ),
+    }))
     const out = await c.rpcCalls('alpha', calls(2 * MAX_BATCH_CALLS + 4), opts)
     expect(bodies.map((b) => (b as unknown[]).length)).toEqual([100, 100, 4])
     expect(out.map((r) => (r.ok ? Number(r.result) : -1))).toEqual(Array.from({ length: 204 }, (_, i) => i + 1))

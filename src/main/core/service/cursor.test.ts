@@ -41,20 +41,29 @@ describe('cursor', () => {
     ['a nested object', Buffer.from(JSON.stringify({ a: { b: 1 } })).toString('base64url')],
     ['more than the size cap', Buffer.from(JSON.stringify({ a: 'x'.repeat(7000) })).toString('base64url')],
   ])('refuses a cursor with %s as invalid input', (_name, cursor) => {
-    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ kind: 'invalid-input', details: { field: 'cursor' } }))
+    expect(() => decodeCursor(cursor)).toThrow(
+      expect.objectContaining({ kind: 'invalid-input', details: { field: 'cursor' } }),
+    )
   })
 
   it('decodes any string to params or a typed error, never anything else', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.base64String(), fc.json().map((j) => Buffer.from(j).toString('base64url'))), (s) => {
-        try {
-          const params = decodeCursor(s)
-          expect(typeof params).toBe('object')
-          expect('api_key' in params || 'apikey' in params).toBe(false)
-        } catch (error) {
-          expect(error).toMatchObject({ kind: 'invalid-input' })
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.base64String(),
+          fc.json().map((j) => Buffer.from(j).toString('base64url')),
+        ),
+        (s) => {
+          try {
+            const params = decodeCursor(s)
+            expect(typeof params).toBe('object')
+            expect('api_key' in params || 'apikey' in params).toBe(false)
+          } catch (error) {
+            expect(error).toMatchObject({ kind: 'invalid-input' })
+          }
+        },
+      ),
     )
   })
 })

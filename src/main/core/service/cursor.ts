@@ -38,14 +38,19 @@ export function encodeCursor(nextPageParams: Record<string, unknown>, secrets?: 
   }
   const cursor = Buffer.from(JSON.stringify(params), 'utf8').toString('base64url')
   if (cursor.length > MAX_CURSOR_CHARS) {
-    throw new AppError('protocol', `The service's next-page parameters are larger than ${MAX_CURSOR_CHARS} characters; Chainscope does not follow them.`)
+    throw new AppError(
+      'protocol',
+      `The service's next-page parameters are larger than ${MAX_CURSOR_CHARS} characters; Chainscope does not follow them.`,
+    )
   }
   return cursor
 }
 
 export function decodeCursor(cursor: string): CursorParams {
   const bad = (why: string): AppError =>
-    new AppError('invalid-input', `The page cursor is not one Chainscope made (${why}); load the first page again.`, { field: 'cursor' })
+    new AppError('invalid-input', `The page cursor is not one Chainscope made (${why}); load the first page again.`, {
+      field: 'cursor',
+    })
   if (cursor.length > MAX_CURSOR_CHARS) throw bad('too long')
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad('not base64url')
   let value: unknown
@@ -58,7 +63,8 @@ export function decodeCursor(cursor: string): CursorParams {
   const params: CursorParams = {}
   for (const [key, v] of Object.entries(value)) {
     if (isReserved(key)) throw bad(`it carries ${key}`)
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) throw bad(`field ${JSON.stringify(key.slice(0, 40))}`)
+    if (typeof v !== 'string' && typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+      throw bad(`field ${JSON.stringify(key.slice(0, 40))}`)
     // defineProperty: a field named "__proto__" stays a plain own property.
     Object.defineProperty(params, key, { value: v, enumerable: true, writable: true, configurable: true })
   }

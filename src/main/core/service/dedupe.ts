@@ -35,10 +35,19 @@ export class InflightWork {
     return this.#entries.size
   }
 
-  run<T>(key: string, options: { priority: Priority; scope?: string }, work: (ctx: WorkContext) => Promise<T>): Promise<T> {
+  run<T>(
+    key: string,
+    options: { priority: Priority; scope?: string },
+    work: (ctx: WorkContext) => Promise<T>,
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       // Waiters of one key share one work's result: each gets the T its own caller asked for.
-      const waiter: Waiter = { scope: options.scope, priority: options.priority, resolve: resolve as (v: unknown) => void, reject }
+      const waiter: Waiter = {
+        scope: options.scope,
+        priority: options.priority,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      }
       const existing = this.#entries.get(key)
       if (existing) {
         existing.waiters.add(waiter)
@@ -68,7 +77,8 @@ export class InflightWork {
         waiter.reject(new AppError('cancelled', 'Cancelled: the view that asked for this was closed.'))
         cancelled += 1
       }
-      if (entry.waiters.size === 0) entry.controller.abort(new AppError('cancelled', 'Cancelled: nobody is waiting for this any more.'))
+      if (entry.waiters.size === 0)
+        entry.controller.abort(new AppError('cancelled', 'Cancelled: nobody is waiting for this any more.'))
     }
     return cancelled
   }

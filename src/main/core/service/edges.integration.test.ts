@@ -63,7 +63,10 @@ async function call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>
 }
 
 /** The typed error of a call that must fail. A call that hangs fails the test by its timeout. */
-async function failure<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeError | 'succeeded'> {
+async function failure<K extends BridgeCallName>(
+  name: K,
+  input: BridgeCallInput<K>,
+): Promise<BridgeError | 'succeeded'> {
   const outcome = await core.bridge.dispatch(name, input)
   return outcome.ok ? 'succeeded' : outcome.error
 }
@@ -71,7 +74,9 @@ async function failure<K extends BridgeCallName>(name: K, input: BridgeCallInput
 const txs = { network: 'alpha', address: ADDR, cursor: null, priority: 'user', refresh: true } as const
 
 /** Follows cursors as "Load all" does, at most `max` pages after the first; the last page and the pages asked for. */
-async function walk(max: number): Promise<{ page: BridgeCallOutputs['data.transactions']; requests: number; count: number }> {
+async function walk(
+  max: number,
+): Promise<{ page: BridgeCallOutputs['data.transactions']; requests: number; count: number }> {
   let page = await call('data.transactions', txs)
   let requests = 1
   let count = page.items.length
@@ -87,23 +92,40 @@ describe('a service that asks for a pause (item 1)', () => {
   it.each([
     ['seconds', '999999999'],
     ['an HTTP date', new Date(Date.now() + 400 * 86_400_000).toUTCString()],
-  ])('a Retry-After of years in %s is shown as a refusal with its time, and pauses the profile 60 s at most', async (_what, retryAfter) => {
-    server.script((_req, res) => json(res, 429, { error: 'rate_limited', message: 'slow down' }, { 'retry-after': retryAfter }))
-    const first = await failure('data.transactions', txs)
-    expect(first).toMatchObject({ kind: 'rate-limited', message: expect.stringMatching(/refuses requests for \d+ (min|h)/) })
-    server.script((_req, res) => json(res, 200, { items: [transaction(1, 99, 1)], next_page_params: null }))
-    // The next call answers (a typed refusal naming the pause), it does not hang.
-    const second = await failure('data.transactions', { ...txs, address: '0x00000000000000000000000000000000000000bb' })
-    expect(second).toMatchObject({ kind: 'rate-limited', retryAfterMs: expect.any(Number) })
-    expect((second as BridgeError).retryAfterMs).toBeLessThanOrEqual(60_000)
-    const state = await call('limiter.state', {})
-    expect(state.pausedUntil && Date.parse(state.pausedUntil) - Date.now()).toBeLessThanOrEqual(60_000)
-  }, 8000)
+  ])(
+    'a Retry-After of years in %s is shown as a refusal with its time, and pauses the profile 60 s at most',
+    async (_what, retryAfter) => {
+      server.script((_req, res) =>
+        json(res, 429, { error: 'rate_limited', message: 'slow down' }, { 'retry-after': retryAfter }),
+      )
+      const first = await failure('data.transactions', txs)
+      expect(first).toMatchObject({
+        kind: 'rate-limited',
+        message: expect.stringMatching(/refuses requests for \d+ (min|h)/),
+      })
+      server.script((_req, res) => json(res, 200, { items: [transaction(1, 99, 1)], next_page_params: null }))
+      // The next call answers (a typed refusal naming the pause), it does not hang.
+      const second = await failure('data.transactions', {
+        ...txs,
+        address: '0x00000000000000000000000000000000000000bb',
+      })
+      expect(second).toMatchObject({ kind: 'rate-limited', retryAfterMs: expect.any(Number) })
+      expect((second as BridgeError).retryAfterMs).toBeLessThanOrEqual(60_000)
+      const state = await call('limiter.state', {})
+      expect(state.pausedUntil && Date.parse(state.pausedUntil) - Date.now()).toBeLessThanOrEqual(60_000)
+    },
+    8000,
+  )
 })
 
 describe('paging guards (item 2)', () => {
   it('stops on a repeated cursor instead of spinning', async () => {
-    server.script((req, res) => json(res, 200, { items: [transaction(1, 99, 1)], next_page_params: { ...nextPage(transaction(1, 99, 1)), block_number: 50, index: 0 } }))
+    server.script((req, res) =>
+      json(res, 200, {
+        items: [transaction(1, 99, 1)],
+        next_page_params: { ...nextPage(transaction(1, 99, 1)), block_number: 50, index: 0 },
+      }),
+    )
     const { page, requests } = await walk(10)
     expect(requests).toBe(2)
     expect(page.pagingStopped).toMatch(/already sent/)
@@ -111,7 +133,12 @@ describe('paging guards (item 2)', () => {
 
   it('stops when the next cursor does not move back in (block, index)', async () => {
     let block = 50
-    server.script((_req, res) => json(res, 200, { items: [transaction(block, block, 1)], next_page_params: { ...nextPage(transaction(block, block, 1)), block_number: (block += 1), index: 0 } }))
+    server.script((_req, res) =>
+      json(res, 200, {
+        items: [transaction(block, block, 1)],
+        next_page_params: { ...nextPage(transaction(block, block, 1)), block_number: (block += 1), index: 0 },
+      }),
+    )
     const { page, requests } = await walk(10)
     expect(requests).toBe(2)
     expect(page.pagingStopped).toMatch(/does not start further back/)
@@ -119,7 +146,12 @@ describe('paging guards (item 2)', () => {
 
   it('stops after 3 pages that add nothing, however many fresh cursors the service invents', async () => {
     let n = 1_000_000
-    server.script((_req, res) => json(res, 200, { items: [], next_page_params: { ...nextPage(transaction(1, 99, 1)), block_number: (n -= 1), index: 0 } }))
+    server.script((_req, res) =>
+      json(res, 200, {
+        items: [],
+        next_page_params: { ...nextPage(transaction(1, 99, 1)), block_number: (n -= 1), index: 0 },
+      }),
+    )
     const { page, requests } = await walk(50)
     expect(requests).toBe(3)
     expect(page.pagingStopped).toMatch(/3 pages in a row/)
@@ -129,7 +161,9 @@ describe('paging guards (item 2)', () => {
   it('follows a normal history to its end', async () => {
     const all = Array.from({ length: 12 }, (_, i) => transaction(i, 1000 - i, i + 1))
     server.script((req, res) => {
-      const from = req.query.has('block_number') ? all.findIndex((t) => (t.block ?? 0) < Number(req.query.get('block_number'))) : 0
+      const from = req.query.has('block_number')
+        ? all.findIndex((t) => (t.block ?? 0) < Number(req.query.get('block_number')))
+        : 0
       const items = all.slice(from, from + 5)
       json(res, 200, { items, next_page_params: from + 5 < all.length ? nextPage(items.at(-1)!) : null })
     })
@@ -141,17 +175,35 @@ describe('paging guards (item 2)', () => {
 
 describe('a re-pointed profile (item 3)', () => {
   it('forgets the key when either origin changes, and refuses plain http to a remote host', async () => {
-    const base = { name: 'Hostile', networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }] as [{ name: string; label: string }, { name: string; label: string }] }
+    const base = {
+      name: 'Hostile',
+      networks: [
+        { name: 'alpha', label: 'Alpha' },
+        { name: 'beta', label: 'Beta' },
+      ] as [{ name: string; label: string }, { name: string; label: string }],
+    }
     // Same origins, another path: the key stays.
     await call('profiles.save', { ...base, id: profileId, baseUrl: `${server.url}/v2`, rpcUrl: `${server.url}/rpc` })
     expect(await call('key.status', { profileId })).toMatchObject({ set: true })
-    const remote = await failure('profiles.save', { ...base, id: profileId, baseUrl: 'http://attacker.example', rpcUrl: `${server.url}/rpc` })
+    const remote = await failure('profiles.save', {
+      ...base,
+      id: profileId,
+      baseUrl: 'http://attacker.example',
+      rpcUrl: `${server.url}/rpc`,
+    })
     expect(remote).toMatchObject({ kind: 'invalid-input', field: 'baseUrl', message: expect.stringMatching(/https/) })
     expect(await call('key.status', { profileId })).toMatchObject({ set: true })
-    await call('profiles.save', { ...base, id: profileId, baseUrl: `${server.url}/v2`, rpcUrl: 'https://rpc.attacker.example' })
+    await call('profiles.save', {
+      ...base,
+      id: profileId,
+      baseUrl: `${server.url}/v2`,
+      rpcUrl: 'https://rpc.attacker.example',
+    })
     expect(await call('key.status', { profileId })).toMatchObject({ set: false })
     // Nothing went to the new host with the old key.
-    expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber', params: [] })).toMatchObject({ kind: 'auth' })
+    expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber', params: [] })).toMatchObject({
+      kind: 'auth',
+    })
   })
 })
 
@@ -163,13 +215,18 @@ describe('hostile bodies (items 5, 6)', () => {
       res.writeHead(200, { 'content-type': 'application/json' })
       res.end(text)
     })
-    expect(await failure('data.transactions', txs)).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/malformed.*nested/) })
+    expect(await failure('data.transactions', txs)).toMatchObject({
+      kind: 'protocol',
+      message: expect.stringMatching(/malformed.*nested/),
+    })
     server.script((_req, res) => json(res, 200, { items: [transaction(1, 99, 1)], next_page_params: null }))
     expect((await call('data.transactions', txs)).items).toHaveLength(1)
   })
 
   it('key.test redacts the server text before cutting it (item 6)', async () => {
-    server.script((req, res) => json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: number }).id, result: `"${KEY}"` }))
+    server.script((req, res) =>
+      json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: number }).id, result: `"${KEY}"` }),
+    )
     const error = await failure('key.test', { profileId })
     expect(error).toMatchObject({ kind: 'protocol' })
     const message = (error as BridgeError).message

@@ -52,7 +52,10 @@ export async function httpAttempt(options: HttpAttemptOptions): Promise<HttpAnsw
     if (error instanceof AppError) throw error
     if (options.signal?.aborted) throw options.signal.reason
     if (timedOut) {
-      throw new AppError('timeout', `The service did not answer ${options.what} within ${Math.round(options.timeoutMs / 100) / 10} s.`)
+      throw new AppError(
+        'timeout',
+        `The service did not answer ${options.what} within ${Math.round(options.timeoutMs / 100) / 10} s.`,
+      )
     }
     // No `cause`: fetch's own errors can quote the URL, which carries the key.
     throw new AppError('offline', `${networkProblem(error)} while fetching ${options.what}.`)

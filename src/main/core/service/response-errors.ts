@@ -12,7 +12,10 @@ import { isRecord } from '../../../shared/guards'
 
 /** A short, printable excerpt of a body for a protocol error: never the key (callers redact). */
 export function safeExcerpt(text: string, redact: (s: string) => string, max = 160): string {
-  const flat = redact(text).replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()
+  const flat = redact(text)
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
   return flat.length > max ? `${flat.slice(0, max)}…` : flat
 }
 
@@ -68,28 +71,49 @@ function quotaShaped(body: ErrorBody, text: string): boolean {
 }
 
 /** The typed error of a non-2xx answer. */
-export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, redact: (s: string) => string): AppError {
+export function errorForStatus(
+  answer: HttpAnswer,
+  what: string,
+  nowMs: number,
+  redact: (s: string) => string,
+): AppError {
   const body = parseErrorBody(answer.text)
   const serverSays = typeof body.message === 'string' ? safeExcerpt(body.message, redact, 200) : ''
   const status = answer.status
   if (status === 400 || status === 422) {
     const field = typeof body.parameter === 'string' ? safeExcerpt(body.parameter, redact, 40) : undefined
-    return new AppError('invalid-input', `The service rejected ${field ? `the ${field} parameter of ` : ''}${what}${serverSays ? `: ${serverSays}` : '.'}`, field ? { field } : {})
+    return new AppError(
+      'invalid-input',
+      `The service rejected ${field ? `the ${field} parameter of ` : ''}${what}${serverSays ? `: ${serverSays}` : '.'}`,
+      field ? { field } : {},
+    )
   }
   if (status === 401 || status === 403) {
     // Plain-text or JSON, the body adds nothing the user can act on: the key is what to fix.
-    return new AppError('auth', `Key rejected — fix the key in Settings → Profiles (the service answered HTTP ${status}).`)
+    return new AppError(
+      'auth',
+      `Key rejected — fix the key in Settings → Profiles (the service answered HTTP ${status}).`,
+    )
   }
   if (status === 404) {
-    return new AppError('not-found', `The service does not know ${what} (HTTP 404)${serverSays ? `: ${serverSays}` : ''}. Check the profile's addresses and network names.`)
+    return new AppError(
+      'not-found',
+      `The service does not know ${what} (HTTP 404)${serverSays ? `: ${serverSays}` : ''}. Check the profile's addresses and network names.`,
+    )
   }
   if (status === 429) {
     const said = answer.retryAfter !== null || typeof body.retry_after_s === 'number'
     if (quotaShaped(body, answer.text)) {
       // Without a usable Retry-After, the quota is taken to reset at 00:00 UTC (README "Choices").
-      const midnight = Date.UTC(new Date(nowMs).getUTCFullYear(), new Date(nowMs).getUTCMonth(), new Date(nowMs).getUTCDate() + 1)
+      const midnight = Date.UTC(
+        new Date(nowMs).getUTCFullYear(),
+        new Date(nowMs).getUTCMonth(),
+        new Date(nowMs).getUTCDate() + 1,
+      )
       const wait = said ? retryAfterMs(answer, nowMs) : midnight - nowMs
-      return new AppError('quota-exhausted', `Daily quota used up at the service until ${utcClock(nowMs + wait)}.`, { retryAfterMs: wait })
+      return new AppError('quota-exhausted', `Daily quota used up at the service until ${utcClock(nowMs + wait)}.`, {
+        retryAfterMs: wait,
+      })
     }
     const wait = retryAfterMs(answer, nowMs)
     if (wait > MAX_SERVER_PAUSE_MS) {
@@ -100,16 +124,26 @@ export function errorForStatus(answer: HttpAnswer, what: string, nowMs: number, 
       )
     }
     const which = body.limit === 'burst' || body.limit === 'rate' ? ` (${body.limit} limit)` : ''
-    return new AppError('rate-limited', `The service asked Chainscope to slow down${which}; it may retry in ${formatDuration(wait)}.`, { retryAfterMs: wait })
+    return new AppError(
+      'rate-limited',
+      `The service asked Chainscope to slow down${which}; it may retry in ${formatDuration(wait)}.`,
+      { retryAfterMs: wait },
+    )
   }
   if (status === 408 || status === 504) {
     return new AppError('timeout', `The service timed out on ${what} (HTTP ${status}).`)
   }
   if (status >= 500) {
     const excerpt = safeExcerpt(answer.text, redact)
-    return new AppError('server', `The service failed on ${what} (HTTP ${status}). This is on the service's side; try again later.`, excerpt ? { data: excerpt } : {})
+    return new AppError(
+      'server',
+      `The service failed on ${what} (HTTP ${status}). This is on the service's side; try again later.`,
+      excerpt ? { data: excerpt } : {},
+    )
   }
-  return new AppError('protocol', `The service answered ${what} with an unexpected HTTP ${status}.`, { data: safeExcerpt(answer.text, redact) })
+  return new AppError('protocol', `The service answered ${what} with an unexpected HTTP ${status}.`, {
+    data: safeExcerpt(answer.text, redact),
+  })
 }
 
 /**
@@ -126,7 +160,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++ // backslash: skip the escaped character
       else if (c === 0x22) inString = false
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) {
@@ -139,31 +174,49 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 /** JSON.parse of a service body, refusing one nested deeper than MAX_JSON_DEPTH as malformed. */
 export function parseServiceJson(answer: HttpAnswer, what: string, redact: (s: string) => string): unknown {
   if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
-    throw new AppError('protocol', `The service answered ${what} with a malformed body (nested more than ${MAX_JSON_DEPTH} levels deep).`, {
-      data: safeExcerpt(answer.text, redact, 80),
-    })
+    throw new AppError(
+      'protocol',
+      `The service answered ${what} with a malformed body (nested more than ${MAX_JSON_DEPTH} levels deep).`,
+      {
+        data: safeExcerpt(answer.text, redact, 80),
+      },
+    )
   }
   return JSON.parse(answer.text)
 }
 
 /** Parses a 2xx JSON body against `schema` (tolerant of extra fields, strict on used ones). */
-export function parseBody<S extends z.ZodType>(answer: HttpAnswer, schema: S, what: string, redact: (s: string) => string): z.output<S> {
+export function parseBody<S extends z.ZodType>(
+  answer: HttpAnswer,
+  schema: S,
+  what: string,
+  redact: (s: string) => string,
+): z.output<S> {
   let json: unknown
   try {
     json = parseServiceJson(answer, what, redact)
   } catch (error) {
     if (error instanceof AppError) throw error
-    const kind = /^\s*</.test(answer.text) ? 'an HTML page' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not valid JSON (malformed or cut short)'
-    throw new AppError('protocol', `The service answered ${what} with ${kind}.`, { data: safeExcerpt(answer.text, redact) })
+    const kind = /^\s*</.test(answer.text)
+      ? 'an HTML page'
+      : answer.text.trim() === ''
+        ? 'an empty body'
+        : 'a body that is not valid JSON (malformed or cut short)'
+    throw new AppError('protocol', `The service answered ${what} with ${kind}.`, {
+      data: safeExcerpt(answer.text, redact),
+    })
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const path = issue?.path.length ? issue.path.join('.') : 'the body'
-    throw new AppError('protocol', `The service's answer to ${what} has an unexpected shape at ${path}: ${issue?.message ?? 'invalid'}.`, {
-      data: safeExcerpt(answer.text, redact),
-    })
+    throw new AppError(
+      'protocol',
+      `The service's answer to ${what} has an unexpected shape at ${path}: ${issue?.message ?? 'invalid'}.`,
+      {
+        data: safeExcerpt(answer.text, redact),
+      },
+    )
   }
   return parsed.data
 }
-

@@ -16,7 +16,14 @@ import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
-import { errorForStatus, parseBody, safeExcerpt, MAX_SERVER_PAUSE_MS, parseServiceJson, utcClock } from './response-errors'
+import {
+  errorForStatus,
+  parseBody,
+  safeExcerpt,
+  MAX_SERVER_PAUSE_MS,
+  parseServiceJson,
+  utcClock,
+} from './response-errors'
 import { withDefaults } from '../util/options'
 
 export type BalanceSpelling = 'balance' | 'balances'
@@ -110,7 +117,8 @@ const CLIENT_DEFAULTS = {
 }
 
 export class ServiceClient {
-  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> & Pick<ServiceClientOptions, 'log' | 'onReachability'>
+  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> &
+    Pick<ServiceClientOptions, 'log' | 'onReachability'>
   #rpcId = 0
   /** Per network: whether its RPC endpoint took (true) or refused (false) a batch. */
   readonly #batches = new Map<string, boolean>()
@@ -124,21 +132,40 @@ export class ServiceClient {
     const remembered = this.#o.spelling.get()
     const first: BalanceSpelling = remembered ?? 'balance'
     try {
-      const result = await this.#get(network, first, new URLSearchParams({ address }), balancesResponseSchema, what, options)
+      const result = await this.#get(
+        network,
+        first,
+        new URLSearchParams({ address }),
+        balancesResponseSchema,
+        what,
+        options,
+      )
       if (!remembered) this.#o.spelling.set(first)
       return result
     } catch (error) {
       // Spec 4.1 shows both spellings; a service that knows only the other one answers 404.
       if (!(error instanceof AppError && error.kind === 'not-found')) throw error
       const other: BalanceSpelling = first === 'balance' ? 'balances' : 'balance'
-      const result = await this.#get(network, other, new URLSearchParams({ address }), balancesResponseSchema, what, options)
+      const result = await this.#get(
+        network,
+        other,
+        new URLSearchParams({ address }),
+        balancesResponseSchema,
+        what,
+        options,
+      )
       this.#o.spelling.set(other)
       this.#o.log?.info(`profile ${this.#o.profile().id}: the balances path is spelled "${other}"`)
       return result
     }
   }
 
-  async transactions(network: string, address: string, page: CursorParams | null, options: RequestOptions): Promise<TransactionsResponse> {
+  async transactions(
+    network: string,
+    address: string,
+    page: CursorParams | null,
+    options: RequestOptions,
+  ): Promise<TransactionsResponse> {
     const what = `the transactions of ${shortAddress(address)} on ${network}`
     return this.#get(network, 'transactions', page, transactionsResponseSchema, what, options, address)
   }
@@ -151,7 +178,11 @@ export class ServiceClient {
       this.#rpcRequest(network, key, JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })),
     )
     const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
-    if (reply.id !== id) throw new AppError('protocol', `The RPC endpoint answered ${what} with the reply to another call (id ${String(reply.id)}).`)
+    if (reply.id !== id)
+      throw new AppError(
+        'protocol',
+        `The RPC endpoint answered ${what} with the reply to another call (id ${String(reply.id)}).`,
+      )
     const outcome = replyOutcome(reply, what)
     if ('error' in outcome) throw rpcError(call.method, outcome.error, this.#o.redact)
     return outcome.result
@@ -166,9 +197,19 @@ export class ServiceClient {
     const idempotent = calls.every((c) => !isStateChanging(c.method))
     const refusedStatus = (answer: HttpAnswer): AppError | null =>
       answer.status >= 400 && answer.status < 500 && ![401, 403, 408, 429].includes(answer.status)
-        ? new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, { data: safeExcerpt(answer.text, this.#o.redact) })
+        ? new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, {
+            data: safeExcerpt(answer.text, this.#o.redact),
+          })
         : null
-    const answer = await this.#send(network, 'rpc', what, idempotent, options, async (key) => this.#rpcRequest(network, key, JSON.stringify(body)), refusedStatus)
+    const answer = await this.#send(
+      network,
+      'rpc',
+      what,
+      idempotent,
+      options,
+      async (key) => this.#rpcRequest(network, key, JSON.stringify(body)),
+      refusedStatus,
+    )
     let json: unknown
     try {
       json = parseServiceJson(answer, what, this.#o.redact)
@@ -184,7 +225,10 @@ export class ServiceClient {
         const err = rpcError('batch', single.error, this.#o.redact)
         throw new BatchRefusedError(err.kind, err.message, err.details)
       }
-      throw new BatchRefusedError('protocol', `The RPC endpoint answered ${what} with a single result instead of a list.`)
+      throw new BatchRefusedError(
+        'protocol',
+        `The RPC endpoint answered ${what} with a single result instead of a list.`,
+      )
     }
     const byId = new Map<unknown, z.infer<typeof rpcResponseSchema>>()
     for (const [i, item] of json.entries()) {
@@ -194,11 +238,17 @@ export class ServiceClient {
     }
     return calls.map((c, i) => {
       const reply = byId.get(firstId + i)
-      if (!reply) throw new AppError('protocol', `The RPC endpoint left ${c.method} (call ${i + 1}) of ${what} unanswered.`)
+      if (!reply)
+        throw new AppError('protocol', `The RPC endpoint left ${c.method} (call ${i + 1}) of ${what} unanswered.`)
       const outcome = replyOutcome(reply, what)
       if ('error' in outcome) {
         const err = rpcError(c.method, outcome.error, this.#o.redact)
-        return { ok: false, code: err.details.code ?? 0, message: err.message, ...(err.details.data !== undefined ? { data: err.details.data } : {}) }
+        return {
+          ok: false,
+          code: err.details.code ?? 0,
+          message: err.message,
+          ...(err.details.data !== undefined ? { data: err.details.data } : {}),
+        }
       }
       return { ok: true, result: outcome.result }
     })
@@ -235,7 +285,9 @@ export class ServiceClient {
     } catch (error) {
       if (!(error instanceof BatchRefusedError)) throw error
       this.#batches.set(network, false)
-      this.#o.log?.info(`profile ${this.#o.profile().id}: ${network}'s RPC endpoint refuses batches (${error.message}); using single calls`)
+      this.#o.log?.info(
+        `profile ${this.#o.profile().id}: ${network}'s RPC endpoint refuses batches (${error.message}); using single calls`,
+      )
       return this.#singles(network, calls, options)
     }
     this.#batches.set(network, true)
@@ -250,7 +302,12 @@ export class ServiceClient {
           return { ok: true, result: await this.rpc(network, call, options) }
         } catch (error) {
           if (error instanceof AppError && error.kind === 'rpc') {
-            return { ok: false, code: error.details.code ?? 0, message: error.message, ...(error.details.data !== undefined ? { data: error.details.data } : {}) }
+            return {
+              ok: false,
+              code: error.details.code ?? 0,
+              message: error.message,
+              ...(error.details.data !== undefined ? { data: error.details.data } : {}),
+            }
           }
           throw error
         }
@@ -276,7 +333,8 @@ export class ServiceClient {
     address?: string,
   ): Promise<z.output<S>> {
     const answer = await this.#send(network, 'data', what, true, options, async (key) => {
-      const query = params instanceof URLSearchParams ? new URLSearchParams(params) : transactionsQuery(address ?? '', key, params)
+      const query =
+        params instanceof URLSearchParams ? new URLSearchParams(params) : transactionsQuery(address ?? '', key, params)
       query.set('api_key', key)
       const base = this.#o.profile().baseUrl.replace(/\/+$/, '')
       return {
@@ -308,11 +366,24 @@ export class ServiceClient {
       limiter.useKey(keyTag(key))
       const { url, init } = await build(key)
       // Defence in depth: a profile saved before this rule, or edited on disk, never sends the key in clear to the network.
-      if (!keySafeUrl(url)) throw new AppError('invalid-input', `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`, { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' })
+      if (!keySafeUrl(url))
+        throw new AppError(
+          'invalid-input',
+          `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
+          { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
+        )
       const permit = await limiter.acquire({ priority: options.priority, signal: options.signal })
       let error: AppError
       try {
-        const answer = await httpAttempt({ url, init, clock: o.clock, fetch: o.fetch, timeoutMs: o.timeoutMs, maxBodyBytes: o.maxBodyBytes, what })
+        const answer = await httpAttempt({
+          url,
+          init,
+          clock: o.clock,
+          fetch: o.fetch,
+          timeoutMs: o.timeoutMs,
+          maxBodyBytes: o.maxBodyBytes,
+          what,
+        })
         o.onReachability?.(true, null)
         if (answer.status !== 429) limiter.noteAccepted()
         if (answer.status >= 200 && answer.status < 300) return answer
@@ -326,11 +397,17 @@ export class ServiceClient {
         permit.release()
       }
       // Clamped: a Retry-After of years must not freeze the profile (README "Choices").
-      if (error.kind === 'rate-limited') limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
+      if (error.kind === 'rate-limited')
+        limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
       if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
-      const wait = error.kind === 'rate-limited' ? (error.details.retryAfterMs ?? 1000) : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+      const wait =
+        error.kind === 'rate-limited'
+          ? (error.details.retryAfterMs ?? 1000)
+          : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
-      o.log?.warn(`${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`)
+      o.log?.warn(
+        `${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
+      )
       if (!retry) throw error
       await sleep(o.clock, wait, options.signal)
     }
@@ -357,10 +434,12 @@ type RpcError = z.infer<typeof rpcErrorObjectSchema>
 function replyOutcome(reply: Record<string, unknown>, what: string): { result: unknown } | { error: RpcError } {
   if (reply.error !== undefined && reply.error !== null) {
     const error = rpcErrorObjectSchema.safeParse(reply.error)
-    if (!error.success) throw new AppError('protocol', `The RPC endpoint answered ${what} with a malformed error object.`)
+    if (!error.success)
+      throw new AppError('protocol', `The RPC endpoint answered ${what} with a malformed error object.`)
     return { error: error.data }
   }
-  if (!('result' in reply)) throw new AppError('protocol', `The RPC endpoint answered ${what} with neither a result nor an error.`)
+  if (!('result' in reply))
+    throw new AppError('protocol', `The RPC endpoint answered ${what} with neither a result nor an error.`)
   return { result: reply.result }
 }
 

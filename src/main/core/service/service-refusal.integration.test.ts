@@ -15,7 +15,9 @@ import { capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harnes
  */
 let dir: string
 let core: Core
-const launcher = capturingLauncher(tsxSandboxLauncher(['--plain-errors', '--rate', '2', '--burst', '1', '--quota', '12']))
+const launcher = capturingLauncher(
+  tsxSandboxLauncher(['--plain-errors', '--rate', '2', '--burst', '1', '--quota', '12']),
+)
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'refusal-'))
@@ -58,7 +60,9 @@ describe('service-side refusal told plainly (--plain-errors)', () => {
     const refused = errors.filter((e): e is BridgeError => e !== null)
     expect(refused.length).toBeGreaterThanOrEqual(2)
     expect(refused.every((e) => e.kind === 'rate-limited')).toBe(true)
-    expect(refused.map((e) => e.message)).toContainEqual(expect.stringMatching(/^The service is refusing requests \(since \d\d:\d\d UTC, [2-9] refused\)/))
+    expect(refused.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(/^The service is refusing requests \(since \d\d:\d\d UTC, [2-9] refused\)/),
+    )
     // Not taken for a quota refusal: the meter still shows the client's own count.
     expect(states[0]!.leftToday).toBeGreaterThan(900)
   })
@@ -66,7 +70,10 @@ describe('service-side refusal told plainly (--plain-errors)', () => {
   it('a quota-shaped plain-text 429: "daily quota used up at the service until 00:00 UTC", and the meter follows the service', async () => {
     let last: BridgeError | null = null
     for (let i = 0; i < 40 && last?.kind !== 'quota-exhausted'; i++) last = await outcome('rpc.call', blockNumber)
-    expect(last).toMatchObject({ kind: 'quota-exhausted', message: 'Daily quota used up at the service until 00:00 UTC.' })
+    expect(last).toMatchObject({
+      kind: 'quota-exhausted',
+      message: 'Daily quota used up at the service until 00:00 UTC.',
+    })
     const state = await call('limiter.state', {})
     expect(state.leftToday).toBe(0)
     expect(state.usedToday).toBe(state.quotaPerDay)
@@ -85,7 +92,13 @@ describe('service-side refusal told plainly (--plain-errors)', () => {
     })
     await call('profiles.activate', { id: profile.id })
     await call('key.set', { profileId: profile.id, key: 'not-the-sandbox-key-0000', sessionOnly: true })
-    expect(await outcome('rpc.call', blockNumber)).toMatchObject({ kind: 'auth', message: expect.stringMatching(/^Key rejected — fix the key/) })
-    expect(await outcome('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/^Key rejected — fix the key/) })
+    expect(await outcome('rpc.call', blockNumber)).toMatchObject({
+      kind: 'auth',
+      message: expect.stringMatching(/^Key rejected — fix the key/),
+    })
+    expect(await outcome('key.test', { profileId: profile.id })).toMatchObject({
+      kind: 'auth',
+      message: expect.stringMatching(/^Key rejected — fix the key/),
+    })
   })
 })

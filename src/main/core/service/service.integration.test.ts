@@ -3,7 +3,13 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, BridgeEventName, TransactionsPage } from '../../../shared/bridge/contract'
+import type {
+  BridgeCallInput,
+  BridgeCallName,
+  BridgeCallOutputs,
+  BridgeEventName,
+  TransactionsPage,
+} from '../../../shared/bridge/contract'
 import type { BridgeError } from '../../../shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
 import { Redactor, type Logger } from '../util/logger'
@@ -88,11 +94,31 @@ describe('core against the sandbox', () => {
     const states = events.filter((e) => e.event === 'sandbox').map((e) => (e.payload as { state: string }).state)
     expect(states[0]).toBe('starting')
     expect(states).toContain('ready')
-    expect(await call('sandbox.status', {})).toMatchObject({ state: 'ready', demoAddresses: { alpha: { whale: info.demo_addresses.alpha!.whale }, beta: { empty: info.demo_addresses.beta!.empty } } })
+    expect(await call('sandbox.status', {})).toMatchObject({
+      state: 'ready',
+      demoAddresses: {
+        alpha: { whale: info.demo_addresses.alpha!.whale },
+        beta: { empty: info.demo_addresses.beta!.empty },
+      },
+    })
     const [sandbox] = await call('profiles.list', {})
-    expect(sandbox).toMatchObject({ id: 'sandbox', active: true, baseUrl: info.base_url, networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }] })
-    expect(await call('key.status', { profileId: 'sandbox' })).toMatchObject({ set: true, storage: 'session', last4: info.api_key.slice(-4) })
-    expect(await failure('key.set', { profileId: 'sandbox', key: 'something-else' })).toMatchObject({ kind: 'invalid-input' })
+    expect(sandbox).toMatchObject({
+      id: 'sandbox',
+      active: true,
+      baseUrl: info.base_url,
+      networks: [
+        { name: 'alpha', label: 'Alpha' },
+        { name: 'beta', label: 'Beta' },
+      ],
+    })
+    expect(await call('key.status', { profileId: 'sandbox' })).toMatchObject({
+      set: true,
+      storage: 'session',
+      last4: info.api_key.slice(-4),
+    })
+    expect(await failure('key.set', { profileId: 'sandbox', key: 'something-else' })).toMatchObject({
+      kind: 'invalid-input',
+    })
   })
 
   it('reads balances from the network, then from the cache, and an empty address as empty', async () => {
@@ -112,7 +138,13 @@ describe('core against the sandbox', () => {
     let pages = 0
     let lastBlock = Infinity
     do {
-      const page: TransactionsPage = await call('data.transactions', { network: 'alpha', address: whale(), cursor, priority: 'prefetch', scope: 'walk' })
+      const page: TransactionsPage = await call('data.transactions', {
+        network: 'alpha',
+        address: whale(),
+        cursor,
+        priority: 'prefetch',
+        scope: 'walk',
+      })
       expect(page.cursor).toBe(cursor)
       for (const tx of page.items) {
         expect(hashes.has(tx.hash)).toBe(false)
@@ -148,15 +180,30 @@ describe('core against the sandbox', () => {
     expect(batch[0]).toMatchObject({ ok: true, result: expect.stringMatching(/^0x[0-9a-f]+$/) })
     expect(batch[1]).toMatchObject({ ok: false, code: expect.any(Number) })
     expect(batch[2]).toMatchObject({ ok: false, code: -32601 })
-    expect(await failure('rpc.call', { network: 'alpha', method: 'eth_getBalance', params: ['nope'] })).toMatchObject({ kind: 'rpc', code: expect.any(Number) })
-    expect(await failure('rpc.call', { network: 'gamma', method: 'eth_blockNumber' })).toMatchObject({ kind: 'invalid-input', field: 'network' })
+    expect(await failure('rpc.call', { network: 'alpha', method: 'eth_getBalance', params: ['nope'] })).toMatchObject({
+      kind: 'rpc',
+      code: expect.any(Number),
+    })
+    expect(await failure('rpc.call', { network: 'gamma', method: 'eth_blockNumber' })).toMatchObject({
+      kind: 'invalid-input',
+      field: 'network',
+    })
   })
 
   it('polls height and gas price only while visible, and publishes them', async () => {
     expect((await call('height.get', {})).every((h) => h.observedAt === null || h.height !== null)).toBe(true)
     const before = events.length
     await call('app.setVisible', { visible: true })
-    await expect.poll(() => events.slice(before).filter((e) => e.event === 'height' && (e.payload as { gasPriceWei: string | null }).gasPriceWei !== null).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+    await expect
+      .poll(
+        () =>
+          events
+            .slice(before)
+            .filter((e) => e.event === 'height' && (e.payload as { gasPriceWei: string | null }).gasPriceWei !== null)
+            .length,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThanOrEqual(2)
     const heights = await call('height.get', {})
     expect(heights.map((h) => h.network)).toEqual(['alpha', 'beta'])
     const { result } = await call('rpc.call', { network: 'alpha', method: 'eth_blockNumber', params: [] })
@@ -168,7 +215,9 @@ describe('core against the sandbox', () => {
   it('drops the queued work of a view that is left (work.cancel)', async () => {
     const before = (await ops.stats(info.api_key)).requests
     const addresses = Object.values(info.demo_addresses.beta!).slice(0, 12)
-    const pending = addresses.map((address) => core.bridge.dispatch('data.balances', { network: 'beta', address, refresh: true, scope: 'leaving' }))
+    const pending = addresses.map((address) =>
+      core.bridge.dispatch('data.balances', { network: 'beta', address, refresh: true, scope: 'leaving' }),
+    )
     await expect.poll(async () => (await call('limiter.state', {})).queued.user).toBeGreaterThan(0)
     const { cancelled } = await call('work.cancel', { scope: 'leaving' })
     const results = await Promise.all(pending)
@@ -201,7 +250,11 @@ describe('core against the sandbox', () => {
     it('malformed body → protocol, with a safe excerpt', async () => {
       await ops.faults({ mode: 'malformed', match: 'balance', times: 1 })
       const error = await failure('data.balances', { network: 'alpha', address: holder(), refresh: true })
-      expect(error).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/not valid JSON/), data: expect.any(String) })
+      expect(error).toMatchObject({
+        kind: 'protocol',
+        message: expect.stringMatching(/not valid JSON/),
+        data: expect.any(String),
+      })
     })
 
     it('truncated body → protocol', async () => {
@@ -223,14 +276,21 @@ describe('core against the sandbox', () => {
 
     it('slow answers → timeout', async () => {
       await ops.faults({ latency_ms: 2500, match: 'rpc', times: 2 })
-      expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({ kind: 'timeout' })
+      expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({
+        kind: 'timeout',
+      })
       await ops.clear()
     })
 
     it('dropped connections → offline, and the connectivity event says so', async () => {
       await ops.faults({ mode: 'drop', match: 'rpc', times: 2 })
-      expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({ kind: 'offline', message: expect.stringMatching(/dropped/) })
-      const connectivity = events.filter((e) => e.event === 'connectivity').map((e) => (e.payload as { online: boolean }).online)
+      expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({
+        kind: 'offline',
+        message: expect.stringMatching(/dropped/),
+      })
+      const connectivity = events
+        .filter((e) => e.event === 'connectivity')
+        .map((e) => (e.payload as { online: boolean }).online)
       expect(connectivity).toContain(false)
       await call('rpc.call', { network: 'beta', method: 'eth_blockNumber' })
       expect(events.filter((e) => e.event === 'connectivity').at(-1)!.payload).toEqual({ online: true, reason: null })
@@ -238,7 +298,10 @@ describe('core against the sandbox', () => {
 
     it('a 429 storm → rate-limited with Retry-After; a single 429 is waited out', async () => {
       await ops.faults({ mode: 'storm429', match: 'rpc', times: 2 })
-      expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({ kind: 'rate-limited', retryAfterMs: 1000 })
+      expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({
+        kind: 'rate-limited',
+        retryAfterMs: 1000,
+      })
       await ops.faults({ mode: 'storm429', match: 'rpc', times: 1 })
       const before = logLines.length
       expect((await call('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).result).toMatch(/^0x/)
@@ -255,12 +318,19 @@ describe('core against the sandbox', () => {
 
     it('a bad paging parameter → invalid input naming it', async () => {
       const cursor = Buffer.from(JSON.stringify({ block_number: 'abc', index: 1 })).toString('base64url')
-      expect(await failure('data.transactions', { network: 'alpha', address: holder(), cursor })).toMatchObject({ kind: 'invalid-input', field: 'block_number' })
+      expect(await failure('data.transactions', { network: 'alpha', address: holder(), cursor })).toMatchObject({
+        kind: 'invalid-input',
+        field: 'block_number',
+      })
     })
 
     it('a bad checksum → invalid input before any request', async () => {
       const bad = whale().replace(/[a-f]/, (c) => c.toUpperCase())
-      expect(await failure('data.balances', { network: 'alpha', address: bad })).toMatchObject({ kind: 'invalid-input', field: 'address', message: expect.stringMatching(/checksum/) })
+      expect(await failure('data.balances', { network: 'alpha', address: bad })).toMatchObject({
+        kind: 'invalid-input',
+        field: 'address',
+        message: expect.stringMatching(/checksum/),
+      })
     })
   })
 
@@ -271,11 +341,25 @@ describe('core against the sandbox', () => {
         name: 'Local service',
         baseUrl: info.base_url,
         rpcUrl: info.rpc_url,
-        networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'gamma', label: 'Gamma' }],
+        networks: [
+          { name: 'alpha', label: 'Alpha' },
+          { name: 'gamma', label: 'Gamma' },
+        ],
       })
-      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/No API key/) })
-      expect(await call('key.set', { profileId: profile.id, key: 'wrong-key-0000' })).toMatchObject({ set: true, storage: 'keychain', last4: '0000', keychainAvailable: true })
-      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({ kind: 'auth', message: expect.stringMatching(/^Key rejected — fix the key/) })
+      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({
+        kind: 'auth',
+        message: expect.stringMatching(/No API key/),
+      })
+      expect(await call('key.set', { profileId: profile.id, key: 'wrong-key-0000' })).toMatchObject({
+        set: true,
+        storage: 'keychain',
+        last4: '0000',
+        keychainAvailable: true,
+      })
+      expect(await failure('key.test', { profileId: profile.id })).toMatchObject({
+        kind: 'auth',
+        message: expect.stringMatching(/^Key rejected — fix the key/),
+      })
       const status = await call('key.set', { profileId: profile.id, key: info.api_key })
       expect(status).toMatchObject({ set: true, storage: 'keychain', last4: info.api_key.slice(-4) })
       const test = await call('key.test', { profileId: profile.id })
@@ -283,14 +367,28 @@ describe('core against the sandbox', () => {
 
       await call('profiles.activate', { id: profile.id })
       // Unknown network on the service: 404 on both spellings → not-found.
-      expect(await failure('data.balances', { network: 'gamma', address: whale() })).toMatchObject({ kind: 'not-found' })
+      expect(await failure('data.balances', { network: 'gamma', address: whale() })).toMatchObject({
+        kind: 'not-found',
+      })
       // An offline service: the same profile pointed at a closed port.
       const port = await closedPort()
-      await call('profiles.save', { id: profile.id, name: 'Local service', baseUrl: `http://127.0.0.1:${port}`, rpcUrl: `http://127.0.0.1:${port}/rpc`, networks: [{ name: 'alpha', label: 'Alpha' }, { name: 'gamma', label: 'Gamma' }] })
+      await call('profiles.save', {
+        id: profile.id,
+        name: 'Local service',
+        baseUrl: `http://127.0.0.1:${port}`,
+        rpcUrl: `http://127.0.0.1:${port}/rpc`,
+        networks: [
+          { name: 'alpha', label: 'Alpha' },
+          { name: 'gamma', label: 'Gamma' },
+        ],
+      })
       // New origins: the stored key was forgotten (issue 10 item 3) and is given again.
       expect(await call('key.status', { profileId: profile.id })).toMatchObject({ set: false })
       await call('key.set', { profileId: profile.id, key: info.api_key })
-      expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({ kind: 'offline', message: expect.stringMatching(/connection refused/) })
+      expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({
+        kind: 'offline',
+        message: expect.stringMatching(/connection refused/),
+      })
       expect(await call('key.clear', { profileId: profile.id })).toMatchObject({ set: false, storage: 'none' })
       await call('profiles.remove', { id: profile.id })
       await call('profiles.activate', { id: 'sandbox' })
@@ -300,7 +398,9 @@ describe('core against the sandbox', () => {
   it('restarts a sandbox that died, on the next use, with a fresh key and count', async () => {
     const first = launcher.running!
     await first.stop() // from outside the core: to the core this is a crash
-    await expect.poll(() => events.filter((e) => e.event === 'sandbox').at(-1)?.payload).toMatchObject({ state: 'failed' })
+    await expect
+      .poll(() => events.filter((e) => e.event === 'sandbox').at(-1)?.payload)
+      .toMatchObject({ state: 'failed' })
     expect(await call('key.status', { profileId: 'sandbox' })).toMatchObject({ set: false })
     expect((await call('rpc.call', { network: 'beta', method: 'eth_chainId' })).result).toBe('0x1b5a')
     expect(launcher.running).not.toBe(first)
@@ -333,17 +433,30 @@ describe('core against the sandbox', () => {
 })
 
 describe('core against a sandbox with a tiny quota', () => {
-  it('turns the service\'s quota answer into quota-exhausted and stops asking', async () => {
+  it("turns the service's quota answer into quota-exhausted and stops asking", async () => {
     const small = capturingLauncher(tsxSandboxLauncher(['--admin', '--quota', '3']))
     const d = mkdtempSync(join(tmpdir(), 'core-quota-'))
-    const c = await createCore({ host: 'web', version: '0', platform: 'linux', dataDir: d, log: { info() {}, warn() {}, error() {} }, redactor: new Redactor(), sandboxLauncher: small, keychain: () => Promise.reject(new Error('unused')) })
+    const c = await createCore({
+      host: 'web',
+      version: '0',
+      platform: 'linux',
+      dataDir: d,
+      log: { info() {}, warn() {}, error() {} },
+      redactor: new Redactor(),
+      sandboxLauncher: small,
+      keychain: () => Promise.reject(new Error('unused')),
+    })
     try {
       await c.bridge.dispatch('profiles.activate', { id: 'sandbox' })
-      for (let i = 0; i < 3; i++) expect((await c.bridge.dispatch('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).ok).toBe(true)
+      for (let i = 0; i < 3; i++)
+        expect((await c.bridge.dispatch('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).ok).toBe(true)
       const over = await c.bridge.dispatch('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })
       expect(over).toMatchObject({ ok: false, error: { kind: 'quota-exhausted', retryAfterMs: expect.any(Number) } })
       const after = await c.bridge.dispatch('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })
-      expect(after).toMatchObject({ ok: false, error: { kind: 'quota-exhausted', message: expect.stringMatching(/used up/) } })
+      expect(after).toMatchObject({
+        ok: false,
+        error: { kind: 'quota-exhausted', message: expect.stringMatching(/used up/) },
+      })
       const stats = await admin(small.info!).stats(small.info!.api_key)
       // Three served, one refused, and the fifth never sent.
       expect(stats).toMatchObject({ requests: 4, rejected_429: 1, by_limit: { quota: 1 } })

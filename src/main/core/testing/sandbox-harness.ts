@@ -18,7 +18,9 @@ export function tsxSandboxLauncher(args: string[] = []): SandboxLauncher {
 }
 
 /** A launcher that also tells the test what the sandbox printed (its key, addresses, URLs). */
-export function capturingLauncher(inner: SandboxLauncher): SandboxLauncher & { info: SandboxInfo | null; running: RunningSandbox | null } {
+export function capturingLauncher(
+  inner: SandboxLauncher,
+): SandboxLauncher & { info: SandboxInfo | null; running: RunningSandbox | null } {
   const wrapper = {
     info: null as SandboxInfo | null,
     running: null as RunningSandbox | null,
@@ -37,13 +39,24 @@ export function admin(info: SandboxInfo) {
   const url = (p: string): string => `${info.base_url}/__sandbox/${p}`
   return {
     faults: async (faults: Record<string, unknown>): Promise<void> => {
-      const r = await fetch(url('faults'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults) })
+      const r = await fetch(url('faults'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(faults),
+      })
       if (!r.ok) throw new Error(`faults: ${r.status} ${await r.text()}`)
     },
     clear: async (): Promise<void> => {
       await fetch(url('faults'), { method: 'DELETE' })
     },
-    stats: async (key: string): Promise<{ requests: number; rejected_429: number; by_endpoint: Record<string, number>; by_limit: Record<string, number> }> => {
+    stats: async (
+      key: string,
+    ): Promise<{
+      requests: number
+      rejected_429: number
+      by_endpoint: Record<string, number>
+      by_limit: Record<string, number>
+    }> => {
       const body = (await (await fetch(url('stats'))).json()) as { keys: Record<string, never> }
       return body.keys[key] ?? { requests: 0, rejected_429: 0, by_endpoint: {}, by_limit: {} }
     },

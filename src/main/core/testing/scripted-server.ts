@@ -15,7 +15,12 @@ export type Script = (req: Seen, res: ServerResponse) => void
  * sandbox cannot be asked to give (a path spelled one way only, a Retry-After date, a reply
  * to the wrong id, an endless body). Test support only.
  */
-export async function startScriptedServer(): Promise<{ url: string; seen: Seen[]; script(fn: Script): void; close(): Promise<void> }> {
+export async function startScriptedServer(): Promise<{
+  url: string
+  seen: Seen[]
+  script(fn: Script): void
+  close(): Promise<void>
+}> {
   const seen: Seen[] = []
   let current: Script = (_req, res) => json(res, 500, { error: 'no script' })
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -23,7 +28,12 @@ export async function startScriptedServer(): Promise<{ url: string; seen: Seen[]
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x')
-      const entry = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: Buffer.concat(chunks).toString('utf8') }
+      const entry = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }
       seen.push(entry)
       current(entry, res)
     })

@@ -14,5 +14,15 @@ export function transaction(i: number, block: number, confirmations: number): Tr
 }
 
 export function nextPage(last: Transaction) {
-  return { api_key: '', apikey: '', block_number: last.block, fee: last.fee.value, hash: last.hash, index: last.position, inserted_at: '2024-01-01T00:00:00.000000Z', items_count: 50, value: last.value }
+  return {
+    api_key: '',
+    apikey: '',
+    block_number: last.block,
+    fee: last.fee.value,
+    hash: last.hash,
+    index: last.position,
+    inserted_at: '2024-01-01T00:00:00.000000Z',
+    items_count: 50,
+    value: last.value,
+  }
 }

@@ -9,7 +9,12 @@ export class AppError extends Error {
   readonly kind: ErrorKind
   readonly details: Omit<BridgeError, 'kind' | 'message'>
 
-  constructor(kind: ErrorKind, message: string, details: Omit<BridgeError, 'kind' | 'message'> = {}, options?: { cause?: unknown }) {
+  constructor(
+    kind: ErrorKind,
+    message: string,
+    details: Omit<BridgeError, 'kind' | 'message'> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options)
     this.kind = kind
     this.details = details

@@ -27,10 +27,13 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
       clock.clearTimeout(timer)
       reject(signal?.reason)
     }
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, Math.max(0, ms))
+    const timer = clock.setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      },
+      Math.max(0, ms),
+    )
     signal?.addEventListener('abort', onAbort, { once: true })
   })
 }

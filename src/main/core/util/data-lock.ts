@@ -70,7 +70,11 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
     // Stale (its process is gone, the file is damaged, or it is this process's own): take it over.
     rmSync(path, { force: true })
   }
-  throw new AppError('conflict', `The data folder ${dataDir} could not be locked (another Chainscope is starting at the same moment); try again.`, { field: 'dataDir' })
+  throw new AppError(
+    'conflict',
+    `The data folder ${dataDir} could not be locked (another Chainscope is starting at the same moment); try again.`,
+    { field: 'dataDir' },
+  )
 }
 
 function readHolder(path: string): LockInfo | null {

@@ -74,7 +74,9 @@ function secretPattern(secret: string): string {
     parts.push(`(?:${forms.join('|')})`)
   }
   const b64 = Buffer.from(secret, 'utf8').toString('base64')
-  const whole = [b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')].map((f) => escapeRegex(f).replaceAll('\\/', '(?:\\/|\\\\/)'))
+  const whole = [b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')].map((f) =>
+    escapeRegex(f).replaceAll('\\/', '(?:\\/|\\\\/)'),
+  )
   return [parts.join(''), ...whole].join('|')
 }
 

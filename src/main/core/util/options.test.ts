@@ -5,7 +5,11 @@ describe('withDefaults', () => {
   const DEFAULTS = { timeoutMs: 15_000, attempts: 3, name: 'x' }
 
   it('takes every given option and keeps the default of one passed as undefined', () => {
-    expect(withDefaults(DEFAULTS, { timeoutMs: 5, attempts: undefined })).toEqual({ timeoutMs: 5, attempts: 3, name: 'x' })
+    expect(withDefaults(DEFAULTS, { timeoutMs: 5, attempts: undefined })).toEqual({
+      timeoutMs: 5,
+      attempts: 3,
+      name: 'x',
+    })
     expect(withDefaults(DEFAULTS, undefined)).toEqual(DEFAULTS)
   })
 

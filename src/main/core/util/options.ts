@@ -4,7 +4,10 @@
  * `DEFAULT_…` object holds them, and an option passed as `undefined` keeps its default (so a
  * caller can forward an optional value without spreading conditionally).
  */
-export function withDefaults<D extends object>(defaults: D, options: { [K in keyof D]?: D[K] | undefined } | undefined): D {
+export function withDefaults<D extends object>(
+  defaults: D,
+  options: { [K in keyof D]?: D[K] | undefined } | undefined,
+): D {
   const out = { ...defaults }
   if (!options) return out
   for (const key of Object.keys(defaults)) {

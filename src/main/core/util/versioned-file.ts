@@ -43,7 +43,8 @@ function removeStaleTemps(path: string): void {
     return
   }
   for (const name of names) {
-    const m = name.startsWith(prefix) && name.endsWith('.tmp') ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length)) : null
+    const m =
+      name.startsWith(prefix) && name.endsWith('.tmp') ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length)) : null
     if (!m || isAlive(Number(m[1]))) continue
     rmSync(join(dirname(path), name), { force: true })
   }
@@ -72,7 +73,8 @@ function parse<T>(text: string, options: VersionedFileOptions<T>): Parsed<T> {
     return { ok: false, why: 'it has no schema version' }
   }
   const version = raw.version
-  if (version > options.version) return { ok: false, why: `it was written by a newer Chainscope (schema ${version})`, future: true }
+  if (version > options.version)
+    return { ok: false, why: `it was written by a newer Chainscope (schema ${version})`, future: true }
   try {
     return { ok: true, data: options.migrate({ ...raw, version }) }
   } catch (error) {
@@ -85,7 +87,10 @@ function describeProblem(error: unknown): string {
   if (error instanceof z.ZodError) {
     const first = error.issues[0]
     const where = first?.path.length ? first.path.join('.').slice(0, 80) : 'its top level'
-    const more = error.issues.length > 1 ? `, and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''}` : ''
+    const more =
+      error.issues.length > 1
+        ? `, and ${error.issues.length - 1} more problem${error.issues.length > 2 ? 's' : ''}`
+        : ''
     return `${where}: ${first?.message ?? 'invalid'}${more}`
   }
   return (error instanceof Error ? error.message : String(error)).slice(0, 200)
@@ -124,20 +129,37 @@ export class VersionedFile<T> {
       }
       if (parsed.future) {
         this.#readOnly = true
-        return { data: o.empty(), notice: `Your ${o.label} file was written by a newer version of Chainscope, so this version leaves it untouched and cannot change it. Update Chainscope to see it.`, readOnly: true }
+        return {
+          data: o.empty(),
+          notice: `Your ${o.label} file was written by a newer version of Chainscope, so this version leaves it untouched and cannot change it. Update Chainscope to see it.`,
+          readOnly: true,
+        }
       }
       const aside = `${o.path}.damaged-${new Date(o.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-')}`
       renameSync(o.path, aside)
       const restored = this.#fromBackup()
       if (restored) {
-        return { data: restored, notice: `Your ${o.label} file was damaged (${parsed.why}) and has been restored from its backup; changes after that backup may be missing. The damaged file was kept as ${basename(aside)}.`, readOnly: false }
+        return {
+          data: restored,
+          notice: `Your ${o.label} file was damaged (${parsed.why}) and has been restored from its backup; changes after that backup may be missing. The damaged file was kept as ${basename(aside)}.`,
+          readOnly: false,
+        }
       }
       this.#lastGood = null
-      return { data: o.empty(), notice: `Your ${o.label} file was damaged (${parsed.why}) and no usable backup exists, so it starts empty. The damaged file was kept as ${basename(aside)}.`, readOnly: false }
+      return {
+        data: o.empty(),
+        notice: `Your ${o.label} file was damaged (${parsed.why}) and no usable backup exists, so it starts empty. The damaged file was kept as ${basename(aside)}.`,
+        readOnly: false,
+      }
     }
     if (existsSync(this.backupPath)) {
       const restored = this.#fromBackup()
-      if (restored) return { data: restored, notice: `Your ${o.label} file was missing and has been restored from its backup.`, readOnly: false }
+      if (restored)
+        return {
+          data: restored,
+          notice: `Your ${o.label} file was missing and has been restored from its backup.`,
+          readOnly: false,
+        }
     }
     return { data: o.empty(), notice: null, readOnly: false }
   }
@@ -159,7 +181,10 @@ export class VersionedFile<T> {
   /** Writes `data` (already in the current shape, with its version) and keeps the previous as backup. */
   save(data: T & { version: number }): void {
     if (this.#readOnly) {
-      throw new AppError('conflict', `The ${this.#o.label} file belongs to a newer version of Chainscope; this version does not change it.`)
+      throw new AppError(
+        'conflict',
+        `The ${this.#o.label} file belongs to a newer version of Chainscope; this version does not change it.`,
+      )
     }
     const text = JSON.stringify(data, null, 1)
     if (this.#lastGood !== null && this.#lastGood !== text) writeFileAtomicSync(this.backupPath, this.#lastGood)

@@ -11,7 +11,7 @@ describe('createVisibility', () => {
     expect(seen).toEqual([true, false])
   })
 
-  it('lets no source overrule another source\'s hidden', () => {
+  it("lets no source overrule another source's hidden", () => {
     const seen: boolean[] = []
     const report = createVisibility((v) => seen.push(v))
     report('host', true)

@@ -7,7 +7,9 @@ export type VisibilitySource = 'host' | 'page'
  * that reports itself visible after the host saw the screen lock would switch polling back on.
  * A host with no page (the benchmarks) or a page with a silent host (the web host) works alone.
  */
-export function createVisibility(onChange: (visible: boolean) => void): (source: VisibilitySource, visible: boolean) => void {
+export function createVisibility(
+  onChange: (visible: boolean) => void,
+): (source: VisibilitySource, visible: boolean) => void {
   const reports = new Map<VisibilitySource, boolean>()
   let current = false
   return (source, visible) => {

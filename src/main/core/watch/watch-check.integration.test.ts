@@ -23,7 +23,9 @@ interface Rig {
 
 async function rig(args: string[]): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'watch-check-'))
-  const launcher = capturingLauncher(tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]))
+  const launcher = capturingLauncher(
+    tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]),
+  )
   const notified: { title: string; body: string }[] = []
   const core = await createCore({
     host: 'web',
@@ -51,7 +53,11 @@ async function rig(args: string[]): Promise<Rig> {
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xbeef00 + i).toString(16).padStart(10, '0')}`
 const transfer = async (info: SandboxInfo, body: Record<string, unknown>): Promise<void> => {
-  const r = await fetch(`${info.base_url}/__sandbox/transfer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
 }
 
@@ -73,7 +79,11 @@ describe.each([
     r = await rig(args)
     const list = await r.call('watchlists.create', { name: 'Watched' })
     listId = list.id
-    for (const address of addresses) await r.call('watchlists.addEntry', { listId, entry: { address, network: 'alpha', label: '', note: '', tags: [] } })
+    for (const address of addresses)
+      await r.call('watchlists.addEntry', {
+        listId,
+        entry: { address, network: 'alpha', label: '', note: '', tags: [] },
+      })
   }, 600_000)
   afterAll(async () => {
     await r?.core.dispose()
@@ -115,7 +125,9 @@ describe.each([
     expect(of(c)).toMatchObject({ unseen: true, deltas: [{ standard: 'erc721', delta: '1' }] })
     expect(of(d)).toMatchObject({ unseen: true, deltas: [{ standard: 'erc1155', delta: '3' }] })
     expect(of(addresses[4]!)).toMatchObject({ unseen: false, deltas: [] })
-    expect(r.notified).toEqual([{ title: 'Watchlist: something changed', body: expect.stringContaining('4 watched addresses changed') }])
+    expect(r.notified).toEqual([
+      { title: 'Watchlist: something changed', body: expect.stringContaining('4 watched addresses changed') },
+    ])
     // Nothing moved since: still unseen (until marked seen), no new notification.
     await r.call('watch.check', { listId })
     expect((await r.call('watch.status', {})).filter((s) => s.unseen)).toHaveLength(4)
@@ -130,7 +142,10 @@ describe.each([
     await r.call('watch.markSeen', { listId })
     expect((await r.call('watch.status', {})).some((s) => s.unseen)).toBe(false)
     const saved: unknown = JSON.parse(readFileSync(join(r.dir, 'watch-state.json'), 'utf8'))
-    expect(saved).toMatchObject({ version: 1, profiles: { sandbox: { networks: { alpha: { checkedBlock: expect.any(Number) } } } } })
+    expect(saved).toMatchObject({
+      version: 1,
+      profiles: { sandbox: { networks: { alpha: { checkedBlock: expect.any(Number) } } } },
+    })
     // The watchlists file keeps its own shape: older versions still read it.
     expect(JSON.parse(readFileSync(join(r.dir, 'watchlists.json'), 'utf8'))).toMatchObject({ version: 2 })
   })

@@ -19,10 +19,18 @@ describe('logDeltas', () => {
       { token: '0xnft', topics: [TRANSFER, topic(B), topic(A), topic('0x07')], data: '0x' }, // ERC-721 #7 to A
       { token: '0x1155', topics: [TRANSFER_SINGLE, topic(B), topic(B), topic(A)], data: `0x${word(1)}${word(3)}` },
       // TransferBatch(ids [1, 2], values [4, 5]) A → B: offsets 0x40 and 0xa0.
-      { token: '0x1155', topics: [TRANSFER_BATCH, topic(A), topic(A), topic(B)], data: `0x${word(0x40)}${word(0xa0)}${word(2)}${word(1)}${word(2)}${word(2)}${word(4)}${word(5)}` },
+      {
+        token: '0x1155',
+        topics: [TRANSFER_BATCH, topic(A), topic(A), topic(B)],
+        data: `0x${word(0x40)}${word(0xa0)}${word(2)}${word(1)}${word(2)}${word(2)}${word(4)}${word(5)}`,
+      },
     ]
     const d = logDeltas(logs, new Set([A]))
-    expect(Object.fromEntries(d.get(A)!)).toEqual({ [`erc20|${T}`]: 300n, 'erc721|0xnft': 1n, 'erc1155|0x1155': 3n - 9n })
+    expect(Object.fromEntries(d.get(A)!)).toEqual({
+      [`erc20|${T}`]: 300n,
+      'erc721|0xnft': 1n,
+      'erc1155|0x1155': 3n - 9n,
+    })
     expect(d.has(B)).toBe(false)
   })
 })
@@ -30,15 +38,33 @@ describe('logDeltas', () => {
 describe('runWatchCheck', () => {
   it('keeps the log range for the next check when the provider refuses it, and says so', async () => {
     const answers = (calls: RpcCallSpec[]): RpcBatchItem[] =>
-      calls.map((c) => (c.method === 'eth_getLogs' ? { ok: false, code: -32005, message: 'query returned more than 10000 results' } : { ok: true, result: c.method === 'eth_blockNumber' ? '0x64' : '0x1' }))
+      calls.map((c) =>
+        c.method === 'eth_getLogs'
+          ? { ok: false, code: -32005, message: 'query returned more than 10000 results' }
+          : { ok: true, result: c.method === 'eth_blockNumber' ? '0x64' : '0x1' },
+      )
     const fake = {
       profileId: 'p',
-      client: { rpcCalls: async (_n: string, calls: RpcCallSpec[]) => answers(calls), requestsFor: () => 1, batchSupport: () => true },
+      client: {
+        rpcCalls: async (_n: string, calls: RpcCallSpec[]) => answers(calls),
+        requestsFor: () => 1,
+        batchSupport: () => true,
+      },
     }
-    const state: ProfileWatchState = { periodic: false, budgetFraction: 0.05, networks: { alpha: { checkedBlock: 50 } }, addresses: {} }
+    const state: ProfileWatchState = {
+      periodic: false,
+      budgetFraction: 0.05,
+      networks: { alpha: { checkedBlock: 50 } },
+      addresses: {},
+    }
     expect(watchCalls([A], 50).filter((c) => c.method === 'eth_getLogs')).toHaveLength(3)
-    const result = await runWatchCheck(fake as unknown as ProfileRuntime, state, [{ network: 'alpha', address: A }], { priority: 'user', now: () => 0 })
+    const result = await runWatchCheck(fake as unknown as ProfileRuntime, state, [{ network: 'alpha', address: A }], {
+      priority: 'user',
+      now: () => 0,
+    })
     expect(state.networks.alpha).toEqual({ checkedBlock: 50 })
-    expect(result.networks[0]!.error).toMatch(/^token transfers since block 51 could not be read \(query returned more than 10000 results\)/)
+    expect(result.networks[0]!.error).toMatch(
+      /^token transfers since block 51 could not be read \(query returned more than 10000 results\)/,
+    )
   })
 })

@@ -49,7 +49,10 @@ const hexBlock = (n: number): string => `0x${n.toString(16)}`
 export function watchCalls(addresses: string[], checkedBlock: number | null): RpcCallSpec[] {
   const calls: RpcCallSpec[] = [{ method: 'eth_blockNumber', params: [] }]
   for (const a of addresses) {
-    calls.push({ method: 'eth_getTransactionCount', params: [a, 'latest'] }, { method: 'eth_getBalance', params: [a, 'latest'] })
+    calls.push(
+      { method: 'eth_getTransactionCount', params: [a, 'latest'] },
+      { method: 'eth_getBalance', params: [a, 'latest'] },
+    )
   }
   // The first check only sets the baseline: there is no "since" yet.
   if (checkedBlock !== null && addresses.length > 0) {
@@ -57,8 +60,14 @@ export function watchCalls(addresses: string[], checkedBlock: number | null): Rp
     const range = { fromBlock: hexBlock(checkedBlock + 1), toBlock: 'latest' }
     calls.push(
       { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER], topics] }] },
-      { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topics] }] },
-      { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topics] }] },
+      {
+        method: 'eth_getLogs',
+        params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topics] }],
+      },
+      {
+        method: 'eth_getLogs',
+        params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topics] }],
+      },
     )
   }
   return calls
@@ -79,7 +88,10 @@ export function byNetwork(targets: WatchTarget[]): Map<string, string[]> {
 export function watchRequests(runtime: ProfileRuntime, state: ProfileWatchState, targets: WatchTarget[]): number {
   let n = 0
   for (const [network, addresses] of byNetwork(targets)) {
-    n += runtime.client.requestsFor(network, watchCalls(addresses, state.networks[network]?.checkedBlock ?? null).length)
+    n += runtime.client.requestsFor(
+      network,
+      watchCalls(addresses, state.networks[network]?.checkedBlock ?? null).length,
+    )
   }
   return n
 }
@@ -162,22 +174,36 @@ async function checkNetwork(
 ): Promise<{ requests: number; changed: string[]; warning: string | null }> {
   const checkedBlock = state.networks[network]?.checkedBlock ?? null
   const calls = watchCalls(addresses, checkedBlock)
-  const request = { priority: options.priority, scope: 'watch-check', attempts: options.priority === 'background' ? 1 : undefined }
+  const request = {
+    priority: options.priority,
+    scope: 'watch-check',
+    attempts: options.priority === 'background' ? 1 : undefined,
+  }
   const untried = runtime.client.batchSupport(network) === null
   const items = await runtime.client.rpcCalls(network, calls, request)
   // The refused batch that taught us (once per profile and network) cost a request too.
-  let requests = runtime.client.requestsFor(network, calls.length) + (untried && runtime.client.batchSupport(network) === false ? 1 : 0)
+  let requests =
+    runtime.client.requestsFor(network, calls.length) +
+    (untried && runtime.client.batchSupport(network) === false ? 1 : 0)
   const headItem = items[0]
   const head = headItem?.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
-  if (head === null) throw new AppError('protocol', `eth_blockNumber on ${network} gave no block number${headItem && !headItem.ok ? `: ${headItem.message}` : ''}.`)
+  if (head === null)
+    throw new AppError(
+      'protocol',
+      `eth_blockNumber on ${network} gave no block number${headItem && !headItem.ok ? `: ${headItem.message}` : ''}.`,
+    )
   options.onHead?.(network, Number(head))
   const logItems = checkedBlock === null ? [] : items.slice(1 + addresses.length * 2)
-  const deltas = logDeltas(logItems.flatMap((item) => parseLogs(item)), new Set(addresses))
+  const deltas = logDeltas(
+    logItems.flatMap((item) => parseLogs(item)),
+    new Set(addresses),
+  )
   // A provider may refuse a long range of logs (days since the last check): then the range is
   // not skipped, it is read again at the next check, and the user is told.
   // With no block since the last check there is nothing to read; some nodes (anvil) answer
   // such a range (from > head) with an error rather than [].
-  const logsFailed = checkedBlock !== null && Number(head) > checkedBlock ? logItems.find((item) => !item.ok) : undefined
+  const logsFailed =
+    checkedBlock !== null && Number(head) > checkedBlock ? logItems.find((item) => !item.ok) : undefined
   const at = new Date(options.now()).toISOString()
   const changed: string[] = []
   addresses.forEach((address, i) => {
@@ -189,21 +215,42 @@ async function checkNetwork(
     const key = stateKey(network, address)
     const prev = state.addresses[key]
     if (!prev) {
-      state.addresses[key] = { nonce: nonce.toString(), balanceWei: balance.toString(), checkedAt: at, lookBlock: Number(head), lookBalanceWei: balance.toString(), newTxs: 0, newTxsMore: false, tokenDeltas: {}, unseen: false }
+      state.addresses[key] = {
+        nonce: nonce.toString(),
+        balanceWei: balance.toString(),
+        checkedAt: at,
+        lookBlock: Number(head),
+        lookBalanceWei: balance.toString(),
+        newTxs: 0,
+        newTxsMore: false,
+        tokenDeltas: {},
+        unseen: false,
+      }
       return
     }
     const moved = deltas.get(address)
     const tokenDeltas = { ...prev.tokenDeltas }
     for (const [k, v] of moved ?? []) tokenDeltas[k] = (BigInt(tokenDeltas[k] ?? '0') + v).toString()
-    const isChanged = nonce.toString() !== prev.nonce || balance.toString() !== prev.balanceWei || (moved?.size ?? 0) > 0
-    state.addresses[key] = { ...prev, nonce: nonce.toString(), balanceWei: balance.toString(), checkedAt: at, tokenDeltas, unseen: prev.unseen || isChanged }
+    const isChanged =
+      nonce.toString() !== prev.nonce || balance.toString() !== prev.balanceWei || (moved?.size ?? 0) > 0
+    state.addresses[key] = {
+      ...prev,
+      nonce: nonce.toString(),
+      balanceWei: balance.toString(),
+      checkedAt: at,
+      tokenDeltas,
+      unseen: prev.unseen || isChanged,
+    }
     if (isChanged) changed.push(address)
   })
   // Only changed addresses refetch what the app shows: balances and the first page.
   await Promise.all(
     changed.map(async (address) => {
       const req = { network, address, priority: options.priority, scope: 'watch-check', refresh: true }
-      const [balances, page] = await Promise.all([runtime.data.balances(req), runtime.data.transactions({ ...req, cursor: null })])
+      const [balances, page] = await Promise.all([
+        runtime.data.balances(req),
+        runtime.data.transactions({ ...req, cursor: null }),
+      ])
       requests += 2
       const key = stateKey(network, address)
       const s: AddressState = state.addresses[key]!
@@ -213,32 +260,59 @@ async function checkNetwork(
       const tokenMeta = { ...s.tokenMeta }
       for (const item of balances.items) {
         const decimals = item.token.decimals === null ? null : Number(item.token.decimals)
-        tokenMeta[item.token.address.toLowerCase()] = { symbol: item.token.symbol?.slice(0, 40) ?? null, decimals: decimals !== null && decimals <= 255 ? decimals : null }
+        tokenMeta[item.token.address.toLowerCase()] = {
+          symbol: item.token.symbol?.slice(0, 40) ?? null,
+          decimals: decimals !== null && decimals <= 255 ? decimals : null,
+        }
       }
       state.addresses[key] = { ...s, newTxs: fresh, newTxsMore: more, tokenMeta }
     }),
   )
   // Never backwards (a lagging node behind a load balancer): logs already counted are not counted twice.
   if (!logsFailed) state.networks[network] = { checkedBlock: Math.max(Number(head), checkedBlock ?? 0) }
-  const warning = logsFailed && !logsFailed.ok ? `token transfers since block ${(checkedBlock ?? 0) + 1} could not be read (${logsFailed.message}); the next check reads them again` : null
+  const warning =
+    logsFailed && !logsFailed.ok
+      ? `token transfers since block ${(checkedBlock ?? 0) + 1} could not be read (${logsFailed.message}); the next check reads them again`
+      : null
   return { requests, changed, warning }
 }
 
 /** Runs the check over `targets`; networks that fail are reported, the others still count. */
-export async function runWatchCheck(runtime: ProfileRuntime, state: ProfileWatchState, targets: WatchTarget[], options: WatchCheckOptions): Promise<WatchCheckResult> {
+export async function runWatchCheck(
+  runtime: ProfileRuntime,
+  state: ProfileWatchState,
+  targets: WatchTarget[],
+  options: WatchCheckOptions,
+): Promise<WatchCheckResult> {
   const groups = byNetwork(targets)
   const networks = await Promise.all(
     [...groups].map(async ([network, addresses]) => {
       try {
         const r = await checkNetwork(runtime, state, network, addresses, options)
-        return { network, addresses: addresses.length, changed: r.changed.length, requests: r.requests, batched: runtime.client.batchSupport(network) !== false, error: r.warning }
+        return {
+          network,
+          addresses: addresses.length,
+          changed: r.changed.length,
+          requests: r.requests,
+          batched: runtime.client.batchSupport(network) !== false,
+          error: r.warning,
+        }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
-        return { network, addresses: addresses.length, changed: 0, requests: 0, batched: runtime.client.batchSupport(network) !== false, error: message }
+        return {
+          network,
+          addresses: addresses.length,
+          changed: 0,
+          requests: 0,
+          batched: runtime.client.batchSupport(network) !== false,
+          error: message,
+        }
       }
     }),
   )
-  const statuses: WatchStatus[] = [...groups].flatMap(([network, addresses]) => addresses.map((a) => statusOf(network, a, state.addresses[stateKey(network, a)])))
+  const statuses: WatchStatus[] = [...groups].flatMap(([network, addresses]) =>
+    addresses.map((a) => statusOf(network, a, state.addresses[stateKey(network, a)])),
+  )
   return {
     checkedAt: new Date(options.now()).toISOString(),
     addresses: statuses.length,

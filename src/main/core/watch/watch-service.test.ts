@@ -22,7 +22,14 @@ function service(addresses: number, quota = 1000, sub = 'a') {
   const dataDir = join(dir, sub)
   const watchlists = new WatchlistStore({ dataDir })
   const list = watchlists.create('W')
-  for (let i = 0; i < addresses; i++) watchlists.addEntry(list.id, { address: `0x${(i + 1).toString(16).padStart(40, '0')}`, network: 'alpha', label: '', note: '', tags: [] })
+  for (let i = 0; i < addresses; i++)
+    watchlists.addEntry(list.id, {
+      address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+      network: 'alpha',
+      label: '',
+      note: '',
+      tags: [],
+    })
   // Every check is counted here; it fails at once (no runtime needed to test the schedule).
   const active = vi.fn(async () => {
     throw new AppError('offline', 'not in this test')
@@ -81,10 +88,21 @@ describe('WatchService periodic check', () => {
 
 describe('describeChanges', () => {
   it('words what changed for the notification', () => {
-    const base = { network: 'alpha', address: '0x1', unseen: true, newTxsMore: false, deltas: [], checkedAt: null, baseline: true }
+    const base = {
+      network: 'alpha',
+      address: '0x1',
+      unseen: true,
+      newTxsMore: false,
+      deltas: [],
+      checkedAt: null,
+      baseline: true,
+    }
     expect(describeChanges([{ ...base, newTxs: 2 }])).toBe('1 watched address changed: 2 new transactions.')
-    expect(describeChanges([{ ...base, newTxs: 0, deltas: [{ token: null, standard: 'coin', delta: '5', symbol: null, decimals: 18 }] }, { ...base, newTxs: 1, newTxsMore: true }])).toBe(
-      '2 watched addresses changed: 1+ new transactions, balances moved.',
-    )
+    expect(
+      describeChanges([
+        { ...base, newTxs: 0, deltas: [{ token: null, standard: 'coin', delta: '5', symbol: null, decimals: 18 }] },
+        { ...base, newTxs: 1, newTxsMore: true },
+      ]),
+    ).toBe('2 watched addresses changed: 1+ new transactions, balances moved.')
   })
 })

@@ -56,7 +56,8 @@ export class WatchService {
   /** Entries of one list, or of every list, as (network, address) pairs. */
   targets(listId?: string): WatchTarget[] {
     const lists = this.#o.watchlists.list().filter((l) => listId === undefined || l.id === listId)
-    if (listId !== undefined && lists.length === 0) throw new AppError('not-found', 'That watchlist no longer exists.', { field: 'listId' })
+    if (listId !== undefined && lists.length === 0)
+      throw new AppError('not-found', 'That watchlist no longer exists.', { field: 'listId' })
     return lists.flatMap((l) => l.entries.map((e) => ({ network: e.network, address: e.address })))
   }
 
@@ -65,7 +66,10 @@ export class WatchService {
     const targets = this.#known(networks, this.targets(listId))
     const requests = watchRequests(runtime, this.#state.profile(runtime.profileId), targets)
     const limiter = runtime.limiters.state()
-    return { ...estimateCost(requests, limiter), addresses: [...byNetwork(targets).values()].reduce((n, a) => n + a.length, 0) }
+    return {
+      ...estimateCost(requests, limiter),
+      addresses: [...byNetwork(targets).values()].reduce((n, a) => n + a.length, 0),
+    }
   }
 
   /** One check now (the user's click: priority user). Concurrent calls share the run. */
@@ -84,7 +88,9 @@ export class WatchService {
     const id = this.#o.activeId()
     if (!id) return []
     const state = this.#state.profile(id)
-    return [...byNetwork(this.targets())].flatMap(([network, addresses]) => addresses.map((a) => statusOf(network, a, state.addresses[stateKey(network, a)])))
+    return [...byNetwork(this.targets())].flatMap(([network, addresses]) =>
+      addresses.map((a) => statusOf(network, a, state.addresses[stateKey(network, a)])),
+    )
   }
 
   /** "Mark seen" for one entry, a list, or everything: nothing is new any more. */
@@ -93,7 +99,8 @@ export class WatchService {
     if (!id) return []
     const lists = this.#o.watchlists.list().filter((l) => listId === undefined || l.id === listId)
     const entries = lists.flatMap((l) => l.entries).filter((e) => entryId === undefined || e.id === entryId)
-    if (entryId !== undefined && entries.length === 0) throw new AppError('not-found', 'That watchlist entry no longer exists.', { field: 'entryId' })
+    if (entryId !== undefined && entries.length === 0)
+      throw new AppError('not-found', 'That watchlist entry no longer exists.', { field: 'entryId' })
     const state = structuredClone(this.#state.profile(id))
     const changed: WatchStatus[] = []
     for (const e of entries) {
@@ -112,12 +119,19 @@ export class WatchService {
     const id = this.#o.activeId()
     const state = id ? this.#state.profile(id) : null
     const interval = id ? this.intervalMs() : null
-    return { periodic: state?.periodic ?? false, budgetFraction: state?.budgetFraction ?? 0.05, intervalMinutes: interval === null ? null : Math.round(interval / 60_000) }
+    return {
+      periodic: state?.periodic ?? false,
+      budgetFraction: state?.budgetFraction ?? 0.05,
+      intervalMinutes: interval === null ? null : Math.round(interval / 60_000),
+    }
   }
 
   setSettings(patch: { periodic?: boolean; budgetFraction?: number }): WatchSettings {
     const id = this.#o.activeId()
-    if (!id) throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', { field: 'profile' })
+    if (!id)
+      throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', {
+        field: 'profile',
+      })
     const state = structuredClone(this.#state.profile(id))
     if (patch.periodic !== undefined) state.periodic = patch.periodic
     if (patch.budgetFraction !== undefined) state.budgetFraction = patch.budgetFraction
@@ -138,7 +152,10 @@ export class WatchService {
     const addresses = [...byNetwork(this.targets()).values()]
     if (addresses.length === 0) return null
     // Without a runtime here (no request may start), the cost assumes batches of 100 work.
-    const perCheck = addresses.reduce((n, a) => n + Math.ceil((2 * a.length + 4) / 100) + 2 * Math.ceil(a.length * 0.1), 0)
+    const perCheck = addresses.reduce(
+      (n, a) => n + Math.ceil((2 * a.length + 4) / 100) + 2 * Math.ceil(a.length * 0.1),
+      0,
+    )
     const checksPerDay = (this.#o.quotaPerDay(id) * state.budgetFraction) / perCheck
     if (checksPerDay < 1) return null
     return Math.max(this.#o.minIntervalMs ?? 60_000, Math.ceil((24 * 3600_000) / checksPerDay))
@@ -164,7 +181,11 @@ export class WatchService {
     const { runtime, networks } = await this.#o.active()
     const id = runtime.profileId
     const state = structuredClone(this.#state.profile(id))
-    const before = new Set(Object.entries(state.addresses).filter(([, s]) => s.unseen).map(([k]) => k))
+    const before = new Set(
+      Object.entries(state.addresses)
+        .filter(([, s]) => s.unseen)
+        .map(([k]) => k),
+    )
     const result = await runWatchCheck(runtime, state, this.#known(networks, this.targets(listId)), {
       priority,
       now: () => this.#o.clock.now(),
@@ -189,7 +210,9 @@ export class WatchService {
     this.#timer = this.#o.clock.setTimeout(() => {
       this.#timer = null
       this.check(undefined, 'background')
-        .catch((error: unknown) => this.#o.log.warn(`periodic watch check: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          this.#o.log.warn(`periodic watch check: ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(() => this.#schedule())
     }, interval)
   }

@@ -25,7 +25,12 @@ const addressState = z.object({
   /** Token deltas since the last look, keyed `<standard>|<token>`. */
   tokenDeltas: z.record(z.string(), decimal),
   /** Symbol and decimals of the tokens in `tokenDeltas`, from the refetched balances (absent in older files). */
-  tokenMeta: z.record(z.string(), z.object({ symbol: z.string().max(40).nullable(), decimals: z.number().int().min(0).max(255).nullable() })).optional(),
+  tokenMeta: z
+    .record(
+      z.string(),
+      z.object({ symbol: z.string().max(40).nullable(), decimals: z.number().int().min(0).max(255).nullable() }),
+    )
+    .optional(),
   unseen: z.boolean(),
 })
 export type AddressState = z.infer<typeof addressState>
@@ -65,7 +70,14 @@ export class WatchStateStore {
   }
 
   profile(profileId: string): ProfileWatchState {
-    return this.#data.profiles[profileId] ?? { periodic: false, budgetFraction: DEFAULT_WATCH_BUDGET, networks: {}, addresses: {} }
+    return (
+      this.#data.profiles[profileId] ?? {
+        periodic: false,
+        budgetFraction: DEFAULT_WATCH_BUDGET,
+        networks: {},
+        addresses: {},
+      }
+    )
   }
 
   /** Replaces a profile's state and saves (atomically, with a backup). */
@@ -77,7 +89,17 @@ export class WatchStateStore {
 
 /** The renderer's view of one address's state. */
 export function statusOf(network: string, address: string, s: AddressState | undefined): WatchStatus {
-  if (!s) return { network, address: address.toLowerCase(), unseen: false, newTxs: 0, newTxsMore: false, deltas: [], checkedAt: null, baseline: false }
+  if (!s)
+    return {
+      network,
+      address: address.toLowerCase(),
+      unseen: false,
+      newTxs: 0,
+      newTxsMore: false,
+      deltas: [],
+      checkedAt: null,
+      baseline: false,
+    }
   const deltas: WatchDelta[] = []
   const coin = BigInt(s.balanceWei) - BigInt(s.lookBalanceWei)
   if (coin !== 0n) deltas.push({ token: null, standard: 'coin', delta: coin.toString(), symbol: null, decimals: 18 })
@@ -85,12 +107,30 @@ export function statusOf(network: string, address: string, s: AddressState | und
     const [standard, token] = key.split('|')
     if (BigInt(value) === 0n || !token) continue
     const meta = s.tokenMeta?.[token]
-    if (standard === 'erc20' || standard === 'erc721' || standard === 'erc1155') deltas.push({ token, standard, delta: value, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? null })
+    if (standard === 'erc20' || standard === 'erc721' || standard === 'erc1155')
+      deltas.push({ token, standard, delta: value, symbol: meta?.symbol ?? null, decimals: meta?.decimals ?? null })
   }
-  return { network, address: address.toLowerCase(), unseen: s.unseen, newTxs: s.newTxs, newTxsMore: s.newTxsMore, deltas, checkedAt: s.checkedAt, baseline: true }
+  return {
+    network,
+    address: address.toLowerCase(),
+    unseen: s.unseen,
+    newTxs: s.newTxs,
+    newTxsMore: s.newTxsMore,
+    deltas,
+    checkedAt: s.checkedAt,
+    baseline: true,
+  }
 }
 
 /** "Mark seen": the look moves to now; nothing is new, no delta remains. */
 export function markSeen(s: AddressState, headBlock: number): AddressState {
-  return { ...s, lookBlock: Math.max(s.lookBlock, headBlock), lookBalanceWei: s.balanceWei, newTxs: 0, newTxsMore: false, tokenDeltas: {}, unseen: false }
+  return {
+    ...s,
+    lookBlock: Math.max(s.lookBlock, headBlock),
+    lookBalanceWei: s.balanceWei,
+    newTxs: 0,
+    newTxsMore: false,
+    tokenDeltas: {},
+    unseen: false,
+  }
 }

@@ -16,7 +16,14 @@ describe('a watch entry on both networks (issue 12)', () => {
   it('keeps other networks on the entry, drops its own and repeats, and survives a restart and an export round trip', () => {
     const store = open()
     const list = store.create('Both')
-    const added = store.addEntry(list.id, { address: A, network: 'alpha', label: 'MM', note: '', tags: [], alsoNetworks: ['beta', 'alpha', 'beta'] })
+    const added = store.addEntry(list.id, {
+      address: A,
+      network: 'alpha',
+      label: 'MM',
+      note: '',
+      tags: [],
+      alsoNetworks: ['beta', 'alpha', 'beta'],
+    })
     expect(added.entries[0]!.alsoNetworks).toEqual(['beta'])
     store.updateEntry(list.id, added.entries[0]!.id, { alsoNetworks: ['gamma', 'beta'] })
     expect(open().list()[0]!.entries[0]!.alsoNetworks).toEqual(['gamma', 'beta'])
@@ -27,7 +34,26 @@ describe('a watch entry on both networks (issue 12)', () => {
   })
 
   it('reads version-2 files written before the field existed, unchanged', () => {
-    const old = { version: 2, lists: [{ id: 'l', name: 'Old', entries: [{ id: 'e', address: A, network: 'alpha', label: '', note: '', tags: [], addedAt: '2029-01-01T00:00:00.000Z' }] }] }
+    const old = {
+      version: 2,
+      lists: [
+        {
+          id: 'l',
+          name: 'Old',
+          entries: [
+            {
+              id: 'e',
+              address: A,
+              network: 'alpha',
+              label: '',
+              note: '',
+              tags: [],
+              addedAt: '2029-01-01T00:00:00.000Z',
+            },
+          ],
+        },
+      ],
+    }
     writeFileSync(join(dir, 'watchlists.json'), JSON.stringify(old))
     const store = open()
     expect(store.notice).toBeNull()
@@ -37,7 +63,11 @@ describe('a watch entry on both networks (issue 12)', () => {
 
   it('refuses an import whose alsoNetworks is not a list of network names', () => {
     const store = open()
-    const text = JSON.stringify({ lists: [{ name: 'X', entries: [{ address: A, network: 'alpha', alsoNetworks: ['Beta!'] }] }] })
-    expect(() => store.import('json', text)).toThrow(expect.objectContaining({ kind: 'invalid-input', message: expect.stringContaining('alsoNetworks') }))
+    const text = JSON.stringify({
+      lists: [{ name: 'X', entries: [{ address: A, network: 'alpha', alsoNetworks: ['Beta!'] }] }],
+    })
+    expect(() => store.import('json', text)).toThrow(
+      expect.objectContaining({ kind: 'invalid-input', message: expect.stringContaining('alsoNetworks') }),
+    )
   })
 })

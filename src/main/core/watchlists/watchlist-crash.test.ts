@@ -15,11 +15,26 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watchlist-crash-'))
   // One bundle, so each of the 100 writers starts in tens of milliseconds.
   writer = join(dir, 'writer.mjs')
-  await build({ entryPoints: [join(import.meta.dirname, 'testing', 'sigkill-writer.ts')], bundle: true, platform: 'node', format: 'esm', outfile: writer, logLevel: 'silent' })
+  await build({
+    entryPoints: [join(import.meta.dirname, 'testing', 'sigkill-writer.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: writer,
+    logLevel: 'silent',
+  })
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const STEPS = ['bak-write', 'bak-fsync', 'bak-rename', 'main-write', 'main-fsync', 'main-rename', 'main-renamed'] as const
+const STEPS = [
+  'bak-write',
+  'bak-fsync',
+  'bak-rename',
+  'main-write',
+  'main-fsync',
+  'main-rename',
+  'main-renamed',
+] as const
 /** Steps at which the killed writer leaves its temp file behind: it died inside the write. */
 const MID_WRITE = new Set(['bak-write', 'bak-fsync', 'bak-rename', 'main-write', 'main-fsync', 'main-rename'])
 
@@ -30,7 +45,13 @@ describe('watchlists under SIGKILL', () => {
     const list = seed.create('gen-0')
     const note = 'n'.repeat(900)
     for (let i = 0; i < 200; i++) {
-      seed.addEntry(list.id, { address: `0x${(i + 1).toString(16).padStart(40, '0')}`, network: 'alpha', label: `entry ${i}`, note, tags: ['t'] })
+      seed.addEntry(list.id, {
+        address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+        network: 'alpha',
+        label: `entry ${i}`,
+        note,
+        tags: ['t'],
+      })
     }
     let lastSaved = 0
     let midWrite = 0
@@ -64,7 +85,10 @@ describe('watchlists under SIGKILL', () => {
 
       // Valid JSON, the current schema, all 200 entries, and nothing older than the last
       // save the writer reported complete.
-      const doc = JSON.parse(readFileSync(join(data, 'watchlists.json'), 'utf8')) as { version: number; lists: { name: string; entries: unknown[] }[] }
+      const doc = JSON.parse(readFileSync(join(data, 'watchlists.json'), 'utf8')) as {
+        version: number
+        lists: { name: string; entries: unknown[] }[]
+      }
       expect(doc.version).toBe(2)
       expect(doc.lists).toHaveLength(1)
       expect(doc.lists[0]!.entries).toHaveLength(200)

@@ -3,7 +3,13 @@ import { z } from 'zod'
 import type { Watchlist } from '../../../shared/bridge/contract'
 import { ADDRESS_PATTERN, isAddressText, normaliseAddress } from '../../../shared/domain/address'
 import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
-import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../../../shared/domain/watch-schemas'
+import {
+  watchAlsoNetworks,
+  watchLabel,
+  watchListName,
+  watchNote,
+  watchTags,
+} from '../../../shared/domain/watch-schemas'
 import { networkName } from '../../../shared/domain/profile'
 
 /**
@@ -17,7 +23,9 @@ import { networkName } from '../../../shared/domain/profile'
  */
 export const WATCHLIST_VERSION = 2
 
-const lowerAddress = z.string().refine((a) => isAddressText(a) && normaliseAddress(a) === a, 'expected a lowercase 0x address')
+const lowerAddress = z
+  .string()
+  .refine((a) => isAddressText(a) && normaliseAddress(a) === a, 'expected a lowercase 0x address')
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
 
 export const watchEntrySchema = z.object({
@@ -45,7 +53,14 @@ const v1 = z.object({
   lists: z.array(
     z.object({
       name: watchListName,
-      items: z.array(z.object({ address: z.string().regex(ADDRESS_PATTERN), network: networkName, label: watchLabel.optional(), added: isoTime.optional() })),
+      items: z.array(
+        z.object({
+          address: z.string().regex(ADDRESS_PATTERN),
+          network: networkName,
+          label: watchLabel.optional(),
+          added: isoTime.optional(),
+        }),
+      ),
     }),
   ),
 })
@@ -64,7 +79,15 @@ export function migrateWatchlists(raw: { version: number } & Record<string, unkn
       lists: old.lists.map((l) => ({
         id: randomUUID(),
         name: l.name,
-        entries: l.items.map((i) => ({ id: randomUUID(), address: normaliseAddress(i.address), network: i.network, label: i.label ?? '', note: '', tags: [], addedAt: i.added ?? now })),
+        entries: l.items.map((i) => ({
+          id: randomUUID(),
+          address: normaliseAddress(i.address),
+          network: i.network,
+          label: i.label ?? '',
+          note: '',
+          tags: [],
+          addedAt: i.added ?? now,
+        })),
       })),
     }
   }

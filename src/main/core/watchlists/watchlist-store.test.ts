@@ -17,8 +17,13 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-const open = (onChange?: (l: Watchlist[]) => void): WatchlistStore => new WatchlistStore({ dataDir: dir, now: () => NOW, onChange })
-const entry = (address: string, network = 'alpha', extra: Partial<{ label: string; note: string; tags: string[] }> = {}) => ({
+const open = (onChange?: (l: Watchlist[]) => void): WatchlistStore =>
+  new WatchlistStore({ dataDir: dir, now: () => NOW, onChange })
+const entry = (
+  address: string,
+  network = 'alpha',
+  extra: Partial<{ label: string; note: string; tags: string[] }> = {},
+) => ({
   address,
   network,
   label: '',
@@ -35,9 +40,18 @@ describe('WatchlistStore', () => {
     const cold = store.create('Cold wallets')
     expect(() => store.create('work')).toThrow(expect.objectContaining({ kind: 'conflict' }))
     store.rename(work.id, 'Desk')
-    const filled = store.addEntry(work.id, entry(A_CHECKSUMMED, 'alpha', { label: 'Treasury', tags: ['dao', 'dao', 'big'] }))
+    const filled = store.addEntry(
+      work.id,
+      entry(A_CHECKSUMMED, 'alpha', { label: 'Treasury', tags: ['dao', 'dao', 'big'] }),
+    )
     const added = filled.entries[0]!
-    expect(added).toMatchObject({ address: A, network: 'alpha', label: 'Treasury', tags: ['dao', 'big'], addedAt: new Date(NOW).toISOString() })
+    expect(added).toMatchObject({
+      address: A,
+      network: 'alpha',
+      label: 'Treasury',
+      tags: ['dao', 'big'],
+      addedAt: new Date(NOW).toISOString(),
+    })
     expect(() => store.addEntry(work.id, entry(A))).toThrow(expect.objectContaining({ kind: 'conflict' }))
     store.addEntry(work.id, entry(A, 'beta'))
     store.updateEntry(work.id, added.id, { note: 'multisig', tags: ['x'] })
@@ -96,7 +110,19 @@ describe('WatchlistStore', () => {
   })
 
   it('treats an entry listed twice as damage, not as data', () => {
-    const l = { id: 'l', name: 'L', entries: [1, 2].map((i) => ({ id: `e${i}`, address: A, network: 'alpha', label: '', note: '', tags: [], addedAt: '2030-01-01T00:00:00.000Z' })) }
+    const l = {
+      id: 'l',
+      name: 'L',
+      entries: [1, 2].map((i) => ({
+        id: `e${i}`,
+        address: A,
+        network: 'alpha',
+        label: '',
+        note: '',
+        tags: [],
+        addedAt: '2030-01-01T00:00:00.000Z',
+      })),
+    }
     writeFileSync(join(dir, 'watchlists.json'), JSON.stringify({ version: 2, lists: [l] }))
     expect(open().notice).toMatch(/twice/)
   })
@@ -104,13 +130,31 @@ describe('WatchlistStore', () => {
   it('migrates a version 1 file', () => {
     writeFileSync(
       join(dir, 'watchlists.json'),
-      JSON.stringify({ version: 1, lists: [{ name: 'Old', items: [{ address: A_CHECKSUMMED, network: 'alpha', label: 'T', added: '2020-01-02T03:04:05Z' }, { address: B, network: 'beta' }] }] }),
+      JSON.stringify({
+        version: 1,
+        lists: [
+          {
+            name: 'Old',
+            items: [
+              { address: A_CHECKSUMMED, network: 'alpha', label: 'T', added: '2020-01-02T03:04:05Z' },
+              { address: B, network: 'beta' },
+            ],
+          },
+        ],
+      }),
     )
     const store = open()
     expect(store.notice).toBeNull()
     const [list] = store.list()
     expect(list!.entries).toEqual([
-      expect.objectContaining({ address: A, network: 'alpha', label: 'T', note: '', tags: [], addedAt: '2020-01-02T03:04:05Z' }),
+      expect.objectContaining({
+        address: A,
+        network: 'alpha',
+        label: 'T',
+        note: '',
+        tags: [],
+        addedAt: '2020-01-02T03:04:05Z',
+      }),
       expect.objectContaining({ address: B, network: 'beta', label: '' }),
     ])
     store.rename(list!.id, 'Old (migrated)')
@@ -134,7 +178,9 @@ describe('WatchlistStore', () => {
     const l = store.create('L')
     rmSync(join(dir, 'watchlists.json'))
     mkdirSync(join(dir, 'watchlists.json', 'blocker'), { recursive: true }) // a folder where the file must go
-    expect(() => store.addEntry(l.id, entry(A))).toThrow(expect.objectContaining({ kind: 'internal', message: expect.stringMatching(/nothing was changed/) }))
+    expect(() => store.addEntry(l.id, entry(A))).toThrow(
+      expect.objectContaining({ kind: 'internal', message: expect.stringMatching(/nothing was changed/) }),
+    )
     expect(store.list()[0]!.entries).toEqual([])
   })
 })
@@ -165,19 +211,35 @@ describe('WatchlistStore import and export', () => {
     expect(rows[3]!.message).toMatch(/row 2/)
     expect(store.list()).toEqual([])
 
-    const good = ['Address , NETWORK,label,note,tags,added_at', `${A_CHECKSUMMED},alpha,"Treasury, main","says ""hi""",dao;big,2021-01-01T00:00:00Z`, `${B},beta,,,,`].join('\r\n')
+    const good = [
+      'Address , NETWORK,label,note,tags,added_at',
+      `${A_CHECKSUMMED},alpha,"Treasury, main","says ""hi""",dao;big,2021-01-01T00:00:00Z`,
+      `${B},beta,,,,`,
+    ].join('\r\n')
     expect(store.import('csv', good, 'Mine')).toEqual({ lists: 1, entries: 2 })
     const [list] = store.list()
     expect(list!.name).toBe('Mine')
-    expect(list!.entries[0]).toMatchObject({ address: A, label: 'Treasury, main', note: 'says "hi"', tags: ['dao', 'big'], addedAt: '2021-01-01T00:00:00.000Z' })
+    expect(list!.entries[0]).toMatchObject({
+      address: A,
+      label: 'Treasury, main',
+      note: 'says "hi"',
+      tags: ['dao', 'big'],
+      addedAt: '2021-01-01T00:00:00.000Z',
+    })
     expect(list!.entries[1]).toMatchObject({ address: B, network: 'beta', addedAt: new Date(NOW).toISOString() })
   })
 
   it('refuses a CSV without the needed columns, or with no rows', () => {
     const store = open()
-    expect(() => store.import('csv', 'addr,net\n1,2\n')).toThrow(expect.objectContaining({ kind: 'invalid-input', message: expect.stringMatching(/"address" and "network"/) }))
-    expect(() => store.import('csv', 'address,network\n')).toThrow(expect.objectContaining({ message: expect.stringMatching(/no watchlist entries/) }))
-    expect(() => store.import('csv', 'address,network\n"x,alpha\n')).toThrow(expect.objectContaining({ message: expect.stringMatching(/line 2/) }))
+    expect(() => store.import('csv', 'addr,net\n1,2\n')).toThrow(
+      expect.objectContaining({ kind: 'invalid-input', message: expect.stringMatching(/"address" and "network"/) }),
+    )
+    expect(() => store.import('csv', 'address,network\n')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/no watchlist entries/) }),
+    )
+    expect(() => store.import('csv', 'address,network\n"x,alpha\n')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/line 2/) }),
+    )
   })
 
   it('round-trips JSON and CSV exports of every list', () => {
@@ -193,7 +255,8 @@ describe('WatchlistStore import and export', () => {
       expect(file.text).toContain(A_CHECKSUMMED)
       const target = new WatchlistStore({ dataDir: mkdtempSync(join(dir, 'target-')), now: () => NOW })
       expect(target.import(format, file.text)).toEqual({ lists: 2, entries: 3 })
-      const strip = (ls: Watchlist[]) => ls.map((x) => ({ name: x.name, entries: x.entries.map(({ id: _id, ...e }) => e) }))
+      const strip = (ls: Watchlist[]) =>
+        ls.map((x) => ({ name: x.name, entries: x.entries.map(({ id: _id, ...e }) => e) }))
       expect(strip(target.list())).toEqual(strip(store.list()))
     }
     const csv = store.export('csv', l.id)
@@ -212,11 +275,22 @@ describe('WatchlistStore import and export', () => {
 
   it('reads a bare JSON array and names JSON rows by position', () => {
     const store = open()
-    expect(store.import('json', JSON.stringify([entry(A), entry(B, 'beta')]), 'Plain')).toEqual({ lists: 1, entries: 2 })
-    expect(() => store.import('json', JSON.stringify([entry(A), { address: A, network: 'alpha', tags: 'x'.repeat(50) }]))).toThrow(
-      expect.objectContaining({ details: expect.objectContaining({ rows: [{ row: 2, message: expect.stringMatching(/tags/) }] }) }),
+    expect(store.import('json', JSON.stringify([entry(A), entry(B, 'beta')]), 'Plain')).toEqual({
+      lists: 1,
+      entries: 2,
+    })
+    expect(() =>
+      store.import('json', JSON.stringify([entry(A), { address: A, network: 'alpha', tags: 'x'.repeat(50) }])),
+    ).toThrow(
+      expect.objectContaining({
+        details: expect.objectContaining({ rows: [{ row: 2, message: expect.stringMatching(/tags/) }] }),
+      }),
     )
-    expect(() => store.import('json', '{"lists": 3}')).toThrow(expect.objectContaining({ message: expect.stringMatching(/not a watchlist export/) }))
-    expect(() => store.import('json', '{nope')).toThrow(expect.objectContaining({ message: expect.stringMatching(/not valid JSON/) }))
+    expect(() => store.import('json', '{"lists": 3}')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/not a watchlist export/) }),
+    )
+    expect(() => store.import('json', '{nope')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/not valid JSON/) }),
+    )
   })
 })

@@ -74,19 +74,42 @@ export class WatchlistStore {
     const address = normaliseAddress(entry.address)
     return this.#commitList(listId, (l) => {
       if (l.entries.some((e) => e.address === address && e.network === entry.network)) {
-        throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, { field: 'entry.address' })
+        throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, {
+          field: 'entry.address',
+        })
       }
-      const added: WatchEntry = { id: randomUUID(), ...entry, address, tags: [...new Set(entry.tags)], addedAt: new Date(this.#now()).toISOString() }
+      const added: WatchEntry = {
+        id: randomUUID(),
+        ...entry,
+        address,
+        tags: [...new Set(entry.tags)],
+        addedAt: new Date(this.#now()).toISOString(),
+      }
       if (added.alsoNetworks) added.alsoNetworks = otherNetworks(added.alsoNetworks, added.network)
       return { ...l, entries: [...l.entries, added] }
     })
   }
 
-  updateEntry(listId: string, entryId: string, patch: Partial<Pick<WatchEntry, 'label' | 'note' | 'tags' | 'alsoNetworks'>>): Watchlist {
+  updateEntry(
+    listId: string,
+    entryId: string,
+    patch: Partial<Pick<WatchEntry, 'label' | 'note' | 'tags' | 'alsoNetworks'>>,
+  ): Watchlist {
     return this.#commitList(listId, (l) => {
       this.#entry(l, entryId)
       const clean = { ...patch, ...(patch.tags ? { tags: [...new Set(patch.tags)] } : {}) }
-      return { ...l, entries: l.entries.map((e) => (e.id === entryId ? { ...e, ...clean, ...(clean.alsoNetworks ? { alsoNetworks: otherNetworks(clean.alsoNetworks, e.network) } : {}) } : e)) }
+      return {
+        ...l,
+        entries: l.entries.map((e) =>
+          e.id === entryId
+            ? {
+                ...e,
+                ...clean,
+                ...(clean.alsoNetworks ? { alsoNetworks: otherNetworks(clean.alsoNetworks, e.network) } : {}),
+              }
+            : e,
+        ),
+      }
     })
   }
 
@@ -104,7 +127,9 @@ export class WatchlistStore {
     const entry = this.#entry(from, entryId)
     if (fromId === toId) return structuredClone([from])
     if (to.entries.some((e) => e.address === entry.address && e.network === entry.network)) {
-      throw new AppError('conflict', `"${to.name}" already holds this address on ${entry.network}.`, { field: 'toListId' })
+      throw new AppError('conflict', `"${to.name}" already holds this address on ${entry.network}.`, {
+        field: 'toListId',
+      })
     }
     const next = this.#lists.map((l) => {
       if (l.id === fromId) return { ...l, entries: l.entries.filter((e) => e.id !== entryId) }

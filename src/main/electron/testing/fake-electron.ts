@@ -9,7 +9,9 @@ import { PassThrough } from 'node:stream'
 import { vi } from 'vitest'
 
 /** An Electron-style event: `preventDefault` and, for navigation events, the target URL. */
-export function fakeEvent<T extends object>(fields: T = {} as T): T & { preventDefault: () => void; defaultPrevented: boolean } {
+export function fakeEvent<T extends object>(
+  fields: T = {} as T,
+): T & { preventDefault: () => void; defaultPrevented: boolean } {
   const event = {
     ...fields,
     defaultPrevented: false,

@@ -3,7 +3,10 @@ import { createHttpBridge } from './http-bridge'
 
 /** `fetch` is replaced only to inject the host's answers; the e2e suite drives the real host. */
 function answer(status: number, body: string): void {
-  vi.stubGlobal('fetch', vi.fn(async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })))
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })),
+  )
 }
 
 afterEach(() => {
@@ -25,7 +28,10 @@ describe('createHttpBridge invoke', () => {
     answer(401, JSON.stringify({ error: 'secret', message: 'This Chainscope web host needs its per-run secret.' }))
     expect(await createHttpBridge().invoke('app.info', {})).toEqual({
       ok: false,
-      error: { kind: 'protocol', message: 'The Chainscope host answered 401: This Chainscope web host needs its per-run secret.' },
+      error: {
+        kind: 'protocol',
+        message: 'The Chainscope host answered 401: This Chainscope web host needs its per-run secret.',
+      },
     })
   })
 
@@ -43,7 +49,10 @@ describe('createHttpBridge invoke', () => {
   })
 
   it('reports an unreachable host as offline', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))))
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
     expect(await createHttpBridge().invoke('app.info', {})).toMatchObject({ ok: false, error: { kind: 'offline' } })
   })
 })

@@ -1,4 +1,9 @@
-import { isBridgeEventName, type BridgeEventName, type BridgeEvents, type ChainscopeBridge } from '@shared/bridge/contract'
+import {
+  isBridgeEventName,
+  type BridgeEventName,
+  type BridgeEvents,
+  type ChainscopeBridge,
+} from '@shared/bridge/contract'
 import { isBridgeError, type BridgeResult } from '@shared/bridge/errors'
 import { isRecord } from '@shared/guards'
 
@@ -38,7 +43,10 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
           credentials: 'same-origin',
         })
       } catch {
-        return { ok: false, error: { kind: 'offline', message: 'The Chainscope host is not answering. Is it still running?' } }
+        return {
+          ok: false,
+          error: { kind: 'offline', message: 'The Chainscope host is not answering. Is it still running?' },
+        }
       }
       let body: unknown
       try {

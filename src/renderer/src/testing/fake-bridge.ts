@@ -8,7 +8,9 @@ import type {
 } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 
-type Handler<K extends BridgeCallName> = (input: BridgeCallInput<K>) => BridgeCallOutputs[K] | Promise<BridgeCallOutputs[K]>
+type Handler<K extends BridgeCallName> = (
+  input: BridgeCallInput<K>,
+) => BridgeCallOutputs[K] | Promise<BridgeCallOutputs[K]>
 
 /** Thrown by a fake handler to answer a typed error, as main's handlers do. */
 export class FakeBridgeFailure extends Error {
@@ -46,10 +48,14 @@ export function createFakeBridge(): FakeBridge {
     callsOf(name) {
       return calls.filter((c) => c.name === name).map((c) => c.input)
     },
-    async invoke<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeResult<BridgeCallOutputs[K]>> {
+    async invoke<K extends BridgeCallName>(
+      name: K,
+      input: BridgeCallInput<K>,
+    ): Promise<BridgeResult<BridgeCallOutputs[K]>> {
       calls.push({ name, input })
       const handler = handlers.get(name)
-      if (!handler) return { ok: false, error: { kind: 'internal', message: `${name} is not available in this build.` } }
+      if (!handler)
+        return { ok: false, error: { kind: 'internal', message: `${name} is not available in this build.` } }
       try {
         return { ok: true, value: (await handler(input)) as BridgeCallOutputs[K] }
       } catch (error) {

@@ -1,4 +1,11 @@
-import type { BalancesView, HeightView, LimiterState, ProfileView, TransactionsPage, Watchlist } from '@shared/bridge/contract'
+import type {
+  BalancesView,
+  HeightView,
+  LimiterState,
+  ProfileView,
+  TransactionsPage,
+  Watchlist,
+} from '@shared/bridge/contract'
 import type { BalanceItem } from '@shared/domain/service-schemas'
 import { makeTx, ME } from '@shared/testing/service-samples'
 
@@ -6,7 +13,12 @@ import { makeTx, ME } from '@shared/testing/service-samples'
 
 export { makeBalance, makeTx, ME, OTHER, party } from '@shared/testing/service-samples'
 
-export function makePage(from: number, count: number, nextCursor: string | null, extra: Partial<TransactionsPage> = {}): TransactionsPage {
+export function makePage(
+  from: number,
+  count: number,
+  nextCursor: string | null,
+  extra: Partial<TransactionsPage> = {},
+): TransactionsPage {
   return {
     network: 'alpha',
     address: ME,
@@ -22,7 +34,16 @@ export function makePage(from: number, count: number, nextCursor: string | null,
 }
 
 export function makeBalances(items: BalanceItem[], extra: Partial<BalancesView> = {}): BalancesView {
-  return { network: 'alpha', address: ME, items, unreadable: [], source: 'network', fetchedAt: '2026-01-01T00:00:00.000Z', staleReason: null, ...extra }
+  return {
+    network: 'alpha',
+    address: ME,
+    items,
+    unreadable: [],
+    source: 'network',
+    fetchedAt: '2026-01-01T00:00:00.000Z',
+    staleReason: null,
+    ...extra,
+  }
 }
 
 export function sandboxProfile(active = true, ready = true): ProfileView {
@@ -32,7 +53,12 @@ export function sandboxProfile(active = true, ready = true): ProfileView {
     kind: 'sandbox',
     baseUrl: ready ? 'http://127.0.0.1:1234' : '',
     rpcUrl: ready ? 'http://127.0.0.1:1234/rpc' : '',
-    networks: ready ? [{ name: 'alpha', label: 'Alpha' }, { name: 'beta', label: 'Beta' }] : [],
+    networks: ready
+      ? [
+          { name: 'alpha', label: 'Alpha' },
+          { name: 'beta', label: 'Beta' },
+        ]
+      : [],
     limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
     active,
   }
@@ -57,13 +83,30 @@ export function makeLimiter(extra: Partial<LimiterState> = {}): LimiterState {
 }
 
 export function makeHeight(network: string, height: string | null, extra: Partial<HeightView> = {}): HeightView {
-  return { network, height, estimated: false, stale: false, gasPriceWei: '1500000000', observedAt: '2026-01-01T00:00:00.000Z', blockTimeMs: 2000, ...extra }
+  return {
+    network,
+    height,
+    estimated: false,
+    stale: false,
+    gasPriceWei: '1500000000',
+    observedAt: '2026-01-01T00:00:00.000Z',
+    blockTimeMs: 2000,
+    ...extra,
+  }
 }
 
 export function makeWatchlist(id: string, name: string, addresses: string[] = []): Watchlist {
   return {
     id,
     name,
-    entries: addresses.map((a, i) => ({ id: `${id}-e${i}`, address: a.toLowerCase(), network: 'alpha', label: `Entry ${i}`, note: '', tags: [], addedAt: '2026-01-01T00:00:00.000Z' })),
+    entries: addresses.map((a, i) => ({
+      id: `${id}-e${i}`,
+      address: a.toLowerCase(),
+      network: 'alpha',
+      label: `Entry ${i}`,
+      note: '',
+      tags: [],
+      addedAt: '2026-01-01T00:00:00.000Z',
+    })),
   }
 }

@@ -37,7 +37,13 @@ describe('CostConfirm', () => {
   })
 
   it('says so when the cost cannot be known in advance', () => {
-    const w = mountWith(CostConfirm, t, { props: { label: 'Load all', requests: null, unknownCost: '1 request per page of 50, until the end; it stops at the reserve' } })
+    const w = mountWith(CostConfirm, t, {
+      props: {
+        label: 'Load all',
+        requests: null,
+        unknownCost: '1 request per page of 50, until the end; it stops at the reserve',
+      },
+    })
     expect(w.text()).toContain('1 request per page of 50')
     w.unmount()
   })

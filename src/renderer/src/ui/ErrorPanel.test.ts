@@ -14,7 +14,12 @@ describe('ErrorPanel', () => {
   afterEach(() => vi.useRealTimers())
 
   it('counts down a retry-after before allowing a retry', async () => {
-    const w = mountWith(ErrorPanel, t, { props: { error: { kind: 'rate-limited', message: 'Too many requests.', retryAfterMs: 3000 }, arrivedAt: Date.now() } })
+    const w = mountWith(ErrorPanel, t, {
+      props: {
+        error: { kind: 'rate-limited', message: 'Too many requests.', retryAfterMs: 3000 },
+        arrivedAt: Date.now(),
+      },
+    })
     const button = () => w.get('button')
     expect(button().text()).toBe('Retry in 3 s')
     expect(button().attributes('disabled')).toBeDefined()
@@ -42,7 +47,9 @@ describe('ErrorPanel', () => {
   })
 
   it('offers to fix the key on auth errors', () => {
-    const w = mountWith(ErrorPanel, t, { props: { error: { kind: 'auth', message: 'The service answered 401.' }, context: 'Balances' } })
+    const w = mountWith(ErrorPanel, t, {
+      props: { error: { kind: 'auth', message: 'The service answered 401.' }, context: 'Balances' },
+    })
     expect(w.text()).toContain('Balances: The service refused the API key')
     expect(w.get('a').text()).toBe('Fix the API key')
     expect(w.get('a').attributes('href')).toBe('/settings')

@@ -4,7 +4,9 @@ import ProgressBar from './ProgressBar.vue'
 
 describe('ProgressBar', () => {
   it('is determinate with a total, names itself with the label and the counts, and offers cancel', async () => {
-    const w = mount(ProgressBar, { props: { label: 'Exporting', done: 1500, total: 3000, cancelLabel: 'Cancel export' } })
+    const w = mount(ProgressBar, {
+      props: { label: 'Exporting', done: 1500, total: 3000, cancelLabel: 'Cancel export' },
+    })
     const bar = w.get('progress')
     expect(bar.attributes('max')).toBe('3000')
     expect(bar.attributes('value')).toBe('1500')
@@ -15,7 +17,9 @@ describe('ProgressBar', () => {
   })
 
   it('is indeterminate without a total, shows the given detail and no cancel unless asked', () => {
-    const w = mount(ProgressBar, { props: { label: 'Loading all transactions', detail: '250 transactions in 5 pages' } })
+    const w = mount(ProgressBar, {
+      props: { label: 'Loading all transactions', detail: '250 transactions in 5 pages' },
+    })
     expect(w.get('progress').attributes('value')).toBeUndefined()
     expect(w.get('progress').attributes('aria-label')).toBe('Loading all transactions: 250 transactions in 5 pages')
     expect(w.find('button').exists()).toBe(false)

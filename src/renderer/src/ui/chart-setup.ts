@@ -14,6 +14,18 @@ import {
 } from 'chart.js'
 
 /** Loaded on demand (see use-chart.ts): only the pieces the charts use are bundled (lines: balance history). */
-Chart.register(ArcElement, BarController, BarElement, CategoryScale, DoughnutController, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip)
+Chart.register(
+  ArcElement,
+  BarController,
+  BarElement,
+  CategoryScale,
+  DoughnutController,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+)
 
 export { Chart }

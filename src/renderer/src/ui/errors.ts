@@ -15,9 +15,21 @@ export interface ErrorDescription {
 }
 
 const TEXT: Record<ErrorKind, { title: string; hint: string; actions: ErrorAction[] }> = {
-  'invalid-input': { title: 'That input is not valid', hint: 'Correct the highlighted value and try again.', actions: ['none'] },
-  auth: { title: 'The service refused the API key', hint: 'Check the key in Settings, paste it again and test it.', actions: ['fix-key'] },
-  'rate-limited': { title: 'The service asked us to slow down', hint: 'Chainscope waits before trying again.', actions: ['retry'] },
+  'invalid-input': {
+    title: 'That input is not valid',
+    hint: 'Correct the highlighted value and try again.',
+    actions: ['none'],
+  },
+  auth: {
+    title: 'The service refused the API key',
+    hint: 'Check the key in Settings, paste it again and test it.',
+    actions: ['fix-key'],
+  },
+  'rate-limited': {
+    title: 'The service asked us to slow down',
+    hint: 'Chainscope waits before trying again.',
+    actions: ['retry'],
+  },
   'quota-exhausted': {
     title: "Today's request quota is used up",
     hint: 'Saved copies stay available; new requests work again after the quota resets.',
@@ -28,8 +40,16 @@ const TEXT: Record<ErrorKind, { title: string; hint: string; actions: ErrorActio
     hint: 'Check the connection. Anything opened before is shown from saved copies.',
     actions: ['retry', 'saved-data'],
   },
-  timeout: { title: 'The service did not answer in time', hint: 'It may be busy; try again in a moment.', actions: ['retry'] },
-  server: { title: 'The service had a problem on its side', hint: 'This is usually temporary; try again in a moment.', actions: ['retry'] },
+  timeout: {
+    title: 'The service did not answer in time',
+    hint: 'It may be busy; try again in a moment.',
+    actions: ['retry'],
+  },
+  server: {
+    title: 'The service had a problem on its side',
+    hint: 'This is usually temporary; try again in a moment.',
+    actions: ['retry'],
+  },
   protocol: {
     title: 'The service sent an answer Chainscope cannot read',
     hint: 'Nothing was changed. Try again; if it keeps happening the service may have changed its format.',
@@ -42,9 +62,17 @@ const TEXT: Record<ErrorKind, { title: string; hint: string; actions: ErrorActio
     actions: ['fix-key'],
   },
   'not-found': { title: 'Not found', hint: 'It may have been removed; reload the list.', actions: ['none'] },
-  conflict: { title: 'That conflicts with existing data', hint: 'Choose another name or reload and try again.', actions: ['none'] },
+  conflict: {
+    title: 'That conflicts with existing data',
+    hint: 'Choose another name or reload and try again.',
+    actions: ['none'],
+  },
   cancelled: { title: 'Cancelled', hint: 'Nothing more was loaded.', actions: ['retry'] },
-  internal: { title: 'Something went wrong inside Chainscope', hint: 'The details are in the log. Try again.', actions: ['retry'] },
+  internal: {
+    title: 'Something went wrong inside Chainscope',
+    hint: 'The details are in the log. Try again.',
+    actions: ['retry'],
+  },
 }
 
 /** A typed error from main as a clear message and a way forward; unknown shapes stay readable. */

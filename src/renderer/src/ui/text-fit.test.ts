@@ -11,7 +11,13 @@ describe('text-fit', () => {
   it('short values fit their cells; long amounts and names do not', () => {
     // The list's value cell is 9 em of its monospace font.
     expect(mayOverflow('1,234.567891', 9, true)).toBe(false)
-    expect(mayOverflow('115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935', 9, true)).toBe(true)
+    expect(
+      mayOverflow(
+        '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935',
+        9,
+        true,
+      ),
+    ).toBe(true)
     expect(mayOverflow('12 d ago', 6.5)).toBe(false)
     expect(mayOverflow('swapExactTokensForTokensSupportingFeeOnTransferTokens', 9.8)).toBe(true)
   })

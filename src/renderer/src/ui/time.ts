@@ -37,4 +37,3 @@ export function formatClock(ms: number | null): string {
   const d = new Date(ms)
   return `${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
-

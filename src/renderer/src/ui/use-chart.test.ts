@@ -22,7 +22,10 @@ function chartHost(source: ReturnType<typeof ref<number>>) {
   return defineComponent({
     setup() {
       const canvas = ref<HTMLCanvasElement | null>(null)
-      useChart(canvas, source, (): ChartConfiguration => ({ type: 'bar', data: { labels: [String(source.value)], datasets: [] } }))
+      useChart(canvas, source, (): ChartConfiguration => ({
+        type: 'bar',
+        data: { labels: [String(source.value)], datasets: [] },
+      }))
       return () => h('canvas', { ref: canvas })
     },
   })

@@ -36,7 +36,11 @@ function afterNextPaint(): Promise<void> {
  * for the next paint (see afterNextPaint), and changes arriving meanwhile (pages of "Load all")
  * are drawn once, from the latest `config()`.
  */
-export function useChart(canvas: Ref<HTMLCanvasElement | null>, source: Ref<unknown>, config: () => ChartConfiguration | null) {
+export function useChart(
+  canvas: Ref<HTMLCanvasElement | null>,
+  source: Ref<unknown>,
+  config: () => ChartConfiguration | null,
+) {
   const chart = shallowRef<ChartInstance | null>(null)
   const failed = shallowRef<string | null>(null)
   let disposed = false

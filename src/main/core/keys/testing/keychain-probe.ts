@@ -15,7 +15,10 @@ const step = async (name: string, run: () => Promise<unknown>): Promise<void> =>
   try {
     steps[name] = { ms: Math.round(performance.now() - started), value: await run() }
   } catch (error) {
-    steps[name] = { ms: Math.round(performance.now() - started), error: error instanceof Error ? { name: error.name, message: error.message } : String(error) }
+    steps[name] = {
+      ms: Math.round(performance.now() - started),
+      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+    }
   }
   steps[name]!.ms = Math.round(performance.now() - started)
 }

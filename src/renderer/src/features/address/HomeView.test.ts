@@ -19,7 +19,19 @@ describe('HomeView', () => {
   it('offers the sandbox sample wallets of the selected network, opening each in one click', async () => {
     const session = useSessionStore()
     session.profiles = [sandboxProfile(true, true)]
-    session.sandbox = { state: 'ready', message: null, progress: null, demoAddresses: { alpha: { whale: WHALE.toLowerCase(), weird_role: 'not an address', empty: '0xB124c2aa8D618D51b0fe953D936604680979Fd53' }, beta: {} } }
+    session.sandbox = {
+      state: 'ready',
+      message: null,
+      progress: null,
+      demoAddresses: {
+        alpha: {
+          whale: WHALE.toLowerCase(),
+          weird_role: 'not an address',
+          empty: '0xB124c2aa8D618D51b0fe953D936604680979Fd53',
+        },
+        beta: {},
+      },
+    }
     const w = mountWith(HomeView, t)
     await flushPromises()
     expect(w.text()).toContain('Sample wallets on Alpha')
@@ -42,8 +54,13 @@ describe('HomeView', () => {
     const w = mountWith(HomeView, t)
     await flushPromises()
     expect(w.text()).not.toContain('Sample wallets')
-    expect(w.findAll('button[aria-label^="Open 0x"]').map((b) => b.attributes('aria-label'))).toEqual([`Open ${WHALE} on Alpha`])
-    await w.findAll('button').find((b) => b.text() === 'Clear recent addresses')!.trigger('click')
+    expect(w.findAll('button[aria-label^="Open 0x"]').map((b) => b.attributes('aria-label'))).toEqual([
+      `Open ${WHALE} on Alpha`,
+    ])
+    await w
+      .findAll('button')
+      .find((b) => b.text() === 'Clear recent addresses')!
+      .trigger('click')
     expect(w.text()).toContain('None yet.')
     w.unmount()
   })

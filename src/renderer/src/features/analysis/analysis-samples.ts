@@ -9,7 +9,13 @@ export const TOKENS = {
   art: { address: `0x${'a'.repeat(40)}`, symbol: 'ART', decimals: null, type: 'ERC-721' },
 } as const
 
-export function transfer(token: (typeof TOKENS)[keyof typeof TOKENS], from: string, to: string, value: string | null, tokenId: string | null = null): TokenTransfer {
+export function transfer(
+  token: (typeof TOKENS)[keyof typeof TOKENS],
+  from: string,
+  to: string,
+  value: string | null,
+  tokenId: string | null = null,
+): TokenTransfer {
   // Parsed like main parses it, so a sample is never a shape the app cannot receive.
   return tokenTransferSchema.parse({
     from: party(from),
@@ -22,7 +28,11 @@ export function transfer(token: (typeof TOKENS)[keyof typeof TOKENS], from: stri
 
 let n = 100
 /** A transaction at `minute` (minutes after 2026-01-01) with the given parties and value. */
-export function tx(from: string, to: string | null, extra: Partial<Transaction> & { minute?: number } = {}): Transaction {
+export function tx(
+  from: string,
+  to: string | null,
+  extra: Partial<Transaction> & { minute?: number } = {},
+): Transaction {
   const { minute = 0, ...rest } = extra
   return makeTx(n++, {
     from: party(from),

@@ -7,7 +7,13 @@ import { useBalancesStore } from '../balances/balances-store'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useWatchlistsStore } from '../watchlists/watchlists-store'
 import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
-import { counterparties, filterCounterparties, sortCounterparties, type Counterparty, type CounterpartySort } from './counterparties'
+import {
+  counterparties,
+  filterCounterparties,
+  sortCounterparties,
+  type Counterparty,
+  type CounterpartySort,
+} from './counterparties'
 
 /**
  * The analyst views of the open address (issue 12). Counterparties and balance history are
@@ -36,7 +42,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
     const out = new Map<string, string>()
     for (const list of watchlists.lists) {
       for (const e of list.entries) {
-        if (e.label && (e.network === net || (net && e.alsoNetworks?.includes(net)))) out.set(e.address.toLowerCase(), e.label)
+        if (e.label && (e.network === net || (net && e.alsoNetworks?.includes(net))))
+          out.set(e.address.toLowerCase(), e.label)
       }
     }
     return out
@@ -61,13 +68,22 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const assetsNow = computed((): AssetNow[] => {
     const t = txs.target
     const view = balances.view
-    const out: AssetNow[] = view && t && view.network === t.network && view.address.toLowerCase() === t.address.toLowerCase() ? assetsFromBalances(view.items) : []
-    const native = t && presenceFor.value === t.address.toLowerCase() ? presence.value?.find((p) => p.network === t.network)?.nativeWei : null
-    if (typeof native === 'string' && /^\d+$/.test(native)) out.unshift({ key: NATIVE, symbol: 'coin', decimals: 18, value: BigInt(native) })
+    const out: AssetNow[] =
+      view && t && view.network === t.network && view.address.toLowerCase() === t.address.toLowerCase()
+        ? assetsFromBalances(view.items)
+        : []
+    const native =
+      t && presenceFor.value === t.address.toLowerCase()
+        ? presence.value?.find((p) => p.network === t.network)?.nativeWei
+        : null
+    if (typeof native === 'string' && /^\d+$/.test(native))
+      out.unshift({ key: NATIVE, symbol: 'coin', decimals: 18, value: BigInt(native) })
     return out
   })
   const nativeKnown = computed(() => assetsNow.value.some((a) => a.key === NATIVE))
-  const history = computed(() => (txs.target ? balanceHistory(txs.items, txs.target.address, assetsNow.value, Date.now()) : null))
+  const history = computed(() =>
+    txs.target ? balanceHistory(txs.items, txs.target.address, assetsNow.value, Date.now()) : null,
+  )
 
   /** True when the loaded transactions are the given address's (the views show nothing else). */
   function isFor(network: string, address: string): boolean {

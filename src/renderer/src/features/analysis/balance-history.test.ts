@@ -12,9 +12,24 @@ describe('balance history', () => {
   it('walks back from today exactly: native value and fee (fee even when failed), tokens with 0, 6 and 18 decimals', () => {
     const items = [
       tx(BOB, ME, { value: '1000000000000000000', minute: 1 }),
-      tx(ME, BOB, { value: '250000000000000000', fee: { type: 'actual', value: '21000' }, minute: 2, token_transfers: [transfer(TOKENS.usdc, ME, BOB, '1500000')] }),
-      tx(ME, BOB, { value: '7', fee: { type: 'actual', value: '30000' }, status: 'error', result: 'execution reverted', minute: 3, token_transfers: [transfer(TOKENS.usdc, ME, BOB, '999')] }),
-      tx(BOB, ME, { minute: 4, token_transfers: [transfer(TOKENS.weth, BOB, ME, '123456789012345678901'), transfer(TOKENS.pts, BOB, ME, '3')] }),
+      tx(ME, BOB, {
+        value: '250000000000000000',
+        fee: { type: 'actual', value: '21000' },
+        minute: 2,
+        token_transfers: [transfer(TOKENS.usdc, ME, BOB, '1500000')],
+      }),
+      tx(ME, BOB, {
+        value: '7',
+        fee: { type: 'actual', value: '30000' },
+        status: 'error',
+        result: 'execution reverted',
+        minute: 3,
+        token_transfers: [transfer(TOKENS.usdc, ME, BOB, '999')],
+      }),
+      tx(BOB, ME, {
+        minute: 4,
+        token_transfers: [transfer(TOKENS.weth, BOB, ME, '123456789012345678901'), transfer(TOKENS.pts, BOB, ME, '3')],
+      }),
     ]
     const now = [
       { key: NATIVE, symbol: 'coin', decimals: 18, value: 750000000000000000n - 51000n + 5n },
@@ -32,26 +47,52 @@ describe('balance history', () => {
       { ms: NOW, value: 750000000000000000n - 51000n + 5n },
     ])
     expect(of(TOKENS.usdc.address).points.map((p) => p.value)).toEqual([4000000n, 2500000n, 2500000n])
-    expect(of(TOKENS.weth.address).points.map((p) => p.value)).toEqual([0n, 123456789012345678901n, 123456789012345678901n])
+    expect(of(TOKENS.weth.address).points.map((p) => p.value)).toEqual([
+      0n,
+      123456789012345678901n,
+      123456789012345678901n,
+    ])
     expect(of(TOKENS.pts.address).points.map((p) => p.value)).toEqual([7n, 10n, 10n])
     expect(h.completeFromMs).toBe(at(1))
     expect(h.assets.every((a) => !a.inconsistent)).toBe(true)
   })
 
   it('a self-transfer costs only its fee; a token sent to oneself changes nothing', () => {
-    const h = balanceHistory([tx(ME, ME, { value: '100', fee: { type: 'actual', value: '2' }, token_transfers: [transfer(TOKENS.usdc, ME, ME, '5')] })], ME, [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 10n }, { key: TOKENS.usdc.address, symbol: 'USDC', decimals: 6, value: 5n }], NOW)
+    const h = balanceHistory(
+      [
+        tx(ME, ME, {
+          value: '100',
+          fee: { type: 'actual', value: '2' },
+          token_transfers: [transfer(TOKENS.usdc, ME, ME, '5')],
+        }),
+      ],
+      ME,
+      [
+        { key: NATIVE, symbol: 'coin', decimals: 18, value: 10n },
+        { key: TOKENS.usdc.address, symbol: 'USDC', decimals: 6, value: 5n },
+      ],
+      NOW,
+    )
     expect(h.assets.find((a) => a.key === NATIVE)!.points.map((p) => p.value)).toEqual([12n, 10n, 10n])
     expect(h.assets.find((a) => a.key === TOKENS.usdc.address)!.points.map((p) => p.value)).toEqual([5n, 5n, 5n])
   })
 
   it('adds tokens no longer held at zero today, and marks a history that cannot be right', () => {
-    const h = balanceHistory([tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, ME, BOB, '5')] }), tx(BOB, ME, { value: '9' })], ME, [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 1n }], NOW)
+    const h = balanceHistory(
+      [tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, ME, BOB, '5')] }), tx(BOB, ME, { value: '9' })],
+      ME,
+      [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 1n }],
+      NOW,
+    )
     expect(h.assets.find((a) => a.key === TOKENS.usdc.address)).toMatchObject({ today: 0n, inconsistent: false })
     expect(h.assets.find((a) => a.key === NATIVE)).toMatchObject({ inconsistent: true })
   })
 
   it('sums NFT items to a count and reads today from balances', () => {
-    const nft = (id: string) => ({ ...makeBalance('ART', '1', null, { type: 'ERC-721', tokenId: id }), token: { ...makeBalance('ART', '1', null).token, address: TOKENS.art.address } })
+    const nft = (id: string) => ({
+      ...makeBalance('ART', '1', null, { type: 'ERC-721', tokenId: id }),
+      token: { ...makeBalance('ART', '1', null).token, address: TOKENS.art.address },
+    })
     expect(assetsFromBalances([nft('1'), nft('2'), makeBalance('USDC', '1500000', '6')])).toEqual([
       { key: TOKENS.art.address, symbol: 'ART', decimals: null, value: 2n },
       expect.objectContaining({ symbol: 'USDC', decimals: 6, value: 1500000n }),
@@ -59,7 +100,15 @@ describe('balance history', () => {
   })
 
   it('cuts a range and carries the value in', () => {
-    const points = [{ ms: 1, value: 1n }, { ms: 5, value: 2n }, { ms: 9, value: 3n }]
-    expect(pointsInRange(points, 4, 9)).toEqual([{ ms: 4, value: 1n }, { ms: 5, value: 2n }, { ms: 9, value: 3n }])
+    const points = [
+      { ms: 1, value: 1n },
+      { ms: 5, value: 2n },
+      { ms: 9, value: 3n },
+    ]
+    expect(pointsInRange(points, 4, 9)).toEqual([
+      { ms: 4, value: 1n },
+      { ms: 5, value: 2n },
+      { ms: 9, value: 3n },
+    ])
   })
 })

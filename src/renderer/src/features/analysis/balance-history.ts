@@ -48,7 +48,13 @@ export function assetsFromBalances(items: readonly BalanceItem[]): AssetNow[] {
     if (!address || value === null) continue
     const prev = out.get(address)
     if (prev) prev.value += value
-    else out.set(address, { key: address, symbol: item.token.symbol ?? item.token.name ?? 'token', decimals: parseDecimals(item.token.decimals), value })
+    else
+      out.set(address, {
+        key: address,
+        symbol: item.token.symbol ?? item.token.name ?? 'token',
+        decimals: parseDecimals(item.token.decimals),
+        value,
+      })
   }
   return [...out.values()]
 }
@@ -61,10 +67,24 @@ const msOf = (tx: Transaction): number => (typeof tx?.timestamp === 'string' ? D
  * value and fee when sent (the fee even when the transaction failed) and gains value when
  * received and not failed; a token gains and loses its transfers of non-failed transactions.
  */
-export function balanceHistory(items: readonly Transaction[], address: string, now: readonly AssetNow[], nowMs: number): BalanceHistory {
+export function balanceHistory(
+  items: readonly Transaction[],
+  address: string,
+  now: readonly AssetNow[],
+  nowMs: number,
+): BalanceHistory {
   const me = address.toLowerCase()
   const assets = new Map<string, AssetHistory & { running: bigint }>()
-  for (const a of now) assets.set(a.key, { key: a.key, symbol: a.symbol, decimals: a.decimals, today: a.value, points: [{ ms: nowMs, value: a.value }], inconsistent: false, running: a.value })
+  for (const a of now)
+    assets.set(a.key, {
+      key: a.key,
+      symbol: a.symbol,
+      decimals: a.decimals,
+      today: a.value,
+      points: [{ ms: nowMs, value: a.value }],
+      inconsistent: false,
+      running: a.value,
+    })
   const nativeKnown = assets.has(NATIVE)
 
   // Newest first; within one time, the later block and position first. Times parsed once.
@@ -73,7 +93,9 @@ export function balanceHistory(items: readonly Transaction[], address: string, n
     const ms = tx ? msOf(tx) : Number.NaN
     if (!Number.isNaN(ms)) sorted.push({ tx, ms })
   }
-  sorted.sort((a, b) => b.ms - a.ms || (b.tx.block ?? 0) - (a.tx.block ?? 0) || (b.tx.position ?? 0) - (a.tx.position ?? 0))
+  sorted.sort(
+    (a, b) => b.ms - a.ms || (b.tx.block ?? 0) - (a.tx.block ?? 0) || (b.tx.position ?? 0) - (a.tx.position ?? 0),
+  )
 
   const deltas = new Map<string, bigint>()
   for (const { tx, ms } of sorted) {
@@ -94,7 +116,15 @@ export function balanceHistory(items: readonly Transaction[], address: string, n
         let a = assets.get(f.token)
         if (!a) {
           // Moved before but not held now: today's balance is zero.
-          a = { key: f.token, symbol: f.symbol, decimals: f.decimals, today: 0n, points: [{ ms: nowMs, value: 0n }], inconsistent: false, running: 0n }
+          a = {
+            key: f.token,
+            symbol: f.symbol,
+            decimals: f.decimals,
+            today: 0n,
+            points: [{ ms: nowMs, value: 0n }],
+            inconsistent: false,
+            running: 0n,
+          }
           assets.set(f.token, a)
         }
         const d = (f.to === me ? f.value : 0n) - (f.from === me ? f.value : 0n)

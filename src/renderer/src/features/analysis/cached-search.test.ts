@@ -16,7 +16,13 @@ describe('the Ctrl+K box searches what is cached', () => {
   beforeEach(async () => {
     vi.useFakeTimers()
     localStorage.clear()
-    t = setupTestApp([{ path: '/address/:network/:address/:tab(balances|transactions|counterparties|history)?', name: 'address', component: { template: '<div />' } }])
+    t = setupTestApp([
+      {
+        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history)?',
+        name: 'address',
+        component: { template: '<div />' },
+      },
+    ])
     useSessionStore().profiles = [sandboxProfile(true, true)]
     await t.router.push('/')
   })
@@ -24,8 +30,25 @@ describe('the Ctrl+K box searches what is cached', () => {
 
   const tx = makeTx(5, { method: 'swap' })
   const hits: SearchHit[] = [
-    { id: `tx|alpha|${tx.hash}`, kind: 'transaction', network: 'alpha', address: ADDR, hash: tx.hash, title: 'Transaction 0x…', detail: 'swap', tx },
-    { id: 'bal|alpha|a', kind: 'address', network: 'alpha', address: ADDR, hash: null, title: 'Address 0x5290…', detail: 'Balances cached' },
+    {
+      id: `tx|alpha|${tx.hash}`,
+      kind: 'transaction',
+      network: 'alpha',
+      address: ADDR,
+      hash: tx.hash,
+      title: 'Transaction 0x…',
+      detail: 'swap',
+      tx,
+    },
+    {
+      id: 'bal|alpha|a',
+      kind: 'address',
+      network: 'alpha',
+      address: ADDR,
+      hash: null,
+      title: 'Address 0x5290…',
+      detail: 'Balances cached',
+    },
   ]
 
   it('asks main (no request to the service) after a pause in typing and lists the hits', async () => {
@@ -39,7 +62,10 @@ describe('the Ctrl+K box searches what is cached', () => {
     expect(t.bridge.callsOf('search.query')).toEqual([{ query: 'swap', limit: 20 }])
     const region = w.get('[aria-label="Cached search results"]')
     expect(region.text()).toContain('2 matches among 1,234 cached items · no request, works offline')
-    expect(region.findAll('button').map((b) => b.text())).toEqual([expect.stringContaining('Transaction'), expect.stringContaining('Address')])
+    expect(region.findAll('button').map((b) => b.text())).toEqual([
+      expect.stringContaining('Transaction'),
+      expect.stringContaining('Address'),
+    ])
     w.unmount()
   })
 
@@ -63,7 +89,9 @@ describe('the Ctrl+K box searches what is cached', () => {
     await flushPromises()
     await w2.get('form').trigger('submit')
     await flushPromises()
-    expect(t.router.currentRoute.value.fullPath).toBe('/address/alpha/0x52908400098527886E0F7030069857D2E4169EE7/balances')
+    expect(t.router.currentRoute.value.fullPath).toBe(
+      '/address/alpha/0x52908400098527886E0F7030069857D2E4169EE7/balances',
+    )
     w2.unmount()
   })
 
@@ -71,7 +99,11 @@ describe('the Ctrl+K box searches what is cached', () => {
     let fail = false
     t.bridge.handle('notes.list', () => [])
     t.bridge.handle('notes.set', (input) => {
-      if (fail) throw new FakeBridgeFailure({ kind: 'conflict', message: 'The notes file belongs to a newer version of Chainscope.' })
+      if (fail)
+        throw new FakeBridgeFailure({
+          kind: 'conflict',
+          message: 'The notes file belongs to a newer version of Chainscope.',
+        })
       return { ...input, key: input.key.toLowerCase(), updatedAt: '2030-01-01T00:00:00.000Z' }
     })
     const w = mountWith(NoteField, t, { props: { kind: 'address', network: 'alpha', target: ADDR } })
@@ -86,7 +118,9 @@ describe('the Ctrl+K box searches what is cached', () => {
     await w.get('button').trigger('click')
     await w.get('form').trigger('submit')
     await flushPromises()
-    expect(w.get('[role="alert"]').text()).toBe('The note was not saved: The notes file belongs to a newer version of Chainscope.')
+    expect(w.get('[role="alert"]').text()).toBe(
+      'The note was not saved: The notes file belongs to a newer version of Chainscope.',
+    )
     w.unmount()
   })
 })

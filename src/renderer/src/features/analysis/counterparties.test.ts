@@ -16,14 +16,29 @@ describe('counterparties', () => {
       tx(ME, DEX, {
         minute: 3,
         to: party(DEX, { name: 'Dex Router' }),
-        token_transfers: [transfer(TOKENS.usdc, ME, DEX, '1234567'), transfer(TOKENS.weth, DEX, ME, '123456789012345678901'), transfer(TOKENS.pts, DEX, ME, '7')],
+        token_transfers: [
+          transfer(TOKENS.usdc, ME, DEX, '1234567'),
+          transfer(TOKENS.weth, DEX, ME, '123456789012345678901'),
+          transfer(TOKENS.pts, DEX, ME, '7'),
+        ],
       }),
       tx(BOB, DEX, { minute: 4, token_transfers: [transfer(TOKENS.usdc, BOB, ME, '1')] }), // only a token transfer names ME
-      tx(ZERO, ME, { minute: 5, to: party(TOKENS.art.address), token_transfers: [transfer(TOKENS.art, ZERO, ME, null, '42')] }),
+      tx(ZERO, ME, {
+        minute: 5,
+        to: party(TOKENS.art.address),
+        token_transfers: [transfer(TOKENS.art, ZERO, ME, null, '42')],
+      }),
     ]
     const s = counterparties(items, ME)
     const bob = s.rows.find((r) => r.address === BOB)!
-    expect(bob).toMatchObject({ txIn: 2, txOut: 1, nativeIn: 1000000000000000001n, nativeOut: 999999999999999999n, transfers: 1, failed: 0 })
+    expect(bob).toMatchObject({
+      txIn: 2,
+      txOut: 1,
+      nativeIn: 1000000000000000001n,
+      nativeOut: 999999999999999999n,
+      transfers: 1,
+      failed: 0,
+    })
     expect(bob.tokens).toEqual([{ token: TOKENS.usdc.address, symbol: 'USDC', decimals: 6, in: 1n, out: 0n }])
     expect(bob.firstSeenMs).toBe(Date.UTC(2026, 0, 1, 0, 1))
     expect(bob.lastSeenMs).toBe(Date.UTC(2026, 0, 1, 0, 4))
@@ -42,7 +57,12 @@ describe('counterparties', () => {
   it('counts failed transactions but leaves their value out of every amount', () => {
     const s = counterparties(
       [
-        tx(ME, BOB, { value: '5', status: 'error', result: 'execution reverted', token_transfers: [transfer(TOKENS.usdc, ME, BOB, '9')] }),
+        tx(ME, BOB, {
+          value: '5',
+          status: 'error',
+          result: 'execution reverted',
+          token_transfers: [transfer(TOKENS.usdc, ME, BOB, '9')],
+        }),
         tx(ME, BOB, { value: '3' }),
       ],
       ME,
@@ -54,19 +74,32 @@ describe('counterparties', () => {
   })
 
   it('treats self-transfers as no counterparty, counted apart', () => {
-    const s = counterparties([tx(ME, ME, { value: '10' }), tx(BOB, DEX, { token_transfers: [transfer(TOKENS.usdc, ME, ME, '4')] })], ME)
+    const s = counterparties(
+      [tx(ME, ME, { value: '10' }), tx(BOB, DEX, { token_transfers: [transfer(TOKENS.usdc, ME, ME, '4')] })],
+      ME,
+    )
     expect(s.rows).toEqual([])
     expect(s.selfTransfers).toBe(2)
   })
 
   it('notes overflowing items instead of guessing', () => {
-    const s = counterparties([tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, BOB, ME, '5')], token_transfers_overflow: true })], ME)
+    const s = counterparties(
+      [tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, BOB, ME, '5')], token_transfers_overflow: true })],
+      ME,
+    )
     expect(s).toMatchObject({ overflowed: 1 })
     expect(s.rows[0]!.txIn).toBe(1)
   })
 
   it('sorts by count, value or time and filters by address, label or symbol', () => {
-    const s = counterparties([tx(BOB, ME, { value: '1' }), tx(DEX, ME, { value: '5', to: party(ME), from: party(DEX, { ens_domain_name: 'dex.eth' }) }), tx(DEX, ME, { value: '0' })], ME)
+    const s = counterparties(
+      [
+        tx(BOB, ME, { value: '1' }),
+        tx(DEX, ME, { value: '5', to: party(ME), from: party(DEX, { ens_domain_name: 'dex.eth' }) }),
+        tx(DEX, ME, { value: '0' }),
+      ],
+      ME,
+    )
     expect(sortCounterparties(s.rows, 'txs', 'desc').map((r) => r.address)).toEqual([DEX, BOB])
     expect(sortCounterparties(s.rows, 'native', 'asc').map((r) => r.address)).toEqual([BOB, DEX])
     expect(filterCounterparties(s.rows, 'DEX.E', (c) => c.label).map((r) => r.address)).toEqual([DEX])

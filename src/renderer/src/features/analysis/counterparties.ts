@@ -63,10 +63,32 @@ export function counterparties(items: readonly Transaction[], address: string): 
   let selfTransfers = 0
   let overflowed = 0
 
-  const touch = (who: string, label: string | null, i: number, dir: 'in' | 'out', failed: boolean, ms: number | null): Acc => {
+  const touch = (
+    who: string,
+    label: string | null,
+    i: number,
+    dir: 'in' | 'out',
+    failed: boolean,
+    ms: number | null,
+  ): Acc => {
     let a = acc.get(who)
     if (!a) {
-      a = { address: who, label: null, txIn: 0, txOut: 0, failed: 0, nativeIn: 0n, nativeOut: 0n, tokens: new Map(), transfers: 0, firstSeenMs: null, lastSeenMs: null, lastIn: -1, lastOut: -1, lastFailed: -1 }
+      a = {
+        address: who,
+        label: null,
+        txIn: 0,
+        txOut: 0,
+        failed: 0,
+        nativeIn: 0n,
+        nativeOut: 0n,
+        tokens: new Map(),
+        transfers: 0,
+        firstSeenMs: null,
+        lastSeenMs: null,
+        lastIn: -1,
+        lastOut: -1,
+        lastFailed: -1,
+      }
       acc.set(who, a)
     }
     if (label && !a.label) a.label = label
@@ -138,7 +160,11 @@ export function counterparties(items: readonly Transaction[], address: string): 
 export type CounterpartySort = 'txs' | 'native' | 'transfers' | 'first' | 'last' | 'address'
 
 /** Sorted copy; ties keep a stable order by address so the table never shuffles. */
-export function sortCounterparties(rows: readonly Counterparty[], key: CounterpartySort, dir: 'asc' | 'desc'): Counterparty[] {
+export function sortCounterparties(
+  rows: readonly Counterparty[],
+  key: CounterpartySort,
+  dir: 'asc' | 'desc',
+): Counterparty[] {
   const sign = dir === 'asc' ? 1 : -1
   const cmpBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
   const by: Record<CounterpartySort, (a: Counterparty, b: Counterparty) => number> = {
@@ -153,10 +179,17 @@ export function sortCounterparties(rows: readonly Counterparty[], key: Counterpa
 }
 
 /** Filter by address prefix/substring, label or token symbol (case-insensitive). */
-export function filterCounterparties(rows: readonly Counterparty[], query: string, labelOf: (c: Counterparty) => string | null): Counterparty[] {
+export function filterCounterparties(
+  rows: readonly Counterparty[],
+  query: string,
+  labelOf: (c: Counterparty) => string | null,
+): Counterparty[] {
   const q = query.trim().toLowerCase()
   if (!q) return [...rows]
   return rows.filter(
-    (c) => c.address.includes(q) || (labelOf(c)?.toLowerCase().includes(q) ?? false) || c.tokens.some((t) => t.symbol.toLowerCase().includes(q)),
+    (c) =>
+      c.address.includes(q) ||
+      (labelOf(c)?.toLowerCase().includes(q) ?? false) ||
+      c.tokens.some((t) => t.symbol.toLowerCase().includes(q)),
   )
 }

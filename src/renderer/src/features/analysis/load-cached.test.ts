@@ -14,7 +14,8 @@ describe('transactions store: loadCached (issue 12)', () => {
     const cached = new Set(['p1', 'p2'])
     t.bridge.handle('data.transactions', (input) => {
       const n = input.cursor ? Number(input.cursor.slice(1)) : 0
-      if (input.cacheOnly && !cached.has(input.cursor ?? '')) throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
+      if (input.cacheOnly && !cached.has(input.cursor ?? ''))
+        throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
       return makePage(n * 50, 50, `p${n + 1}`, { cursor: input.cursor ?? null })
     })
     const s = useTransactionsStore()
@@ -23,7 +24,14 @@ describe('transactions store: loadCached (issue 12)', () => {
     expect(s.items).toHaveLength(150)
     expect(s.nextCursor).toBe('p3')
     expect(s.error).toBeNull()
-    const calls = t.bridge.callsOf('data.transactions').map((c) => [(c as { cursor: string | null }).cursor, (c as { cacheOnly?: boolean }).cacheOnly])
-    expect(calls).toEqual([[null, false], ['p1', true], ['p2', true], ['p3', true]])
+    const calls = t.bridge
+      .callsOf('data.transactions')
+      .map((c) => [(c as { cursor: string | null }).cursor, (c as { cacheOnly?: boolean }).cacheOnly])
+    expect(calls).toEqual([
+      [null, false],
+      ['p1', true],
+      ['p2', true],
+      ['p3', true],
+    ])
   })
 })

@@ -5,7 +5,8 @@ import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { bridge } from '../../bridge'
 
 export type NoteKind = Note['kind']
-export const noteKey = (kind: NoteKind, network: string, key: string): string => `${kind}|${network}|${key.toLowerCase()}`
+export const noteKey = (kind: NoteKind, network: string, key: string): string =>
+  `${kind}|${network}|${key.toLowerCase()}`
 
 /** Local notes on transactions and addresses; main keeps them (notes.json) and is the one writer. */
 export const useNotesStore = defineStore('notes', () => {
@@ -14,7 +15,9 @@ export const useNotesStore = defineStore('notes', () => {
   const error = ref<BridgeError | null>(null)
 
   function replaceAll(list: Note[]): void {
-    byKey.value = new Map(list.filter((n) => n && typeof n.key === 'string').map((n) => [noteKey(n.kind, n.network, n.key), n]))
+    byKey.value = new Map(
+      list.filter((n) => n && typeof n.key === 'string').map((n) => [noteKey(n.kind, n.network, n.key), n]),
+    )
   }
 
   bridge.on('notes.changed', (list) => {

@@ -31,7 +31,8 @@ export interface TransfersOf {
   overflow: boolean
 }
 
-const str = (v: string | null | undefined): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
+const str = (v: string | null | undefined): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
 
 export function partyHash(party: AddressObject | null | undefined): string | null {
   return party ? normaliseAddress(party.hash) : null

@@ -47,7 +47,9 @@ describe('BalancesPanel', () => {
     expect(byId.USDC![4]).toBe('1,234.56789')
     expect(byId.USDC![5]).toBe('$1,234.69')
     expect(byId.GLD![4]).toBe('42')
-    expect(byId.HUGE![4]).toBe('115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935')
+    expect(byId.HUGE![4]).toBe(
+      '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457.584007913129639935',
+    )
     expect(byId.PUNK![6]).toContain('#7')
     expect(w.text()).toContain('Total $3,686.52')
     w.unmount()
@@ -104,7 +106,13 @@ describe('BalancesPanel', () => {
   })
 
   it('marks a saved copy with its time and reason', async () => {
-    t.bridge.handle('data.balances', () => makeBalances([makeBalance('USDC', '1', '6')], { source: 'snapshot', staleReason: 'offline', fetchedAt: '2026-01-01T08:00:00.000Z' }))
+    t.bridge.handle('data.balances', () =>
+      makeBalances([makeBalance('USDC', '1', '6')], {
+        source: 'snapshot',
+        staleReason: 'offline',
+        fetchedAt: '2026-01-01T08:00:00.000Z',
+      }),
+    )
     const w = await mountLoaded()
     const note = w.get('[aria-label="Data freshness"]').text()
     expect(note).toMatch(/^Saved copy as of 2026-01-01 \d\d:00:00/)
@@ -113,7 +121,14 @@ describe('BalancesPanel', () => {
   })
 
   it('tells a revalidated copy by both times: when fetched, and when the service confirmed no change', async () => {
-    t.bridge.handle('data.balances', () => makeBalances([makeBalance('USDC', '1', '6')], { source: 'cache', staleReason: null, fetchedAt: '2026-01-01T08:00:00.000Z', checkedAt: '2026-01-01T08:20:00.000Z' }))
+    t.bridge.handle('data.balances', () =>
+      makeBalances([makeBalance('USDC', '1', '6')], {
+        source: 'cache',
+        staleReason: null,
+        fetchedAt: '2026-01-01T08:00:00.000Z',
+        checkedAt: '2026-01-01T08:20:00.000Z',
+      }),
+    )
     const w = await mountLoaded()
     const note = w.get('[aria-label="Data freshness"]').text()
     expect(note).toMatch(/^From cache, as of 2026-01-01 \d\d:00:00 .*; the service confirmed no change .+\.$/)

@@ -39,15 +39,29 @@ describe('balance rows', () => {
   })
 
   it('filters by type, zero and text', () => {
-    expect(filterRows(rows, { type: 'all', hideZero: true, query: '' }).map((r) => r.symbol)).toEqual(['USDC', 'WETH', 'GLD', 'NFT'])
+    expect(filterRows(rows, { type: 'all', hideZero: true, query: '' }).map((r) => r.symbol)).toEqual([
+      'USDC',
+      'WETH',
+      'GLD',
+      'NFT',
+    ])
     expect(filterRows(rows, { type: 'ERC-721', hideZero: false, query: '' }).map((r) => r.symbol)).toEqual(['NFT'])
     expect(filterRows(rows, { type: 'all', hideZero: false, query: 'weth' }).map((r) => r.symbol)).toEqual(['WETH'])
   })
 
   it('sorts by amount across decimals and by fiat with unknowns last', () => {
     expect(sortRows(rows, 'amount', 'desc').map((r) => r.symbol)).toEqual(['GLD', 'USDC', 'WETH', 'NFT', 'ZERO'])
-    expect(sortRows(rows, 'fiat', 'desc').map((r) => r.symbol).slice(0, 3)).toEqual(['WETH', 'USDC', 'ZERO'])
-    expect(sortRows(rows, 'fiat', 'asc').map((r) => r.symbol).slice(-2).sort()).toEqual(['GLD', 'NFT'])
+    expect(
+      sortRows(rows, 'fiat', 'desc')
+        .map((r) => r.symbol)
+        .slice(0, 3),
+    ).toEqual(['WETH', 'USDC', 'ZERO'])
+    expect(
+      sortRows(rows, 'fiat', 'asc')
+        .map((r) => r.symbol)
+        .slice(-2)
+        .sort(),
+    ).toEqual(['GLD', 'NFT'])
     expect(sortRows(rows, 'symbol', 'asc').map((r) => r.symbol)).toEqual(['GLD', 'NFT', 'USDC', 'WETH', 'ZERO'])
   })
 
@@ -77,7 +91,9 @@ describe('balance rows', () => {
       { label: 'WETH', cents: 300075n },
       { label: 'USDC', cents: 250n },
     ])
-    const many = Array.from({ length: 9 }, (_, i) => toBalanceRow(makeBalance(`T${i}`, '1', '0', { rate: `${i + 1}` }), i))
+    const many = Array.from({ length: 9 }, (_, i) =>
+      toBalanceRow(makeBalance(`T${i}`, '1', '0', { rate: `${i + 1}` }), i),
+    )
     const slices = allocation(many, 6)
     expect(slices).toHaveLength(7)
     expect(slices.at(-1)).toEqual({ label: 'Other', cents: 100n + 200n + 300n })

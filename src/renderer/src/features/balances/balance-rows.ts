@@ -1,5 +1,13 @@
 import type { BalanceItem } from '@shared/domain/service-schemas'
-import { compareAmounts, exactFiatValue, formatTokenAmount, roundScaled, sumScaled, type ScaledDecimal, type TokenAmount } from '@shared/domain/amount'
+import {
+  compareAmounts,
+  exactFiatValue,
+  formatTokenAmount,
+  roundScaled,
+  sumScaled,
+  type ScaledDecimal,
+  type TokenAmount,
+} from '@shared/domain/amount'
 
 /** One row of the balances table, computed once from a wire item. */
 export interface BalanceRow {
@@ -96,7 +104,9 @@ export interface AllocationSlice {
 
 /** The largest fiat holdings, the rest summed as "Other". Only rows with a rate count. */
 export function allocation(rows: readonly BalanceRow[], max = 6): AllocationSlice[] {
-  const priced = rows.filter((r) => r.fiatCents !== null && r.fiatCents > 0n).sort((a, b) => compareNullableBig(b.fiatCents, a.fiatCents))
+  const priced = rows
+    .filter((r) => r.fiatCents !== null && r.fiatCents > 0n)
+    .sort((a, b) => compareNullableBig(b.fiatCents, a.fiatCents))
   const top = priced.slice(0, max).map((r) => ({ label: r.symbol === '—' ? r.name : r.symbol, cents: r.fiatCents! }))
   const rest = totalFiat(priced.slice(max)) ?? 0n
   return rest > 0n ? [...top, { label: 'Other', cents: rest }] : top

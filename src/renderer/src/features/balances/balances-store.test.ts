@@ -14,7 +14,11 @@ describe('balances store', () => {
 
   it('loads, sorts by fiat by default, hides zero and records a watch summary', async () => {
     t.bridge.handle('data.balances', () =>
-      makeBalances([makeBalance('USDC', '2500000', '6', { rate: '1' }), makeBalance('WETH', '10', '18', { rate: '2000' }), makeBalance('ZERO', '0', '6')]),
+      makeBalances([
+        makeBalance('USDC', '2500000', '6', { rate: '1' }),
+        makeBalance('WETH', '10', '18', { rate: '2000' }),
+        makeBalance('ZERO', '0', '6'),
+      ]),
     )
     const s = useBalancesStore()
     await s.load('alpha', ME)
@@ -30,7 +34,12 @@ describe('balances store', () => {
     expect(s.visibleRows.map((r) => r.symbol)).toEqual(['USDC', 'WETH', 'ZERO'])
     const summary = useWatchSummariesStore().get('alpha', ME)
     expect(summary).toMatchObject({ tokens: 2, fiatCents: '250', top: ['USDC', 'WETH'] })
-    expect(t.bridge.callsOf('data.balances')[0]).toMatchObject({ network: 'alpha', address: ME, refresh: false, priority: 'user' })
+    expect(t.bridge.callsOf('data.balances')[0]).toMatchObject({
+      network: 'alpha',
+      address: ME,
+      refresh: false,
+      priority: 'user',
+    })
   })
 
   it('keeps showing the last answer when a refresh fails', async () => {
@@ -49,7 +58,9 @@ describe('balances store', () => {
   })
 
   it('clears the table when another address opens', async () => {
-    t.bridge.handle('data.balances', (input) => makeBalances(input.address === ME ? [makeBalance('A', '1', '0')] : [], { address: input.address }))
+    t.bridge.handle('data.balances', (input) =>
+      makeBalances(input.address === ME ? [makeBalance('A', '1', '0')] : [], { address: input.address }),
+    )
     const s = useBalancesStore()
     await s.load('alpha', ME)
     const pending = s.load('alpha', '0x3333333333333333333333333333333333333333')

@@ -3,7 +3,15 @@ import { computed, ref, shallowRef } from 'vue'
 import type { BalancesView } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../bridge'
-import { allocation, filterRows, sortRows, toBalanceRow, totalFiat, type BalanceSortKey, type SortDir } from './balance-rows'
+import {
+  allocation,
+  filterRows,
+  sortRows,
+  toBalanceRow,
+  totalFiat,
+  type BalanceSortKey,
+  type SortDir,
+} from './balance-rows'
 import { useWatchSummariesStore } from '../watchlists/watch-summaries-store'
 import { sameAddress } from '@shared/domain/address'
 import { scopeOf } from '../address/view-scope'
@@ -30,9 +38,17 @@ export const useBalancesStore = defineStore('balances', () => {
   const unreadable = computed(() => view.value?.unreadable ?? [])
   const types = computed(() => [...new Set(rows.value.map((r) => r.type))].sort())
   const visibleRows = computed(() =>
-    sortRows(filterRows(rows.value, { type: typeFilter.value, hideZero: hideZero.value, query: query.value }), sortKey.value, sortDir.value),
+    sortRows(
+      filterRows(rows.value, { type: typeFilter.value, hideZero: hideZero.value, query: query.value }),
+      sortKey.value,
+      sortDir.value,
+    ),
   )
-  const hiddenCount = computed(() => rows.value.length - filterRows(rows.value, { type: typeFilter.value, hideZero: hideZero.value, query: query.value }).length)
+  const hiddenCount = computed(
+    () =>
+      rows.value.length -
+      filterRows(rows.value, { type: typeFilter.value, hideZero: hideZero.value, query: query.value }).length,
+  )
   const slices = computed(() => allocation(rows.value))
   const total = computed(() => totalFiat(rows.value))
 
@@ -45,7 +61,13 @@ export const useBalancesStore = defineStore('balances', () => {
     }
     const mine = ++seq
     status.value = 'loading'
-    const result = await bridge.invoke('data.balances', { network, address, refresh: options.refresh ?? false, priority: 'user', scope: scopeOf(network, address) })
+    const result = await bridge.invoke('data.balances', {
+      network,
+      address,
+      refresh: options.refresh ?? false,
+      priority: 'user',
+      scope: scopeOf(network, address),
+    })
     if (mine !== seq) return
     if (result.ok) {
       view.value = result.value

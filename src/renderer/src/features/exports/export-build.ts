@@ -25,7 +25,11 @@ export class ExportCancelled extends Error {
   readonly kind = 'cancelled'
 }
 
-async function mapChunked<T>(rows: readonly T[], render: (row: T) => string, options: ExportOptions): Promise<string[]> {
+async function mapChunked<T>(
+  rows: readonly T[],
+  render: (row: T) => string,
+  options: ExportOptions,
+): Promise<string[]> {
   const chunk = options.chunk ?? 500
   const out: string[] = []
   for (let i = 0; i < rows.length; i += chunk) {
@@ -38,33 +42,66 @@ async function mapChunked<T>(rows: readonly T[], render: (row: T) => string, opt
   return out
 }
 
-const BALANCE_COLUMNS = ['token_address', 'name', 'symbol', 'type', 'decimals', 'value_raw', 'amount', 'exchange_rate', 'fiat_value', 'token_id', 'unreadable_raw']
+const BALANCE_COLUMNS = [
+  'token_address',
+  'name',
+  'symbol',
+  'type',
+  'decimals',
+  'value_raw',
+  'amount',
+  'exchange_rate',
+  'fiat_value',
+  'token_id',
+  'unreadable_raw',
+]
 
-export async function balancesExport(view: BalancesView, format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+export async function balancesExport(
+  view: BalancesView,
+  format: ExportFormat,
+  options: ExportOptions = {},
+): Promise<string> {
   const items = view.items
   const unreadable = view.unreadable.map((u) => ({ unreadable: true, path: u.path, message: u.message, raw: u.raw }))
   if (format === 'json') {
     await mapChunked(items, () => '', options)
     // The wire items as received: exact decimal strings, nothing rounded.
-    return JSON.stringify({ network: view.network, address: view.address, fetchedAt: view.fetchedAt, source: view.source, items, unreadable }, null, 2)
+    return JSON.stringify(
+      {
+        network: view.network,
+        address: view.address,
+        fetchedAt: view.fetchedAt,
+        source: view.source,
+        items,
+        unreadable,
+      },
+      null,
+      2,
+    )
   }
-  const lines = await mapChunked(items, (item) => {
-    const r = toBalanceRow(item, 0)
-    return csvLine([
-      r.tokenAddress,
-      r.name,
-      r.symbol,
-      r.type,
-      item.token.decimals ?? '',
-      item.value,
-      r.amount.known ? r.amount.exact.replace(/,/g, '') : '',
-      r.rate ?? '',
-      r.fiatCents === null ? '' : formatFiat(r.fiatCents).replace(/,/g, ''),
-      r.tokenId ?? '',
-      '',
-    ])
-  }, options)
-  const raw = view.unreadable.map((u) => csvLine([...Array<string>(BALANCE_COLUMNS.length - 1).fill(''), JSON.stringify(u.raw)]))
+  const lines = await mapChunked(
+    items,
+    (item) => {
+      const r = toBalanceRow(item, 0)
+      return csvLine([
+        r.tokenAddress,
+        r.name,
+        r.symbol,
+        r.type,
+        item.token.decimals ?? '',
+        item.value,
+        r.amount.known ? r.amount.exact.replace(/,/g, '') : '',
+        r.rate ?? '',
+        r.fiatCents === null ? '' : formatFiat(r.fiatCents).replace(/,/g, ''),
+        r.tokenId ?? '',
+        '',
+      ])
+    },
+    options,
+  )
+  const raw = view.unreadable.map((u) =>
+    csvLine([...Array<string>(BALANCE_COLUMNS.length - 1).fill(''), JSON.stringify(u.raw)]),
+  )
   return [csvLine(BALANCE_COLUMNS), ...lines, ...raw].join('\r\n') + '\r\n'
 }
 
@@ -111,41 +148,51 @@ export async function transactionsExport(
   options: ExportOptions = {},
 ): Promise<string> {
   if (format === 'json') {
-    const parts = await mapChunked(items, (tx) =>
-      tx instanceof UnreadableRow ? JSON.stringify({ unreadable: true, path: tx.item.path, message: tx.item.message, raw: tx.item.raw }) : JSON.stringify(tx),
-    options)
+    const parts = await mapChunked(
+      items,
+      (tx) =>
+        tx instanceof UnreadableRow
+          ? JSON.stringify({ unreadable: true, path: tx.item.path, message: tx.item.message, raw: tx.item.raw })
+          : JSON.stringify(tx),
+      options,
+    )
     return `{"network":${JSON.stringify(meta.network)},"address":${JSON.stringify(meta.address)},"fetchedAt":${JSON.stringify(meta.fetchedAt)},"count":${items.length},"items":[\n${parts.join(',\n')}\n]}\n`
   }
-  const lines = await mapChunked(items, (tx) =>
-    tx instanceof UnreadableRow ? csvLine([tx.item.hash ?? '', ...Array<string>(TX_COLUMNS.length - 2).fill(''), JSON.stringify(tx.item.raw)]) : csvLine([
-      tx.hash,
-      tx.timestamp,
-      tx.block,
-      tx.position,
-      directionOf(tx, meta.address),
-      tx.status,
-      tx.result,
-      tx.method ?? '',
-      tx.tx_types.join(' '),
-      tx.from.hash,
-      tx.from.name ?? '',
-      tx.to?.hash ?? '',
-      tx.to?.name ?? '',
-      tx.value,
-      exactCoin(tx.value),
-      tx.fee.value ?? '',
-      exactCoin(tx.fee.value),
-      tx.gas_used,
-      tx.gas_limit,
-      tx.gas_price,
-      tx.nonce,
-      tx.type,
-      tx.confirmations,
-      revertReasonView(tx.revert_reason)?.text ?? '',
-      tx.created_contract?.hash ?? '',
-      tx.token_transfers ? tx.token_transfers.length : '',
-      '',
-    ]),
-  options)
+  const lines = await mapChunked(
+    items,
+    (tx) =>
+      tx instanceof UnreadableRow
+        ? csvLine([tx.item.hash ?? '', ...Array<string>(TX_COLUMNS.length - 2).fill(''), JSON.stringify(tx.item.raw)])
+        : csvLine([
+            tx.hash,
+            tx.timestamp,
+            tx.block,
+            tx.position,
+            directionOf(tx, meta.address),
+            tx.status,
+            tx.result,
+            tx.method ?? '',
+            tx.tx_types.join(' '),
+            tx.from.hash,
+            tx.from.name ?? '',
+            tx.to?.hash ?? '',
+            tx.to?.name ?? '',
+            tx.value,
+            exactCoin(tx.value),
+            tx.fee.value ?? '',
+            exactCoin(tx.fee.value),
+            tx.gas_used,
+            tx.gas_limit,
+            tx.gas_price,
+            tx.nonce,
+            tx.type,
+            tx.confirmations,
+            revertReasonView(tx.revert_reason)?.text ?? '',
+            tx.created_contract?.hash ?? '',
+            tx.token_transfers ? tx.token_transfers.length : '',
+            '',
+          ]),
+    options,
+  )
   return [csvLine(TX_COLUMNS), ...lines].join('\r\n') + '\r\n'
 }

@@ -18,7 +18,12 @@ export const useExportsStore = defineStore('exports', () => {
   const message = ref<string | null>(null)
   let controller: AbortController | null = null
 
-  async function run(label: string, filename: string, mime: string, build: (signal: AbortSignal, onProgress: (d: number, t: number) => void) => Promise<string>): Promise<boolean> {
+  async function run(
+    label: string,
+    filename: string,
+    mime: string,
+    build: (signal: AbortSignal, onProgress: (d: number, t: number) => void) => Promise<string>,
+  ): Promise<boolean> {
     if (progress.value) return false
     controller = new AbortController()
     progress.value = { label, done: 0, total: 0 }
@@ -32,7 +37,10 @@ export const useExportsStore = defineStore('exports', () => {
       message.value = `Saved ${filename}.`
       return true
     } catch (error) {
-      message.value = error instanceof ExportCancelled ? 'Export cancelled.' : `Export failed: ${error instanceof Error ? error.message : String(error)}`
+      message.value =
+        error instanceof ExportCancelled
+          ? 'Export cancelled.'
+          : `Export failed: ${error instanceof Error ? error.message : String(error)}`
       return false
     } finally {
       progress.value = null
@@ -52,8 +60,11 @@ export const useExportsStore = defineStore('exports', () => {
       return false
     }
     const filename = `balances-${fileSafe(view.network)}-${fileSafe(view.address)}-${stamp()}.${format}`
-    return run('Exporting balances', filename, format === 'csv' ? 'text/csv' : 'application/json', (signal, onProgress) =>
-      balancesExport(view, format, { signal, onProgress }),
+    return run(
+      'Exporting balances',
+      filename,
+      format === 'csv' ? 'text/csv' : 'application/json',
+      (signal, onProgress) => balancesExport(view, format, { signal, onProgress }),
     )
   }
 
@@ -67,8 +78,16 @@ export const useExportsStore = defineStore('exports', () => {
     // Unreadable items go out as raw rows: an export never silently drops what was received.
     const items = txs.entries
     const filename = `transactions-${fileSafe(target.network)}-${fileSafe(target.address)}-${stamp()}.${format}`
-    return run(`Exporting ${items.length} transactions`, filename, format === 'csv' ? 'text/csv' : 'application/json', (signal, onProgress) =>
-      transactionsExport({ ...target, fetchedAt: txs.provenance?.fetchedAt ?? null }, items, format, { signal, onProgress, chunk: 250 }),
+    return run(
+      `Exporting ${items.length} transactions`,
+      filename,
+      format === 'csv' ? 'text/csv' : 'application/json',
+      (signal, onProgress) =>
+        transactionsExport({ ...target, fetchedAt: txs.provenance?.fetchedAt ?? null }, items, format, {
+          signal,
+          onProgress,
+          chunk: 250,
+        }),
     )
   }
 

@@ -11,7 +11,9 @@ describe('RpcView', () => {
     localStorage.clear()
     t = setupTestApp()
     useSessionStore().profiles = [sandboxProfile(true, true)]
-    t.bridge.handle('rpc.call', ({ method }) => ({ result: method === 'eth_gasPrice' ? '0x59682f00' : { number: '0x10', hash: `0x${'ab'.repeat(32)}` } }))
+    t.bridge.handle('rpc.call', ({ method }) => ({
+      result: method === 'eth_gasPrice' ? '0x59682f00' : { number: '0x10', hash: `0x${'ab'.repeat(32)}` },
+    }))
   })
 
   it('sends the picked method and pretty-prints the result with quantities decoded', async () => {
@@ -39,7 +41,11 @@ describe('RpcView', () => {
     await inputs[0]!.setValue('16')
     await w.get('form').trigger('submit')
     await flushPromises()
-    expect(t.bridge.callsOf('rpc.call')[0]).toEqual({ network: 'alpha', method: 'eth_getBlockByNumber', params: ['0x10', false] })
+    expect(t.bridge.callsOf('rpc.call')[0]).toEqual({
+      network: 'alpha',
+      method: 'eth_getBlockByNumber',
+      params: ['0x10', false],
+    })
     expect(w.get('[data-testid="rpc-result"]').text()).toMatch(/number:\s*"0x10"\s*= 16/)
 
     await w.findAll('input[type="radio"]')[1]!.setValue(true)

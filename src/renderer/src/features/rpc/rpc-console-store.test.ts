@@ -19,7 +19,9 @@ describe('rpc console store', () => {
     s.pick('eth_getBalance')
     s.formValues = { address: '0x52908400098527886e0f7030069857d2e4169ee7', block: '100' }
     expect(await s.send('alpha')).toBe(true)
-    expect(t.bridge.callsOf('rpc.call')).toEqual([{ network: 'alpha', method: 'eth_getBalance', params: ['0x52908400098527886E0F7030069857D2E4169EE7', '0x64'] }])
+    expect(t.bridge.callsOf('rpc.call')).toEqual([
+      { network: 'alpha', method: 'eth_getBalance', params: ['0x52908400098527886E0F7030069857D2E4169EE7', '0x64'] },
+    ])
     expect(s.result).toMatchObject({ method: 'eth_getBalance', value: '0x10' })
     expect(s.history[0]).toMatchObject({ method: 'eth_getBalance', ok: true, summary: '"0x10"' })
     expect(JSON.parse(localStorage.getItem('chainscope.rpc-history.v1')!)).toHaveLength(1)
@@ -55,7 +57,16 @@ describe('rpc console store', () => {
   it('keeps history per profile, each call with its network label as it was then', async () => {
     t.bridge.handle('rpc.call', () => ({ result: '0x1' }))
     const session = useSessionStore()
-    const other = { ...sandboxProfile(false, true), id: 'desk-2', name: 'Second desk', kind: 'service' as const, networks: [{ name: 'alpha', label: 'Main' }, { name: 'beta', label: 'Side' }] }
+    const other = {
+      ...sandboxProfile(false, true),
+      id: 'desk-2',
+      name: 'Second desk',
+      kind: 'service' as const,
+      networks: [
+        { name: 'alpha', label: 'Main' },
+        { name: 'beta', label: 'Side' },
+      ],
+    }
     session.profiles = [sandboxProfile(true, true), other]
     const s = useRpcConsoleStore()
     await s.send('alpha')
@@ -71,7 +82,16 @@ describe('rpc console store', () => {
   })
 
   it('keeps calls recorded before history was per profile readable, apart', async () => {
-    const old = { id: 'a1', at: 1, network: 'alpha', method: 'eth_blockNumber', params: [], ok: true, ms: 5, summary: '"0x5"' }
+    const old = {
+      id: 'a1',
+      at: 1,
+      network: 'alpha',
+      method: 'eth_blockNumber',
+      params: [],
+      ok: true,
+      ms: 5,
+      summary: '"0x5"',
+    }
     localStorage.setItem('chainscope.rpc-history.v1', JSON.stringify([old]))
     t.bridge.handle('rpc.call', () => ({ result: '0x6' }))
     const s = useRpcConsoleStore()

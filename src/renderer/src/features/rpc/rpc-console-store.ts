@@ -36,7 +36,15 @@ export interface RpcHistoryEntry {
 function accept(value: unknown): RpcHistoryEntry[] | null {
   if (!Array.isArray(value)) return null
   return value.flatMap((e): RpcHistoryEntry[] => {
-    if (!isRecord(e) || typeof e.id !== 'string' || typeof e.at !== 'number' || typeof e.network !== 'string' || typeof e.method !== 'string' || !Array.isArray(e.params)) return []
+    if (
+      !isRecord(e) ||
+      typeof e.id !== 'string' ||
+      typeof e.at !== 'number' ||
+      typeof e.network !== 'string' ||
+      typeof e.method !== 'string' ||
+      !Array.isArray(e.params)
+    )
+      return []
     return [
       {
         id: e.id,
@@ -78,7 +86,9 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
   const session = useSessionStore()
   const entries = ref<RpcHistoryEntry[]>(readStored(HISTORY_KEY, accept, []))
   /** The active profile's calls, newest first. */
-  const history = computed(() => entries.value.filter((e) => e.profileId !== null && e.profileId === session.active?.id))
+  const history = computed(() =>
+    entries.value.filter((e) => e.profileId !== null && e.profileId === session.active?.id),
+  )
   /** Calls recorded before history was kept per profile: their profile is unknown. */
   const earlier = computed(() => entries.value.filter((e) => e.profileId === null))
 
@@ -128,7 +138,8 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
       error.value = answer.error
       errorAt.value = Date.now()
       summary = answer.error.message
-      if (answer.error.kind === 'invalid-input' && answer.error.field) fieldErrors.value = { [answer.error.field]: answer.error.message }
+      if (answer.error.kind === 'invalid-input' && answer.error.field)
+        fieldErrors.value = { [answer.error.field]: answer.error.message }
     }
     const profile = session.active
     const entry: RpcHistoryEntry = {
@@ -168,5 +179,24 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
     writeStored(HISTORY_KEY, entries.value)
   }
 
-  return { method, mode, formValues, rawText, fieldErrors, sending, result, error, errorAt, history, earlier, spec, pick, build, send, reuse, clearHistory, clearEarlier }
+  return {
+    method,
+    mode,
+    formValues,
+    rawText,
+    fieldErrors,
+    sending,
+    result,
+    error,
+    errorAt,
+    history,
+    earlier,
+    spec,
+    pick,
+    build,
+    send,
+    reuse,
+    clearHistory,
+    clearEarlier,
+  }
 })

@@ -36,7 +36,14 @@ const QUANTITY_KEYS = new Set([
   'startingBlock',
 ])
 /** Quantities measured in wei, also shown in gwei or whole coins. */
-const WEI_KEYS = new Set(['gasPrice', 'baseFeePerGas', 'maxFeePerGas', 'maxPriorityFeePerGas', 'effectiveGasPrice', 'value'])
+const WEI_KEYS = new Set([
+  'gasPrice',
+  'baseFeePerGas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'effectiveGasPrice',
+  'value',
+])
 
 export interface Decoded {
   /** Decimal value, grouped. */
@@ -60,7 +67,8 @@ export function decodeQuantity(value: unknown, key: string | null, method: strin
   if (v === null) return null
   let note: string | null = null
   if (key === 'timestamp' && v < 10n ** 11n) note = new Date(Number(v) * 1000).toISOString()
-  else if ((key !== null && WEI_KEYS.has(key)) || (key === null && /gasPrice|getBalance|PriorityFee/.test(method))) note = weiNote(v)
+  else if ((key !== null && WEI_KEYS.has(key)) || (key === null && /gasPrice|getBalance|PriorityFee/.test(method)))
+    note = weiNote(v)
   return { decimal: formatUnits(v, 0), note }
 }
 
@@ -74,7 +82,14 @@ export interface JsonNode {
 }
 
 /** A JSON value as a tree for the pretty printer, with hex quantities decoded. Depth-limited. */
-export function toTree(value: unknown, method: string, key: string | null = null, path = '$', depth = 0, decodeKey: string | null = key): JsonNode {
+export function toTree(
+  value: unknown,
+  method: string,
+  key: string | null = null,
+  path = '$',
+  depth = 0,
+  decodeKey: string | null = key,
+): JsonNode {
   if (depth > 12) return { key, path, kind: 'string', text: '…', decoded: null, children: [] }
   if (Array.isArray(value)) {
     return {
@@ -101,14 +116,23 @@ export function toTree(value: unknown, method: string, key: string | null = null
   if (typeof value === 'string') {
     const decoded = decodeQuantity(value, depth === 0 ? null : decodeKey, method)
     // The top-level result of a non-quantity method (eth_getCode) is data, not a number.
-    return { key, path, kind: 'string', text: value, decoded: depth === 0 && !isQuantityMethod(method) ? null : decoded, children: [] }
+    return {
+      key,
+      path,
+      kind: 'string',
+      text: value,
+      decoded: depth === 0 && !isQuantityMethod(method) ? null : decoded,
+      children: [],
+    }
   }
   if (typeof value === 'number') return { key, path, kind: 'number', text: String(value), decoded: null, children: [] }
-  if (typeof value === 'boolean') return { key, path, kind: 'boolean', text: String(value), decoded: null, children: [] }
+  if (typeof value === 'boolean')
+    return { key, path, kind: 'boolean', text: String(value), decoded: null, children: [] }
   return { key, path, kind: 'null', text: 'null', decoded: null, children: [] }
 }
 
-const QUANTITY_METHODS = /^(eth_blockNumber|eth_gasPrice|eth_maxPriorityFeePerGas|eth_chainId|eth_getBalance|eth_getTransactionCount|eth_estimateGas|eth_getBlockTransactionCountBy\w+|eth_getUncleCountBy\w+|eth_blobBaseFee|net_peerCount)$/
+const QUANTITY_METHODS =
+  /^(eth_blockNumber|eth_gasPrice|eth_maxPriorityFeePerGas|eth_chainId|eth_getBalance|eth_getTransactionCount|eth_estimateGas|eth_getBlockTransactionCountBy\w+|eth_getUncleCountBy\w+|eth_blobBaseFee|net_peerCount)$/
 
 export function isQuantityMethod(method: string): boolean {
   return QUANTITY_METHODS.test(method)

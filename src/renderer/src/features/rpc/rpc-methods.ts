@@ -2,7 +2,8 @@ import { checkAddress } from '@shared/domain/address'
 import { isRecord } from '@shared/guards'
 
 /** Kinds of parameter the console's form knows how to check and convert. */
-export type ParamKind = 'address' | 'block' | 'hash' | 'data' | 'quantity' | 'bool' | 'json-object' | 'json-array' | 'slot'
+export type ParamKind =
+  'address' | 'block' | 'hash' | 'data' | 'quantity' | 'bool' | 'json-object' | 'json-array' | 'slot'
 
 export interface ParamSpec {
   name: string
@@ -21,7 +22,12 @@ export interface RpcMethodSpec {
   quantityResult?: boolean
 }
 
-const block = (defaultValue = 'latest'): ParamSpec => ({ name: 'block', kind: 'block', example: 'latest, 12345 or 0x3039', defaultValue })
+const block = (defaultValue = 'latest'): ParamSpec => ({
+  name: 'block',
+  kind: 'block',
+  example: 'latest, 12345 or 0x3039',
+  defaultValue,
+})
 
 /** Standard read methods (spec 1: the eth_ family). Writes are left out: this is an explorer. */
 export const RPC_METHODS: RpcMethodSpec[] = [
@@ -30,20 +36,43 @@ export const RPC_METHODS: RpcMethodSpec[] = [
   { method: 'eth_maxPriorityFeePerGas', summary: 'Suggested priority fee (wei)', params: [], quantityResult: true },
   { method: 'eth_chainId', summary: 'Chain id', params: [], quantityResult: true },
   { method: 'eth_syncing', summary: 'Sync status', params: [] },
-  { method: 'eth_getBalance', summary: 'Native balance of an address (wei)', params: [{ name: 'address', kind: 'address', example: '0x…' }, block()], quantityResult: true },
-  { method: 'eth_getTransactionCount', summary: 'Nonce of an address', params: [{ name: 'address', kind: 'address', example: '0x…' }, block()], quantityResult: true },
-  { method: 'eth_getCode', summary: 'Contract code at an address', params: [{ name: 'address', kind: 'address', example: '0x…' }, block()] },
+  {
+    method: 'eth_getBalance',
+    summary: 'Native balance of an address (wei)',
+    params: [{ name: 'address', kind: 'address', example: '0x…' }, block()],
+    quantityResult: true,
+  },
+  {
+    method: 'eth_getTransactionCount',
+    summary: 'Nonce of an address',
+    params: [{ name: 'address', kind: 'address', example: '0x…' }, block()],
+    quantityResult: true,
+  },
+  {
+    method: 'eth_getCode',
+    summary: 'Contract code at an address',
+    params: [{ name: 'address', kind: 'address', example: '0x…' }, block()],
+  },
   {
     method: 'eth_getStorageAt',
     summary: 'A storage slot of a contract',
-    params: [{ name: 'address', kind: 'address', example: '0x…' }, { name: 'slot', kind: 'slot', example: '0 or 0x0', defaultValue: '0x0' }, block()],
+    params: [
+      { name: 'address', kind: 'address', example: '0x…' },
+      { name: 'slot', kind: 'slot', example: '0 or 0x0', defaultValue: '0x0' },
+      block(),
+    ],
   },
   {
     method: 'eth_call',
     summary: 'Call a contract without a transaction',
     params: [{ name: 'call', kind: 'json-object', example: '{"to":"0x…","data":"0x…"}' }, block()],
   },
-  { method: 'eth_estimateGas', summary: 'Estimate gas for a call', params: [{ name: 'call', kind: 'json-object', example: '{"to":"0x…","data":"0x…"}' }], quantityResult: true },
+  {
+    method: 'eth_estimateGas',
+    summary: 'Estimate gas for a call',
+    params: [{ name: 'call', kind: 'json-object', example: '{"to":"0x…","data":"0x…"}' }],
+    quantityResult: true,
+  },
   {
     method: 'eth_getBlockByNumber',
     summary: 'A block by number',
@@ -52,13 +81,35 @@ export const RPC_METHODS: RpcMethodSpec[] = [
   {
     method: 'eth_getBlockByHash',
     summary: 'A block by hash',
-    params: [{ name: 'hash', kind: 'hash', example: '0x… (32 bytes)' }, { name: 'full transactions', kind: 'bool', example: 'false', defaultValue: 'false' }],
+    params: [
+      { name: 'hash', kind: 'hash', example: '0x… (32 bytes)' },
+      { name: 'full transactions', kind: 'bool', example: 'false', defaultValue: 'false' },
+    ],
   },
-  { method: 'eth_getBlockTransactionCountByNumber', summary: 'Transactions in a block', params: [block()], quantityResult: true },
+  {
+    method: 'eth_getBlockTransactionCountByNumber',
+    summary: 'Transactions in a block',
+    params: [block()],
+    quantityResult: true,
+  },
   { method: 'eth_getBlockReceipts', summary: 'Every receipt of a block', params: [block()] },
-  { method: 'eth_getTransactionByHash', summary: 'A transaction by hash', params: [{ name: 'hash', kind: 'hash', example: '0x… (32 bytes)' }] },
-  { method: 'eth_getTransactionReceipt', summary: 'A transaction receipt', params: [{ name: 'hash', kind: 'hash', example: '0x… (32 bytes)' }] },
-  { method: 'eth_getLogs', summary: 'Event logs matching a filter', params: [{ name: 'filter', kind: 'json-object', example: '{"fromBlock":"0x0","toBlock":"latest","address":"0x…"}' }] },
+  {
+    method: 'eth_getTransactionByHash',
+    summary: 'A transaction by hash',
+    params: [{ name: 'hash', kind: 'hash', example: '0x… (32 bytes)' }],
+  },
+  {
+    method: 'eth_getTransactionReceipt',
+    summary: 'A transaction receipt',
+    params: [{ name: 'hash', kind: 'hash', example: '0x… (32 bytes)' }],
+  },
+  {
+    method: 'eth_getLogs',
+    summary: 'Event logs matching a filter',
+    params: [
+      { name: 'filter', kind: 'json-object', example: '{"fromBlock":"0x0","toBlock":"latest","address":"0x…"}' },
+    ],
+  },
   {
     method: 'eth_feeHistory',
     summary: 'Base fees and rewards of recent blocks',
@@ -92,16 +143,26 @@ export function checkParam(spec: ParamSpec, raw: string): ParamCheck {
       if (BLOCK_TAGS.has(text)) return { ok: true, value: text }
       if (/^\d+$/.test(text)) return { ok: true, value: `0x${BigInt(text).toString(16)}` }
       if (/^0x[0-9a-fA-F]+$/.test(text)) return { ok: true, value: `0x${BigInt(text).toString(16)}` }
-      return { ok: false, message: 'A block is latest, earliest, pending, safe, finalized, a number or a 0x hex number.' }
+      return {
+        ok: false,
+        message: 'A block is latest, earliest, pending, safe, finalized, a number or a 0x hex number.',
+      }
     case 'quantity':
     case 'slot':
       if (/^\d+$/.test(text)) return { ok: true, value: `0x${BigInt(text).toString(16)}` }
       if (/^0x[0-9a-fA-F]+$/.test(text)) return { ok: true, value: `0x${BigInt(text).toString(16)}` }
       return { ok: false, message: 'Enter a whole number (decimal, or hex with 0x).' }
     case 'hash':
-      return /^0x[0-9a-fA-F]{64}$/.test(text) ? { ok: true, value: text.toLowerCase() } : { ok: false, message: `A hash is 0x followed by 64 hex characters; this has ${text.replace(/^0x/i, '').length}.` }
+      return /^0x[0-9a-fA-F]{64}$/.test(text)
+        ? { ok: true, value: text.toLowerCase() }
+        : {
+            ok: false,
+            message: `A hash is 0x followed by 64 hex characters; this has ${text.replace(/^0x/i, '').length}.`,
+          }
     case 'data':
-      return /^0x([0-9a-fA-F]{2})*$/.test(text) ? { ok: true, value: text } : { ok: false, message: 'Data is 0x followed by an even number of hex characters.' }
+      return /^0x([0-9a-fA-F]{2})*$/.test(text)
+        ? { ok: true, value: text }
+        : { ok: false, message: 'Data is 0x followed by an even number of hex characters.' }
     case 'bool':
       if (text === 'true' || text === 'false') return { ok: true, value: text === 'true' }
       return { ok: false, message: 'Enter true or false.' }
@@ -111,7 +172,8 @@ export function checkParam(spec: ParamSpec, raw: string): ParamCheck {
       if (!parsed.ok) return parsed
       const isArray = Array.isArray(parsed.value)
       const isObject = typeof parsed.value === 'object' && parsed.value !== null && !isArray
-      if (spec.kind === 'json-object' && !isObject) return { ok: false, message: 'Enter a JSON object, e.g. {"to":"0x…"}.' }
+      if (spec.kind === 'json-object' && !isObject)
+        return { ok: false, message: 'Enter a JSON object, e.g. {"to":"0x…"}.' }
       if (spec.kind === 'json-array' && !isArray) return { ok: false, message: 'Enter a JSON array, e.g. [25, 50].' }
       return parsed
     }
@@ -163,7 +225,8 @@ export function buildFromRaw(text: string, pickedMethod: string): BuildResult {
   if (!parsed.ok) return { ok: false, errors: { raw: parsed.message } }
   const value = parsed.value
   if (Array.isArray(value)) return { ok: true, call: { method: pickedMethod, params: value } }
-  if (!isRecord(value)) return { ok: false, errors: { raw: 'Enter a JSON object with "method" and "params", or a params array.' } }
+  if (!isRecord(value))
+    return { ok: false, errors: { raw: 'Enter a JSON object with "method" and "params", or a params array.' } }
   const { method, params } = value
   if (typeof method !== 'string' || !METHOD_RE.test(method)) {
     return { ok: false, errors: { raw: '"method" must be a standard eth_, net_ or web3_ method name.' } }

@@ -7,11 +7,20 @@ describe('rpc parameter form', () => {
     expect(checkParam({ name: 'block', kind: 'block', example: '' }, '12345')).toEqual({ ok: true, value: '0x3039' })
     expect(checkParam({ name: 'block', kind: 'block', example: '' }, 'latest')).toEqual({ ok: true, value: 'latest' })
     expect(checkParam({ name: 'block', kind: 'block', example: '' }, 'yesterday')).toMatchObject({ ok: false })
-    expect(checkParam({ name: 'a', kind: 'address', example: '' }, '0x123')).toEqual({ ok: false, message: 'An address has 40 hex characters after 0x; this one has 3.' })
-    expect(checkParam({ name: 'h', kind: 'hash', example: '' }, '0xabc')).toMatchObject({ ok: false, message: expect.stringContaining('64 hex') })
+    expect(checkParam({ name: 'a', kind: 'address', example: '' }, '0x123')).toEqual({
+      ok: false,
+      message: 'An address has 40 hex characters after 0x; this one has 3.',
+    })
+    expect(checkParam({ name: 'h', kind: 'hash', example: '' }, '0xabc')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('64 hex'),
+    })
     expect(checkParam({ name: 'b', kind: 'bool', example: '' }, 'true')).toEqual({ ok: true, value: true })
     expect(checkParam({ name: 'c', kind: 'json-object', example: '' }, '[1]')).toMatchObject({ ok: false })
-    expect(checkParam({ name: 'c', kind: 'json-object', example: '' }, '{"to":')).toMatchObject({ ok: false, message: expect.stringContaining('Not valid JSON') })
+    expect(checkParam({ name: 'c', kind: 'json-object', example: '' }, '{"to":')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Not valid JSON'),
+    })
   })
 
   it('reports every field problem and builds params in order', () => {
@@ -20,15 +29,24 @@ describe('rpc parameter form', () => {
     expect(bad.ok).toBe(false)
     if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['address', 'block'])
     const good = buildFromForm(spec, { address: '0x52908400098527886E0F7030069857D2E4169EE7' })
-    expect(good).toEqual({ ok: true, call: { method: 'eth_getBalance', params: ['0x52908400098527886E0F7030069857D2E4169EE7', 'latest'] } })
+    expect(good).toEqual({
+      ok: true,
+      call: { method: 'eth_getBalance', params: ['0x52908400098527886E0F7030069857D2E4169EE7', 'latest'] },
+    })
   })
 
   it('validates raw JSON', () => {
     expect(buildFromRaw('[1,2]', 'eth_call')).toEqual({ ok: true, call: { method: 'eth_call', params: [1, 2] } })
-    expect(buildFromRaw('{"method":"eth_chainId"}', 'eth_call')).toEqual({ ok: true, call: { method: 'eth_chainId', params: [] } })
+    expect(buildFromRaw('{"method":"eth_chainId"}', 'eth_call')).toEqual({
+      ok: true,
+      call: { method: 'eth_chainId', params: [] },
+    })
     expect(buildFromRaw('{"method":"anvil_mine","params":[]}', 'x')).toMatchObject({ ok: false })
     expect(buildFromRaw('{"method":"eth_x","params":{}}', 'x')).toMatchObject({ ok: false })
-    expect(buildFromRaw('{nope', 'x')).toMatchObject({ ok: false, errors: { raw: expect.stringContaining('Not valid JSON') } })
+    expect(buildFromRaw('{nope', 'x')).toMatchObject({
+      ok: false,
+      errors: { raw: expect.stringContaining('Not valid JSON') },
+    })
   })
 })
 
@@ -41,7 +59,16 @@ describe('rpc result decoding', () => {
 
   it('leaves data alone and decodes known fields of objects', () => {
     expect(toTree('0x6080', 'eth_getCode').decoded).toBeNull()
-    const block = toTree({ number: '0x10', hash: `0x${'0'.repeat(64)}`, nonce: '0x0000000000000000', timestamp: '0x5f5e100', baseFeePerGas: '0x3b9aca00' }, 'eth_getBlockByNumber')
+    const block = toTree(
+      {
+        number: '0x10',
+        hash: `0x${'0'.repeat(64)}`,
+        nonce: '0x0000000000000000',
+        timestamp: '0x5f5e100',
+        baseFeePerGas: '0x3b9aca00',
+      },
+      'eth_getBlockByNumber',
+    )
     const byKey = Object.fromEntries(block.children.map((c) => [c.key, c.decoded]))
     expect(byKey.number).toEqual({ decimal: '16', note: null })
     expect(byKey.hash).toBeNull()

@@ -13,7 +13,10 @@ describe('SettingsView limits', () => {
     localStorage.clear()
     t = setupTestApp()
     useSessionStore().profiles = [sandboxProfile(true, true)]
-    t.bridge.handle('profiles.setLimits', ({ id, limits }) => ({ ...sandboxProfile(true, true), id, limits: { scope: 'key', ...limits } }) as ProfileView)
+    t.bridge.handle(
+      'profiles.setLimits',
+      ({ id, limits }) => ({ ...sandboxProfile(true, true), id, limits: { scope: 'key', ...limits } }) as ProfileView,
+    )
   })
 
   it('offers what the limits apply to, per key by default, and saves the choice', async () => {
@@ -32,13 +35,17 @@ describe('SettingsView limits', () => {
     await select.setValue('network-endpoint')
     await w.get('form.limits').trigger('submit')
     await flushPromises()
-    expect(t.bridge.callsOf('profiles.setLimits')).toEqual([{ id: 'sandbox', limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'network-endpoint' } }])
+    expect(t.bridge.callsOf('profiles.setLimits')).toEqual([
+      { id: 'sandbox', limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'network-endpoint' } },
+    ])
     expect(useSessionStore().profiles[0]!.limits.scope).toBe('network-endpoint')
     w.unmount()
   })
 
   it("shows a profile's saved scope", async () => {
-    useSessionStore().profiles = [{ ...sandboxProfile(true, true), limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'endpoint' } }]
+    useSessionStore().profiles = [
+      { ...sandboxProfile(true, true), limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'endpoint' } },
+    ]
     const w = mountWith(SettingsView, t)
     expect(w.get<HTMLSelectElement>('select').element.value).toBe('endpoint')
     w.unmount()
@@ -48,7 +55,9 @@ describe('SettingsView limits', () => {
     const w = mountWith(QuotaMeter, t)
     t.bridge.emit('limiter', makeLimiter({ scope: 'network-endpoint', scopeKey: 'beta|rpc' }))
     await flushPromises()
-    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toMatch(/; limits apply per network and endpoint, shown for beta, RPC endpoint \(least left\)$/)
+    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toMatch(
+      /; limits apply per network and endpoint, shown for beta, RPC endpoint \(least left\)$/,
+    )
     t.bridge.emit('limiter', makeLimiter({ scope: 'key' }))
     await flushPromises()
     expect(w.get('[role="meter"]').attributes('aria-valuetext')).not.toMatch(/limits apply/)

@@ -8,9 +8,28 @@ import ServiceSetup from './ServiceSetup.vue'
 const KEY = 'live_9f8e7d6c5b4a3210WXYZ'
 
 function profile(active = false): ProfileView {
-  return { id: 'svc', name: 'My service', kind: 'service', baseUrl: 'https://api.example.com', rpcUrl: 'https://rpc.example.com', networks: [{ name: 'mainnet', label: 'Mainnet' }, { name: 'testnet', label: 'Testnet' }], limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }, active }
+  return {
+    id: 'svc',
+    name: 'My service',
+    kind: 'service',
+    baseUrl: 'https://api.example.com',
+    rpcUrl: 'https://rpc.example.com',
+    networks: [
+      { name: 'mainnet', label: 'Mainnet' },
+      { name: 'testnet', label: 'Testnet' },
+    ],
+    limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
+    active,
+  }
 }
-const status = (set: boolean): KeyStatus => ({ profileId: 'svc', set, last4: set ? 'WXYZ' : null, storage: set ? 'keychain' : 'none', keychainAvailable: true, keychainProblem: null })
+const status = (set: boolean): KeyStatus => ({
+  profileId: 'svc',
+  set,
+  last4: set ? 'WXYZ' : null,
+  storage: set ? 'keychain' : 'none',
+  keychainAvailable: true,
+  keychainProblem: null,
+})
 
 describe('ServiceSetup', () => {
   let t: TestApp
@@ -22,7 +41,8 @@ describe('ServiceSetup', () => {
     t.bridge.handle('key.set', () => status(true))
     t.bridge.handle('key.status', () => status(true))
     t.bridge.handle('key.test', () => {
-      if (testAnswer === 'auth') throw new FakeBridgeFailure({ kind: 'auth', message: 'The service answered 401 unauthorized.' })
+      if (testAnswer === 'auth')
+        throw new FakeBridgeFailure({ kind: 'auth', message: 'The service answered 401 unauthorized.' })
       return { latencyMs: 12, height: '345' }
     })
     t.bridge.handle('profiles.activate', () => profile(true))
@@ -46,8 +66,21 @@ describe('ServiceSetup', () => {
     const byLabel = await fill(w)
     await w.get('form').trigger('submit')
     await flushPromises()
-    expect(t.bridge.calls.map((c) => c.name)).toEqual(['key.status', 'profiles.save', 'key.set', 'key.test', 'profiles.activate', 'key.status'])
-    expect(t.bridge.callsOf('profiles.save')[0]).toMatchObject({ baseUrl: 'https://api.example.com', networks: [{ name: 'mainnet', label: 'Mainnet' }, { name: 'testnet', label: 'Testnet' }] })
+    expect(t.bridge.calls.map((c) => c.name)).toEqual([
+      'key.status',
+      'profiles.save',
+      'key.set',
+      'key.test',
+      'profiles.activate',
+      'key.status',
+    ])
+    expect(t.bridge.callsOf('profiles.save')[0]).toMatchObject({
+      baseUrl: 'https://api.example.com',
+      networks: [
+        { name: 'mainnet', label: 'Mainnet' },
+        { name: 'testnet', label: 'Testnet' },
+      ],
+    })
     expect(t.bridge.callsOf('key.set')[0]).toEqual({ profileId: 'svc', key: KEY, sessionOnly: false })
     // The key left the page: the field is empty and only the last four are shown.
     expect((byLabel('API key').element as HTMLInputElement).value).toBe('')
@@ -92,7 +125,11 @@ describe('ServiceSetup', () => {
 
   it('shows main’s field errors beside the field', async () => {
     t.bridge.handle('profiles.save', () => {
-      throw new FakeBridgeFailure({ kind: 'invalid-input', message: 'profiles.save: rpcUrl: the URL must not carry a query or fragment (the key is added by the app)', field: 'rpcUrl' })
+      throw new FakeBridgeFailure({
+        kind: 'invalid-input',
+        message: 'profiles.save: rpcUrl: the URL must not carry a query or fragment (the key is added by the app)',
+        field: 'rpcUrl',
+      })
     })
     const w = mountWith(ServiceSetup, t)
     await fill(w)
@@ -106,7 +143,12 @@ describe('ServiceSetup', () => {
   })
 
   it('keeps the key for the session only when there is no keychain, and says so', async () => {
-    t.bridge.handle('key.status', () => ({ ...status(false), profileId: 'sandbox', keychainAvailable: false, keychainProblem: 'No Secret Service is running.' }))
+    t.bridge.handle('key.status', () => ({
+      ...status(false),
+      profileId: 'sandbox',
+      keychainAvailable: false,
+      keychainProblem: 'No Secret Service is running.',
+    }))
     const w = mountWith(ServiceSetup, t)
     await flushPromises()
     expect(w.text()).toContain('The system keychain cannot be used: No Secret Service is running.')

@@ -20,12 +20,17 @@ describe('header widgets', () => {
   it('quota meter: used, left, reset time and throttling, as a meter', async () => {
     const w = mountWith(QuotaMeter, t)
     expect(w.find('[role="meter"]').exists()).toBe(false)
-    t.bridge.emit('limiter', makeLimiter({ usedToday: 850, leftToday: 150, throttled: true, queued: { user: 2, prefetch: 1, background: 0 } }))
+    t.bridge.emit(
+      'limiter',
+      makeLimiter({ usedToday: 850, leftToday: 150, throttled: true, queued: { user: 2, prefetch: 1, background: 0 } }),
+    )
     await flushPromises()
     const meter = w.get('[role="meter"]')
     expect(meter.attributes('aria-valuenow')).toBe('850')
     expect(meter.attributes('aria-valuemax')).toBe('1000')
-    expect(meter.attributes('aria-valuetext')).toMatch(/^850 of 1000 requests used today, 150 left, resets at \d\d:\d\d/)
+    expect(meter.attributes('aria-valuetext')).toMatch(
+      /^850 of 1000 requests used today, 150 left, resets at \d\d:\d\d/,
+    )
     expect(w.text()).toContain('150 / 1000 left')
     expect(w.text()).toContain('throttled')
     expect(w.text()).toContain('3 queued')
@@ -36,11 +41,16 @@ describe('header widgets', () => {
   it('quota meter: says when the service refuses requests and follows its quota (issue 11 item 3)', async () => {
     const w = mountWith(QuotaMeter, t)
     const since = new Date(2026, 0, 1, 14, 5).toISOString()
-    t.bridge.emit('limiter', makeLimiter({ usedToday: 1000, leftToday: 0, throttled: true, refusing: { since, count: 4 } }))
+    t.bridge.emit(
+      'limiter',
+      makeLimiter({ usedToday: 1000, leftToday: 0, throttled: true, refusing: { since, count: 4 } }),
+    )
     await flushPromises()
     expect(w.text()).toContain('service refusing since 14:05 (4)')
     expect(w.text()).toContain('0 / 1000 left')
-    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toContain('the service is refusing requests (since 14:05, 4 refused)')
+    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toContain(
+      'the service is refusing requests (since 14:05, 4 refused)',
+    )
     w.unmount()
   })
 
@@ -72,7 +82,9 @@ describe('header widgets', () => {
     expect(radios.map((r) => (r.element as HTMLInputElement).checked)).toEqual([true, false])
     await radios[1]!.setValue(true)
     await flushPromises()
-    expect(t.router.currentRoute.value.fullPath).toBe('/address/beta/0x52908400098527886E0F7030069857D2E4169EE7/transactions')
+    expect(t.router.currentRoute.value.fullPath).toBe(
+      '/address/beta/0x52908400098527886E0F7030069857D2E4169EE7/transactions',
+    )
     sw.unmount()
   })
 })

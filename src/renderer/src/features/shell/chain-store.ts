@@ -14,7 +14,9 @@ export const useChainStore = defineStore('chain', () => {
   const heights = ref<Record<string, HeightView>>({})
 
   const networks = computed(() => session.networks)
-  const selectedNetwork = computed(() => networks.value.find((n) => n.name === selected.value) ?? networks.value[0] ?? null)
+  const selectedNetwork = computed(
+    () => networks.value.find((n) => n.name === selected.value) ?? networks.value[0] ?? null,
+  )
 
   bridge.on('height', (h) => {
     if (h && typeof h.network === 'string') heights.value = { ...heights.value, [h.network]: h }

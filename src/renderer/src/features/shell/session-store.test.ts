@@ -38,7 +38,11 @@ describe('session store', () => {
     expect(started.ok).toBe(true)
     expect(s.sandbox?.state).toBe('starting')
     expect(s.ready).toBe(false)
-    t.bridge.emit('sandbox', { state: 'starting', message: 'Preparing', progress: { stage: 'seeding', done: 10, total: 100 } })
+    t.bridge.emit('sandbox', {
+      state: 'starting',
+      message: 'Preparing',
+      progress: { stage: 'seeding', done: 10, total: 100 },
+    })
     expect(s.sandbox?.progress?.done).toBe(10)
     t.bridge.emit('profiles.changed', [sandboxProfile(true, true)])
     t.bridge.emit('sandbox', { state: 'ready', message: null, progress: null })
@@ -75,7 +79,15 @@ describe('session store', () => {
     t.bridge.handle('profiles.activate', () => ({ ...service, active: true }))
     t.bridge.handle('key.status', () => keyStatus('svc', true, 'WXYZ'))
     const s = useSessionStore()
-    await s.saveProfile({ name: 'Service', baseUrl: 'https://a.example', rpcUrl: 'https://r.example', networks: [{ name: 'a', label: 'A' }, { name: 'b', label: 'B' }] })
+    await s.saveProfile({
+      name: 'Service',
+      baseUrl: 'https://a.example',
+      rpcUrl: 'https://r.example',
+      networks: [
+        { name: 'a', label: 'A' },
+        { name: 'b', label: 'B' },
+      ],
+    })
     await s.setKey('svc', 'secret-key-WXYZ', false)
     await s.activate('svc')
     expect(s.activeKey).toMatchObject({ set: true, last4: 'WXYZ' })

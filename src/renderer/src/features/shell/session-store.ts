@@ -53,7 +53,13 @@ export const useSessionStore = defineStore('session', () => {
     }
     loaded.value = true
     // The sandbox profile was left active: start its sandbox again (main starts it on demand).
-    if (current?.kind === 'sandbox' && current.baseUrl === '' && sandbox.value?.state !== 'starting' && sandbox.value?.state !== 'ready') void startSandbox()
+    if (
+      current?.kind === 'sandbox' &&
+      current.baseUrl === '' &&
+      sandbox.value?.state !== 'starting' &&
+      sandbox.value?.state !== 'ready'
+    )
+      void startSandbox()
   }
 
   /** The sandbox's state as main sees it now (sample wallets included once it is ready). */
@@ -69,12 +75,19 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   function upsert(profile: ProfileView): void {
-    const others = profiles.value.filter((p) => p.id !== profile.id).map((p) => (profile.active ? { ...p, active: false } : p))
+    const others = profiles.value
+      .filter((p) => p.id !== profile.id)
+      .map((p) => (profile.active ? { ...p, active: false } : p))
     profiles.value = [...others, profile]
   }
 
   async function startSandbox(): Promise<BridgeResult<ProfileView>> {
-    if (sandbox.value?.state !== 'ready') sandbox.value = { state: 'starting', message: sandbox.value?.message ?? null, progress: sandbox.value?.progress ?? null }
+    if (sandbox.value?.state !== 'ready')
+      sandbox.value = {
+        state: 'starting',
+        message: sandbox.value?.message ?? null,
+        progress: sandbox.value?.progress ?? null,
+      }
     const result = await bridge.invoke('profiles.activate', { id: SANDBOX_PROFILE_ID })
     if (!result.ok) {
       sandbox.value = { state: 'failed', message: result.error.message, progress: null }
@@ -82,7 +95,8 @@ export const useSessionStore = defineStore('session', () => {
     }
     upsert(result.value)
     // Main may answer once the sandbox is up, before its 'ready' event arrives.
-    if (result.value.baseUrl !== '' && sandbox.value?.state === 'starting') sandbox.value = { state: 'ready', message: null, progress: null }
+    if (result.value.baseUrl !== '' && sandbox.value?.state === 'starting')
+      sandbox.value = { state: 'ready', message: null, progress: null }
     return result
   }
 

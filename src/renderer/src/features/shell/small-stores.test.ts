@@ -48,7 +48,13 @@ describe('small stores', () => {
   })
 
   it('recent: newest first, deduplicated, bounded and robust to bad storage', () => {
-    localStorage.setItem('chainscope.recent.v1', JSON.stringify([{ address: 'bad', network: 'a', at: 1 }, { address: ME, network: 'alpha', at: 2 }]))
+    localStorage.setItem(
+      'chainscope.recent.v1',
+      JSON.stringify([
+        { address: 'bad', network: 'a', at: 1 },
+        { address: ME, network: 'alpha', at: 2 },
+      ]),
+    )
     const recent = useRecentStore()
     expect(recent.items).toHaveLength(1)
     for (let i = 0; i < 20; i++) recent.add(`0x${i.toString(16).padStart(40, '0')}`, 'alpha', i)
@@ -60,7 +66,11 @@ describe('small stores', () => {
 
   it('watch summaries: newer answers win and text reads well', () => {
     const s = useWatchSummariesStore()
-    s.record(makeBalances([makeBalance('USDC', '1000000', '6', { rate: '1' }), makeBalance('GLD', '3', '0')], { fetchedAt: '2026-01-01T10:00:00.000Z' }))
+    s.record(
+      makeBalances([makeBalance('USDC', '1000000', '6', { rate: '1' }), makeBalance('GLD', '3', '0')], {
+        fetchedAt: '2026-01-01T10:00:00.000Z',
+      }),
+    )
     s.record(makeBalances([], { fetchedAt: '2026-01-01T09:00:00.000Z', source: 'snapshot', staleReason: 'offline' }))
     const summary = s.get('alpha', ME)!
     expect(summary.tokens).toBe(2)

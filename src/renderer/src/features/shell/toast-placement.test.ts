@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { chooseToastCorner, stackBox } from './toast-placement'
 
-const base = { stack: { width: 356, height: 60 }, viewport: { width: 1280, height: 720 }, inset: { top: 80, side: 16, bottom: 16 } }
+const base = {
+  stack: { width: 356, height: 60 },
+  viewport: { width: 1280, height: 720 },
+  inset: { top: 80, side: 16, bottom: 16 },
+}
 
 describe('toast placement', () => {
   it('sits bottom-right while nothing is there', () => {

@@ -37,7 +37,13 @@ export function stackBox(corner: ToastCorner, input: Pick<PlacementInput, 'stack
 }
 
 function overlapArea(a: Box, others: readonly Box[]): number {
-  return others.reduce((sum, b) => sum + Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)), 0)
+  return others.reduce(
+    (sum, b) =>
+      sum +
+      Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) *
+        Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top)),
+    0,
+  )
 }
 
 /** The first corner that covers nothing in `avoid`; if every one does, the one that covers least. */

@@ -20,11 +20,22 @@ export function useNetworkGate(): ComputedRef<NetworkGate> {
     if (!session.ready) {
       return {
         blocked: true,
-        reason: session.active.kind === 'sandbox' ? 'The sandbox is not running yet.' : 'This profile has no API key yet: add one in Settings.',
+        reason:
+          session.active.kind === 'sandbox'
+            ? 'The sandbox is not running yet.'
+            : 'This profile has no API key yet: add one in Settings.',
       }
     }
-    if (!connectivity.online) return { blocked: true, reason: `Offline: ${connectivity.reason ?? 'the service cannot be reached'}. Saved copies are shown.` }
-    if (limiter.exhausted) return { blocked: true, reason: `Today's request quota is used up; it resets at ${formatClock(limiter.resetsAtMs)}.` }
+    if (!connectivity.online)
+      return {
+        blocked: true,
+        reason: `Offline: ${connectivity.reason ?? 'the service cannot be reached'}. Saved copies are shown.`,
+      }
+    if (limiter.exhausted)
+      return {
+        blocked: true,
+        reason: `Today's request quota is used up; it resets at ${formatClock(limiter.resetsAtMs)}.`,
+      }
     return { blocked: false, reason: null }
   })
 }

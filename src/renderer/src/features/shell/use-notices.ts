@@ -25,7 +25,8 @@ export function useNotices(): void {
     (s, before) => {
       if (!s || s.state === before?.state) return
       if (s.state === 'failed') toast.error(`The sandbox failed: ${s.message ?? 'no reason given'}`)
-      else if (s.state === 'stopped' && session.active?.kind === 'sandbox') toast.warning('The sandbox stopped. Saved data stays available.')
+      else if (s.state === 'stopped' && session.active?.kind === 'sandbox')
+        toast.warning('The sandbox stopped. Saved data stays available.')
     },
   )
   onMounted(() => {

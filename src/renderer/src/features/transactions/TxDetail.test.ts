@@ -16,8 +16,28 @@ describe('TxDetail', () => {
       revert_reason: 'ERC20: transfer amount exceeds balance',
       status: 'error',
       result: 'Reverted',
-      decoded_input: { method_call: 'transfer(address to, uint256 value)', parameters: [{ name: 'to', type: 'address', value: ME }, { name: 'value', type: 'uint256', value: '100' }] },
-      token_transfers: [{ from: party(ME), to: party(ME), token: { address: '0x00000000000000000000000000000000000000ab', name: 'USD Coin', symbol: 'USDC', decimals: '6', type: 'ERC-20' }, total: { value: '2500000', decimals: '6' }, type: 'token_transfer' }],
+      decoded_input: {
+        method_call: 'transfer(address to, uint256 value)',
+        parameters: [
+          { name: 'to', type: 'address', value: ME },
+          { name: 'value', type: 'uint256', value: '100' },
+        ],
+      },
+      token_transfers: [
+        {
+          from: party(ME),
+          to: party(ME),
+          token: {
+            address: '0x00000000000000000000000000000000000000ab',
+            name: 'USD Coin',
+            symbol: 'USDC',
+            decimals: '6',
+            type: 'ERC-20',
+          },
+          total: { value: '2500000', decimals: '6' },
+          type: 'token_transfer',
+        },
+      ],
       token_transfers_overflow: true,
       raw_input: '0xa9059cbb',
       tx_tag: 'payroll',
@@ -25,7 +45,13 @@ describe('TxDetail', () => {
       has_error_in_internal_txs: true,
       actions: [{ type: 'mint', data: {} }],
       created_contract: null,
-      to: party('0x3333333333333333333333333333333333333333', { name: 'Token', is_contract: true, is_verified: true, proxy_type: 'eip1967', public_tags: [{ label: 'stablecoin' }] }),
+      to: party('0x3333333333333333333333333333333333333333', {
+        name: 'Token',
+        is_contract: true,
+        is_verified: true,
+        proxy_type: 'eip1967',
+        public_tags: [{ label: 'stablecoin' }],
+      }),
     })
     const w = mountWith(TxDetail, t, { props: { tx, address: ME } })
     await flushPromises()
@@ -64,15 +90,41 @@ describe('TxDetail', () => {
     ]) {
       expect(text, piece).toContain(piece)
     }
-    const copyLabels = [...document.body.querySelectorAll('button[aria-label^="Copy "]')].map((b) => b.getAttribute('aria-label'))
-    for (const label of ['Copy hash', 'Copy revert reason', 'Copy block number', 'Copy sender address', 'Copy recipient address', 'Copy value in wei', 'Copy fee in wei', 'Copy method call', 'Copy raw input', 'Copy transaction as JSON']) {
+    const copyLabels = [...document.body.querySelectorAll('button[aria-label^="Copy "]')].map((b) =>
+      b.getAttribute('aria-label'),
+    )
+    for (const label of [
+      'Copy hash',
+      'Copy revert reason',
+      'Copy block number',
+      'Copy sender address',
+      'Copy recipient address',
+      'Copy value in wei',
+      'Copy fee in wei',
+      'Copy method call',
+      'Copy raw input',
+      'Copy transaction as JSON',
+    ]) {
       expect(copyLabels).toContain(label)
     }
     w.unmount()
   })
 
   it('shows a pending transaction as pending, never failed', async () => {
-    const tx = makeTx(1, { block: null, timestamp: null, status: null, result: 'pending', gas_used: null, position: null, type: null, confirmation_duration: [], priority_fee: null, tx_burnt_fee: null, base_fee_per_gas: null, to: null })
+    const tx = makeTx(1, {
+      block: null,
+      timestamp: null,
+      status: null,
+      result: 'pending',
+      gas_used: null,
+      position: null,
+      type: null,
+      confirmation_duration: [],
+      priority_fee: null,
+      tx_burnt_fee: null,
+      base_fee_per_gas: null,
+      to: null,
+    })
     const w = mountWith(TxDetail, t, { props: { tx, address: ME } })
     await flushPromises()
     const text = document.body.textContent ?? ''

@@ -37,7 +37,14 @@ describe('TxList', () => {
 
   it('shows direction, parties with badges, exact value, fee and status', async () => {
     const special = [
-      makeTx(0, { to: party('0x3333333333333333333333333333333333333333', { name: 'Vault', is_contract: true, is_verified: true }), method: 'deposit' }),
+      makeTx(0, {
+        to: party('0x3333333333333333333333333333333333333333', {
+          name: 'Vault',
+          is_contract: true,
+          is_verified: true,
+        }),
+        method: 'deposit',
+      }),
       makeTx(1, { status: 'error', result: 'Reverted', value: '1' }),
       makeTx(2, { to: null, created_contract: { hash: '0x4444444444444444444444444444444444444444' } }),
     ]
@@ -83,7 +90,12 @@ describe('TxList', () => {
     const max = (2n ** 256n - 1n).toString()
     const special = [
       makeTx(0, { value: '1000000000000000000' }),
-      makeTx(1, { value: max, from: party('0x5555555555555555555555555555555555555555', { name: 'A very long counterparty name that cannot fit'.repeat(3) }) }),
+      makeTx(1, {
+        value: max,
+        from: party('0x5555555555555555555555555555555555555555', {
+          name: 'A very long counterparty name that cannot fit'.repeat(3),
+        }),
+      }),
     ]
     const w = mountWith(TxList, t, { props: { items: special, address: ME, hasMore: false, loadingMore: false } })
     await flushPromises()

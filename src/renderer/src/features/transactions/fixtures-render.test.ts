@@ -74,26 +74,29 @@ describe('real-world items render', () => {
     w.unmount()
   })
 
-  it.each(txFixture.items.map((i) => [i.id, i.item] as const))('detail of %s renders without an error', async (id, item) => {
-    const tx = transactionsResponseSchema.parse({ items: [item], next_page_params: null }).items[0]!
-    const w = mountWith(TxDetail, t, { props: { tx, address: ADDRESS } })
-    await flushPromises()
-    const text = document.body.textContent ?? ''
-    expect(text).toContain(tx.hash)
-    if (id === 'pending') {
-      expect(text).toContain('pending (not in a block yet)')
-      expect(text).not.toContain('Failed')
-    }
-    if (id === 'withRawRevertReason') expect(text).toContain('Only chairperson can give right to vote.')
-    if (id === 'withDecodedRevertReason') expect(text).toContain('SomeCustomError(address addr, uint256 balance)')
-    if (id === 'withTokenTransfer') {
-      expect(text).toContain('0.03156737370313035')
-      expect(text).toContain('#875879856')
-      expect(text).toContain('42,000,000')
-    }
-    expect(errors).toEqual([])
-    w.unmount()
-  })
+  it.each(txFixture.items.map((i) => [i.id, i.item] as const))(
+    'detail of %s renders without an error',
+    async (id, item) => {
+      const tx = transactionsResponseSchema.parse({ items: [item], next_page_params: null }).items[0]!
+      const w = mountWith(TxDetail, t, { props: { tx, address: ADDRESS } })
+      await flushPromises()
+      const text = document.body.textContent ?? ''
+      expect(text).toContain(tx.hash)
+      if (id === 'pending') {
+        expect(text).toContain('pending (not in a block yet)')
+        expect(text).not.toContain('Failed')
+      }
+      if (id === 'withRawRevertReason') expect(text).toContain('Only chairperson can give right to vote.')
+      if (id === 'withDecodedRevertReason') expect(text).toContain('SomeCustomError(address addr, uint256 balance)')
+      if (id === 'withTokenTransfer') {
+        expect(text).toContain('0.03156737370313035')
+        expect(text).toContain('#875879856')
+        expect(text).toContain('42,000,000')
+      }
+      expect(errors).toEqual([])
+      w.unmount()
+    },
+  )
 
   it('an empty address shows one clear empty state, no empty table or chart placeholder', async () => {
     const w = await openTxs([])
@@ -143,41 +146,53 @@ describe('a broken item in the list (property)', () => {
 
   it('every other transaction is shown, the broken one is a marked row and counted', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat(txFixture.items.length - 1), fc.constantFrom('hash', 'from', 'value', 'fee', 'nonce', 'tx_types'), breakage, async (index, field, how) => {
-        const t = setupTestApp()
-        const raw = txFixture.items.map((i, k) => (k === index ? breakItem(i.item, field, how) : i.item))
-        t.bridge.handle('data.transactions', () => txPage(raw))
-        const w = mountWith(TransactionsPanel, t, { props: { network: 'alpha', address: ADDRESS } })
-        await useTransactionsStore().open('alpha', ADDRESS)
-        await flushPromises()
-        const rows = w.findAll('.scroller [role="row"]')
-        expect(rows).toHaveLength(20)
-        expect(w.findAll('[data-testid="unreadable-row"]')).toHaveLength(1)
-        expect(rows[index]!.attributes('data-testid')).toBe('unreadable-row')
-        expect(rows[index]!.text()).toContain(field)
-        expect(w.get('[aria-label="Loaded transactions"]').text()).toContain('19 loaded, 1 unreadable')
-        w.unmount()
-      }),
+      fc.asyncProperty(
+        fc.nat(txFixture.items.length - 1),
+        fc.constantFrom('hash', 'from', 'value', 'fee', 'nonce', 'tx_types'),
+        breakage,
+        async (index, field, how) => {
+          const t = setupTestApp()
+          const raw = txFixture.items.map((i, k) => (k === index ? breakItem(i.item, field, how) : i.item))
+          t.bridge.handle('data.transactions', () => txPage(raw))
+          const w = mountWith(TransactionsPanel, t, { props: { network: 'alpha', address: ADDRESS } })
+          await useTransactionsStore().open('alpha', ADDRESS)
+          await flushPromises()
+          const rows = w.findAll('.scroller [role="row"]')
+          expect(rows).toHaveLength(20)
+          expect(w.findAll('[data-testid="unreadable-row"]')).toHaveLength(1)
+          expect(rows[index]!.attributes('data-testid')).toBe('unreadable-row')
+          expect(rows[index]!.text()).toContain(field)
+          expect(w.get('[aria-label="Loaded transactions"]').text()).toContain('19 loaded, 1 unreadable')
+          w.unmount()
+        },
+      ),
       { numRuns: 25 },
     )
   }, 60_000)
 
   it('every other balance is shown, the broken one is a marked row and counted', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat(balFixture.items.length - 1), fc.constantFrom('token', 'value'), breakage, async (index, field, how) => {
-        const t = setupTestApp()
-        const raw = balFixture.items.map((i, k) => (k === index ? breakItem(i.item, field, how) : i.item))
-        t.bridge.handle('data.balances', () => balView(raw))
-        const w = mountWith(BalancesPanel, t, { props: { network: 'alpha', address: ADDRESS, networkLabel: 'Alpha' } })
-        const store = useBalancesStore()
-        store.hideZero = false
-        await store.load('alpha', ADDRESS)
-        await flushPromises()
-        expect(w.findAll('table[aria-label="Token balances"] tbody tr:not(.unreadable)')).toHaveLength(15)
-        expect(w.findAll('[data-testid="unreadable-row"]')).toHaveLength(1)
-        expect(w.text()).toContain('15 loaded, 1 unreadable')
-        w.unmount()
-      }),
+      fc.asyncProperty(
+        fc.nat(balFixture.items.length - 1),
+        fc.constantFrom('token', 'value'),
+        breakage,
+        async (index, field, how) => {
+          const t = setupTestApp()
+          const raw = balFixture.items.map((i, k) => (k === index ? breakItem(i.item, field, how) : i.item))
+          t.bridge.handle('data.balances', () => balView(raw))
+          const w = mountWith(BalancesPanel, t, {
+            props: { network: 'alpha', address: ADDRESS, networkLabel: 'Alpha' },
+          })
+          const store = useBalancesStore()
+          store.hideZero = false
+          await store.load('alpha', ADDRESS)
+          await flushPromises()
+          expect(w.findAll('table[aria-label="Token balances"] tbody tr:not(.unreadable)')).toHaveLength(15)
+          expect(w.findAll('[data-testid="unreadable-row"]')).toHaveLength(1)
+          expect(w.text()).toContain('15 loaded, 1 unreadable')
+          w.unmount()
+        },
+      ),
       { numRuns: 20 },
     )
   }, 60_000)

@@ -18,7 +18,11 @@ export interface RevertReasonView {
 }
 
 export function paramViews(call: DecodedCall): DecodedParam[] {
-  return call.parameters.map((p) => ({ name: p.name ?? '', type: p.type, value: typeof p.value === 'string' ? p.value : (JSON.stringify(p.value) ?? 'null') }))
+  return call.parameters.map((p) => ({
+    name: p.name ?? '',
+    type: p.type,
+    value: typeof p.value === 'string' ? p.value : (JSON.stringify(p.value) ?? 'null'),
+  }))
 }
 
 const ERROR_STRING = '0x08c379a0'
@@ -70,8 +74,11 @@ export function revertReasonView(reason: RevertReason | undefined): RevertReason
   if (typeof reason === 'string') {
     // The spec's string may itself be raw bytes.
     const hexLike = /^(0x)?[0-9a-fA-F]+$/.test(reason) && reason.length >= 10
-    return hexLike ? { text: decodeRawRevert(reason), call: null, raw: reason } : { text: reason, call: null, raw: null }
+    return hexLike
+      ? { text: decodeRawRevert(reason), call: null, raw: reason }
+      : { text: reason, call: null, raw: null }
   }
-  if (isDecodedCall(reason)) return { text: reason.method_call, call: { method: reason.method_call, params: paramViews(reason) }, raw: null }
+  if (isDecodedCall(reason))
+    return { text: reason.method_call, call: { method: reason.method_call, params: paramViews(reason) }, raw: null }
   return typeof reason.raw === 'string' ? { text: decodeRawRevert(reason.raw), call: null, raw: reason.raw } : null
 }

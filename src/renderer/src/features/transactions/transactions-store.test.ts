@@ -13,7 +13,8 @@ function servePages(t: TestApp, pages: number, options: { delayMs?: number; fail
   t.bridge.handle('data.transactions', async (input) => {
     const n = input.cursor ? Number(input.cursor.slice(1)) : 0
     if (options.delayMs) await fakeLatency(options.delayMs)
-    if (n === options.failAt) throw new FakeBridgeFailure({ kind: 'rate-limited', message: 'slow down', retryAfterMs: 2000 })
+    if (n === options.failAt)
+      throw new FakeBridgeFailure({ kind: 'rate-limited', message: 'slow down', retryAfterMs: 2000 })
     return makePage(n * 50, 50, n + 1 < pages ? `p${n + 1}` : null, { cursor: input.cursor ?? null })
   })
   t.bridge.handle('work.cancel', () => ({ cancelled: 1 }))
@@ -41,7 +42,9 @@ describe('transactions store', () => {
     const cursors = t.bridge.callsOf('data.transactions').map((c) => (c as { cursor: string | null }).cursor)
     expect(cursors).toEqual([null, 'p1', 'p2'])
     // Every call carries the view's scope so leaving can cancel it.
-    expect(t.bridge.callsOf('data.transactions').every((c) => (c as { scope: string }).scope === `a:alpha:${ME}`)).toBe(true)
+    expect(t.bridge.callsOf('data.transactions').every((c) => (c as { scope: string }).scope === `a:alpha:${ME}`)).toBe(
+      true,
+    )
   })
 
   it('joins a page already loading instead of asking twice', async () => {
@@ -129,11 +132,22 @@ describe('transactions store', () => {
     expect(s.pages).toBe(1)
   })
 
-  it('keeps a revalidated first page\'s checkedAt with its provenance', async () => {
-    t.bridge.handle('data.transactions', () => makePage(0, 50, 'p1', { source: 'cache', fetchedAt: '2026-01-01T10:00:00.000Z', checkedAt: '2026-01-01T10:20:00.000Z' }))
+  it("keeps a revalidated first page's checkedAt with its provenance", async () => {
+    t.bridge.handle('data.transactions', () =>
+      makePage(0, 50, 'p1', {
+        source: 'cache',
+        fetchedAt: '2026-01-01T10:00:00.000Z',
+        checkedAt: '2026-01-01T10:20:00.000Z',
+      }),
+    )
     const s = useTransactionsStore()
     await s.open('alpha', ME)
-    expect(s.provenance).toEqual({ source: 'cache', staleReason: null, fetchedAt: '2026-01-01T10:00:00.000Z', checkedAt: '2026-01-01T10:20:00.000Z' })
+    expect(s.provenance).toEqual({
+      source: 'cache',
+      staleReason: null,
+      fetchedAt: '2026-01-01T10:00:00.000Z',
+      checkedAt: '2026-01-01T10:20:00.000Z',
+    })
   })
 
   it('keeps the stalest provenance; connectivity is left to main (its one writer)', async () => {
@@ -141,7 +155,12 @@ describe('transactions store', () => {
     t.bridge.handle('data.transactions', () => {
       n++
       if (n === 1) return makePage(0, 50, 'p1', { fetchedAt: '2026-01-01T10:00:00.000Z' })
-      if (n === 2) return makePage(50, 50, 'p2', { source: 'snapshot', staleReason: 'offline', fetchedAt: '2026-01-01T08:00:00.000Z' })
+      if (n === 2)
+        return makePage(50, 50, 'p2', {
+          source: 'snapshot',
+          staleReason: 'offline',
+          fetchedAt: '2026-01-01T08:00:00.000Z',
+        })
       throw new FakeBridgeFailure({ kind: 'offline', message: 'connection refused' })
     })
     const s = useTransactionsStore()
@@ -168,7 +187,13 @@ describe('transactions store', () => {
   })
 
   it('pages on past an unreadable item, keeps it in place, shows a repeated hash once and counts it', async () => {
-    const bad = { index: 1, path: 'value', message: 'expected a non-negative decimal string', raw: { hash: 'x', value: -1 }, hash: null }
+    const bad = {
+      index: 1,
+      path: 'value',
+      message: 'expected a non-negative decimal string',
+      raw: { hash: 'x', value: -1 },
+      hash: null,
+    }
     t.bridge.handle('data.transactions', (input) =>
       input.cursor
         ? makePage(49, 3, null, { cursor: input.cursor }) // its first item repeats the last of page one
@@ -199,7 +224,9 @@ describe('transactions store: paging guards and the reserve (issue 10 item 2)', 
 
   it('"Load all" stops after 3 pages that add nothing, though each brings a fresh cursor', async () => {
     let n = 0
-    t.bridge.handle('data.transactions', (input) => (input.cursor === null ? makePage(0, 50, 'c0') : makePage(0, 50, `c${++n}`, { cursor: input.cursor })))
+    t.bridge.handle('data.transactions', (input) =>
+      input.cursor === null ? makePage(0, 50, 'c0') : makePage(0, 50, `c${++n}`, { cursor: input.cursor }),
+    )
     t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
     const s = useTransactionsStore()
     await s.open('alpha', ME)
@@ -211,7 +238,13 @@ describe('transactions store: paging guards and the reserve (issue 10 item 2)', 
   })
 
   it('"Load all" stops on a cursor it already followed', async () => {
-    t.bridge.handle('data.transactions', (input) => (input.cursor === null ? makePage(0, 50, 'a') : input.cursor === 'a' ? makePage(50, 50, 'b', { cursor: 'a' }) : makePage(100, 50, 'a', { cursor: 'b' })))
+    t.bridge.handle('data.transactions', (input) =>
+      input.cursor === null
+        ? makePage(0, 50, 'a')
+        : input.cursor === 'a'
+          ? makePage(50, 50, 'b', { cursor: 'a' })
+          : makePage(100, 50, 'a', { cursor: 'b' }),
+    )
     t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
     const s = useTransactionsStore()
     await s.open('alpha', ME)
@@ -223,7 +256,11 @@ describe('transactions store: paging guards and the reserve (issue 10 item 2)', 
   it('"Load all" runs as background work and stops at the reserve until the user says go on', async () => {
     t.bridge.handle('data.transactions', (input) => {
       const n = input.cursor ? Number(input.cursor.slice(1)) : 0
-      if (n >= 2 && input.priority === 'background') throw new FakeBridgeFailure({ kind: 'quota-exhausted', message: 'Background refresh is paused: 200 of 1000 left.' })
+      if (n >= 2 && input.priority === 'background')
+        throw new FakeBridgeFailure({
+          kind: 'quota-exhausted',
+          message: 'Background refresh is paused: 200 of 1000 left.',
+        })
       return makePage(n * 50, 50, n + 1 < 4 ? `p${n + 1}` : null, { cursor: input.cursor ?? null })
     })
     t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))

@@ -59,14 +59,18 @@ export const useTransactionsStore = defineStore('transactions', () => {
     const t = target.value
     if (!t) return []
     const f = { direction: directionFilter.value, type: typeFilter.value, status: statusFilter.value }
-    return isFilterOff(f) ? entries.value : entries.value.filter((e) => e instanceof UnreadableRow || matchesFilter(e, t.address, f))
+    return isFilterOff(f)
+      ? entries.value
+      : entries.value.filter((e) => e instanceof UnreadableRow || matchesFilter(e, t.address, f))
   })
   const types = computed(() => {
     const set = new Set<string>()
     for (const tx of items.value) for (const t of tx.tx_types) set.add(t)
     return [...set].sort()
   })
-  const selected = computed(() => (selectedHash.value ? (items.value.find((t) => t.hash === selectedHash.value) ?? null) : null))
+  const selected = computed(() =>
+    selectedHash.value ? (items.value.find((t) => t.hash === selectedHash.value) ?? null) : null,
+  )
   /** The unreadable row open in the raw view, by key. */
   const selectedUnreadableKey = ref<string | null>(null)
   const selectedUnreadable = computed(() => {
@@ -109,11 +113,23 @@ export const useTransactionsStore = defineStore('transactions', () => {
     loadAllProgress.value = { running: false, pages: 0, rows: 0, stopped: null }
   }
 
-  async function fetchPage(cursor: string | null, refresh: boolean, options: { priority?: Priority; cacheOnly?: boolean } = {}): Promise<boolean> {
+  async function fetchPage(
+    cursor: string | null,
+    refresh: boolean,
+    options: { priority?: Priority; cacheOnly?: boolean } = {},
+  ): Promise<boolean> {
     const t = target.value
     if (!t) return false
     const mine = generation
-    const result = await bridge.invoke('data.transactions', { network: t.network, address: t.address, cursor, refresh, priority: options.priority ?? 'user', scope: scope(), cacheOnly: options.cacheOnly ?? false })
+    const result = await bridge.invoke('data.transactions', {
+      network: t.network,
+      address: t.address,
+      cursor,
+      refresh,
+      priority: options.priority ?? 'user',
+      scope: scope(),
+      cacheOnly: options.cacheOnly ?? false,
+    })
     if (mine !== generation) return false
     if (!result.ok) {
       // The user cancelled (load-all, leaving the view): nothing went wrong. Nor did a page
@@ -127,7 +143,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     // Main read each item on its own: here they are merged back in page order, and an item
     // whose hash is already listed is shown once and counted.
     const rows: (Transaction | UnreadableRow)[] = [...page.items]
-    for (const u of [...page.unreadable].sort((a, b) => a.index - b.index)) rows.splice(Math.min(u.index, rows.length), 0, new UnreadableRow(u, pages.value))
+    for (const u of [...page.unreadable].sort((a, b) => a.index - b.index))
+      rows.splice(Math.min(u.index, rows.length), 0, new UnreadableRow(u, pages.value))
     const freshRows: (Transaction | UnreadableRow)[] = []
     const freshItems: Transaction[] = []
     let dup = 0
@@ -149,12 +166,23 @@ export const useTransactionsStore = defineStore('transactions', () => {
     if (cursor === null) walk = newPagingWalk()
     // Main's guard (paging-guard.ts) judged the page already; the same rule here covers pages
     // that main answered from its cache.
-    const stop = page.pagingStopped ?? checkPage(walk, { cursor, nextCursor: page.nextCursor, itemIds: page.items.map((tx) => tx.hash) })
+    const stop =
+      page.pagingStopped ??
+      checkPage(walk, { cursor, nextCursor: page.nextCursor, itemIds: page.items.map((tx) => tx.hash) })
     pagingStopped.value = stop
     nextCursor.value = stop ? null : page.nextCursor
     pages.value++
-    const older = provenance.value === null || Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) || page.staleReason !== null
-    if (older) provenance.value = { source: page.source, fetchedAt: page.fetchedAt, staleReason: page.staleReason, ...(page.checkedAt ? { checkedAt: page.checkedAt } : {}) }
+    const older =
+      provenance.value === null ||
+      Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) ||
+      page.staleReason !== null
+    if (older)
+      provenance.value = {
+        source: page.source,
+        fetchedAt: page.fetchedAt,
+        staleReason: page.staleReason,
+        ...(page.checkedAt ? { checkedAt: page.checkedAt } : {}),
+      }
     error.value = null
     return true
   }
@@ -191,11 +219,13 @@ export const useTransactionsStore = defineStore('transactions', () => {
    * stops at the first page that is not cached. Answers how many transactions it added.
    */
   function loadCached(): Promise<number> {
-    if (pending || loadAllProgress.value.running || !target.value || nextCursor.value === null) return Promise.resolve(0)
+    if (pending || loadAllProgress.value.running || !target.value || nextCursor.value === null)
+      return Promise.resolve(0)
     const mine = generation
     const before = items.value.length
     const run = async (): Promise<boolean> => {
-      while (nextCursor.value !== null && mine === generation) if (!(await fetchPage(nextCursor.value, false, { cacheOnly: true }))) break
+      while (nextCursor.value !== null && mine === generation)
+        if (!(await fetchPage(nextCursor.value, false, { cacheOnly: true }))) break
       return true
     }
     const p = run().finally(() => {
@@ -217,7 +247,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     const priority: Priority = options.pastReserve ? 'user' : 'background'
     loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
     const limiter = useLimiterStore()
-    const atReserve = (): boolean => !options.pastReserve && limiter.state !== null && limiter.state.leftToday - 1 < limiter.state.reserve
+    const atReserve = (): boolean =>
+      !options.pastReserve && limiter.state !== null && limiter.state.leftToday - 1 < limiter.state.reserve
     while (!cancelRequested && nextCursor.value !== null) {
       if (atReserve()) {
         loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped: 'reserve' }
@@ -229,7 +260,15 @@ export const useTransactionsStore = defineStore('transactions', () => {
       if (!ok) break
     }
     const reserveHit = nextCursor.value !== null && priority === 'background' && error.value?.kind === 'quota-exhausted'
-    const stopped = cancelRequested ? 'cancelled' : reserveHit ? 'reserve' : nextCursor.value !== null ? 'error' : pagingStopped.value ? 'guard' : null
+    const stopped = cancelRequested
+      ? 'cancelled'
+      : reserveHit
+        ? 'reserve'
+        : nextCursor.value !== null
+          ? 'error'
+          : pagingStopped.value
+            ? 'guard'
+            : null
     loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped }
   }
 

@@ -1,5 +1,12 @@
 import type { DecodedCall, Transaction } from '@shared/domain/service-schemas'
-import { fiatValue, formatFiat, formatTokenAmount, formatUnits, parseAmount, parseDecimals } from '@shared/domain/amount'
+import {
+  fiatValue,
+  formatFiat,
+  formatTokenAmount,
+  formatUnits,
+  parseAmount,
+  parseDecimals,
+} from '@shared/domain/amount'
 import { paramViews, type DecodedParam } from './revert-reason'
 import { partyView, shortHash } from './tx-view'
 
@@ -19,7 +26,7 @@ export function gasUsage(used: unknown, limit: unknown): string {
   const u = parseAmount(used)
   const l = parseAmount(limit)
   if (u === null || l === null) return 'unknown'
-  const pct = l === 0n ? '—' : `${((Number((u * 10000n) / l)) / 100).toFixed(2)} %`
+  const pct = l === 0n ? '—' : `${(Number((u * 10000n) / l) / 100).toFixed(2)} %`
   return `${formatUnits(u, 0)} of ${formatUnits(l, 0)} (${pct})`
 }
 
@@ -76,7 +83,9 @@ export function transferViews(tx: Transaction): TransferView[] {
 export type { DecodedParam }
 
 /** Decoded input as "method(args)" and a parameter table. */
-export function decodedInputView(decoded: DecodedCall | null | undefined): { call: string; params: DecodedParam[] } | null {
+export function decodedInputView(
+  decoded: DecodedCall | null | undefined,
+): { call: string; params: DecodedParam[] } | null {
   return decoded ? { call: decoded.method_call, params: paramViews(decoded) } : null
 }
 

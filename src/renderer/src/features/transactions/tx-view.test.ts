@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { makeTx, ME, OTHER, party } from '../../testing/samples'
-import { activityBuckets, directionOf, filterTransactions, isFailed, methodLabel, partyView, statusLabel } from './tx-view'
+import {
+  activityBuckets,
+  directionOf,
+  filterTransactions,
+  isFailed,
+  methodLabel,
+  partyView,
+  statusLabel,
+} from './tx-view'
 
 describe('direction', () => {
   it('is relative to the open address, case-insensitively', () => {
@@ -11,7 +19,19 @@ describe('direction', () => {
   })
 
   it('follows token transfers when the address is neither sender nor recipient', () => {
-    const viaToken = makeTx(2, { from: party(OTHER), to: party(OTHER), token_transfers: [{ from: party(OTHER), to: party(ME), token: { address: OTHER, name: null, symbol: null, decimals: null, type: 'ERC-721' }, total: { token_id: '1' }, type: 'token_transfer' }] })
+    const viaToken = makeTx(2, {
+      from: party(OTHER),
+      to: party(OTHER),
+      token_transfers: [
+        {
+          from: party(OTHER),
+          to: party(ME),
+          token: { address: OTHER, name: null, symbol: null, decimals: null, type: 'ERC-721' },
+          total: { token_id: '1' },
+          type: 'token_transfer',
+        },
+      ],
+    })
     expect(directionOf(viaToken, ME)).toBe('in')
     expect(directionOf(makeTx(2, { from: party(OTHER), to: party(OTHER) }), ME)).toBe('other')
   })

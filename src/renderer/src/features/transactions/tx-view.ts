@@ -62,7 +62,13 @@ export function partyView(party: AddressObject | null | undefined): PartyView {
   if (!party) return { address: null, name: null, isContract: false, isVerified: false, short: '—' }
   const address = checksumCached(party.hash.toLowerCase())
   const name = party.name || party.ens_domain_name || null
-  return { address, name, isContract: party.is_contract === true, isVerified: party.is_verified === true, short: shortHash(address) }
+  return {
+    address,
+    name,
+    isContract: party.is_contract === true,
+    isVerified: party.is_verified === true,
+    short: shortHash(address),
+  }
 }
 
 /** The method column: the decoded method, else the 4-byte selector, else the kind. */
@@ -119,7 +125,11 @@ export function matchesFilter(tx: Transaction, address: string, f: TxFilter): bo
   return true
 }
 
-export function filterTransactions(items: readonly Transaction[], address: string, f: TxFilter): readonly Transaction[] {
+export function filterTransactions(
+  items: readonly Transaction[],
+  address: string,
+  f: TxFilter,
+): readonly Transaction[] {
   return isFilterOff(f) ? items : items.filter((tx) => matchesFilter(tx, address, f))
 }
 
@@ -132,13 +142,26 @@ export interface ActivityBucket {
   other: number
 }
 
-const BUCKETS_MS = [60_000, 600_000, 3_600_000, 6 * 3_600_000, 86_400_000, 7 * 86_400_000, 30 * 86_400_000, 365 * 86_400_000]
+const BUCKETS_MS = [
+  60_000,
+  600_000,
+  3_600_000,
+  6 * 3_600_000,
+  86_400_000,
+  7 * 86_400_000,
+  30 * 86_400_000,
+  365 * 86_400_000,
+]
 
 /**
  * Transactions over time by direction, oldest first, in the smallest bucket size (a minute to
  * a year) that needs at most `maxBuckets` bars; empty buckets are filled so gaps show.
  */
-export function activityBuckets(items: readonly Transaction[], address: string, maxBuckets = 60): { bucketMs: number; buckets: ActivityBucket[] } {
+export function activityBuckets(
+  items: readonly Transaction[],
+  address: string,
+  maxBuckets = 60,
+): { bucketMs: number; buckets: ActivityBucket[] } {
   const points: { ms: number; d: Direction }[] = []
   let min = Infinity
   let max = -Infinity
@@ -151,13 +174,21 @@ export function activityBuckets(items: readonly Transaction[], address: string, 
     if (ms > max) max = ms
   }
   if (points.length === 0) return { bucketMs: 86_400_000, buckets: [] }
-  const bucketMs = BUCKETS_MS.find((b) => Math.floor(max / b) - Math.floor(min / b) + 1 <= maxBuckets) ?? BUCKETS_MS[BUCKETS_MS.length - 1]!
+  const bucketMs =
+    BUCKETS_MS.find((b) => Math.floor(max / b) - Math.floor(min / b) + 1 <= maxBuckets) ??
+    BUCKETS_MS[BUCKETS_MS.length - 1]!
   const first = Math.floor(min / bucketMs)
   const count = Math.floor(max / bucketMs) - first + 1
   const buckets: ActivityBucket[] = Array.from({ length: Math.min(count, maxBuckets * 2) }, (_, i) => {
     const startMs = (first + i) * bucketMs
     const iso = new Date(startMs).toISOString()
-    return { label: bucketMs >= 86_400_000 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`, startMs, in: 0, out: 0, other: 0 }
+    return {
+      label: bucketMs >= 86_400_000 ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`,
+      startMs,
+      in: 0,
+      out: 0,
+      other: 0,
+    }
   })
   for (const p of points) {
     const b = buckets[Math.floor(p.ms / bucketMs) - first]

@@ -4,7 +4,16 @@ import { setupTestApp, type TestApp } from '../../testing/mount'
 import { useAppStore } from '../shell/app-store'
 import { useWatchCheckStore } from './watch-check-store'
 
-const status = (address: string, unseen: boolean): WatchStatus => ({ network: 'alpha', address, unseen, newTxs: unseen ? 1 : 0, newTxsMore: false, deltas: [], checkedAt: '2030-01-01T00:00:00.000Z', baseline: true })
+const status = (address: string, unseen: boolean): WatchStatus => ({
+  network: 'alpha',
+  address,
+  unseen,
+  newTxs: unseen ? 1 : 0,
+  newTxsMore: false,
+  deltas: [],
+  checkedAt: '2030-01-01T00:00:00.000Z',
+  baseline: true,
+})
 const result = (statuses: WatchStatus[]): WatchCheckResult => ({
   checkedAt: '2030-01-01T00:00:00.000Z',
   addresses: statuses.length,
@@ -35,7 +44,15 @@ describe('watch check store', () => {
   it('mirrors statuses, and raises the browser notification once for what is newly unseen', async () => {
     const s = useWatchCheckStore()
     t.bridge.handle('watch.check', () => result([status('0xa', true), status('0xb', false)]))
-    t.bridge.handle('watch.estimate', () => ({ requests: 1, leftToday: 900, percentOfLeft: 0.2, reserve: 200, crossesReserve: false, exceedsLeft: false, addresses: 2 }))
+    t.bridge.handle('watch.estimate', () => ({
+      requests: 1,
+      leftToday: 900,
+      percentOfLeft: 0.2,
+      reserve: 200,
+      crossesReserve: false,
+      exceedsLeft: false,
+      addresses: 2,
+    }))
     await s.check('w1')
     expect(s.get('alpha', '0xA')?.unseen).toBe(true)
     expect(shown).toEqual([{ title: 'Watchlist: something changed', body: '1 watched address changed.' }])
@@ -50,7 +67,15 @@ describe('watch check store', () => {
   it('stays quiet without the permission, and in Electron (main notifies there)', async () => {
     const s = useWatchCheckStore()
     t.bridge.handle('watch.check', () => result([status('0xa', true)]))
-    t.bridge.handle('watch.estimate', () => ({ requests: 1, leftToday: 900, percentOfLeft: 0.2, reserve: 200, crossesReserve: false, exceedsLeft: false, addresses: 1 }))
+    t.bridge.handle('watch.estimate', () => ({
+      requests: 1,
+      leftToday: 900,
+      percentOfLeft: 0.2,
+      reserve: 200,
+      crossesReserve: false,
+      exceedsLeft: false,
+      addresses: 1,
+    }))
     FakeNotification.permission = 'default'
     await s.check('w1')
     expect(shown).toHaveLength(0)

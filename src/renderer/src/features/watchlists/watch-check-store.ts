@@ -52,7 +52,11 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
   async function check(listId: string): Promise<BridgeResult<WatchCheckResult>> {
     running.value = true
     error.value = null
-    const before = new Set(Object.values(statuses.value).filter((s) => s.unseen).map((s) => keyOf(s.network, s.address)))
+    const before = new Set(
+      Object.values(statuses.value)
+        .filter((s) => s.unseen)
+        .map((s) => keyOf(s.network, s.address)),
+    )
     try {
       const r = await bridge.invoke('watch.check', { listId })
       if (r.ok) {
@@ -94,9 +98,30 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
 
   /** The web host's notification: only with the user's permission, asked for by a click. */
   function browserNotify(changed: number): void {
-    if (useAppStore().info?.host !== 'web' || typeof Notification === 'undefined' || Notification.permission !== 'granted') return
-    new Notification('Watchlist: something changed', { body: `${changed} watched address${changed === 1 ? '' : 'es'} changed.` })
+    if (
+      useAppStore().info?.host !== 'web' ||
+      typeof Notification === 'undefined' ||
+      Notification.permission !== 'granted'
+    )
+      return
+    new Notification('Watchlist: something changed', {
+      body: `${changed} watched address${changed === 1 ? '' : 'es'} changed.`,
+    })
   }
 
-  return { statuses, running, last, error, estimate, settings, get, load, loadEstimate, check, markSeen, setPeriodic, setBudget }
+  return {
+    statuses,
+    running,
+    last,
+    error,
+    estimate,
+    settings,
+    get,
+    load,
+    loadEstimate,
+    check,
+    markSeen,
+    setPeriodic,
+    setBudget,
+  }
 })

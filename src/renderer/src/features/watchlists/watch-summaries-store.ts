@@ -34,7 +34,10 @@ function accept(value: unknown): Record<string, WatchSummary> | null {
         tokens: v.tokens,
         fiatCents: typeof v.fiatCents === 'string' && /^\d+$/.test(v.fiatCents) ? v.fiatCents : null,
         top: v.top.filter((t): t is string => typeof t === 'string').slice(0, 3),
-        staleReason: v.staleReason === 'offline' || v.staleReason === 'quota' || v.staleReason === 'rate-limited' ? v.staleReason : null,
+        staleReason:
+          v.staleReason === 'offline' || v.staleReason === 'quota' || v.staleReason === 'rate-limited'
+            ? v.staleReason
+            : null,
       }
     }
   }
@@ -45,10 +48,26 @@ export function summarise(view: BalancesView): WatchSummary {
   const rows = view.items.map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
   const fiat = totalFiat(rows)
   const top = [...rows]
-    .sort((a, b) => (a.fiatCents === null ? 1 : b.fiatCents === null ? -1 : a.fiatCents > b.fiatCents ? -1 : a.fiatCents < b.fiatCents ? 1 : 0))
+    .sort((a, b) =>
+      a.fiatCents === null
+        ? 1
+        : b.fiatCents === null
+          ? -1
+          : a.fiatCents > b.fiatCents
+            ? -1
+            : a.fiatCents < b.fiatCents
+              ? 1
+              : 0,
+    )
     .slice(0, 3)
     .map((r) => r.symbol)
-  return { fetchedAt: view.fetchedAt, tokens: rows.length, fiatCents: fiat === null ? null : fiat.toString(), top, staleReason: view.staleReason }
+  return {
+    fetchedAt: view.fetchedAt,
+    tokens: rows.length,
+    fiatCents: fiat === null ? null : fiat.toString(),
+    top,
+    staleReason: view.staleReason,
+  }
 }
 
 /** "3 tokens · USDC, WETH, GLD · $1,234.00" */

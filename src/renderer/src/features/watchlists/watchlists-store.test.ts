@@ -6,7 +6,14 @@ import { setupTestApp, type TestApp } from '../../testing/mount'
 import { useWatchSummariesStore } from './watch-summaries-store'
 import { useWatchlistsStore, WATCH_SCOPE } from './watchlists-store'
 
-const A = ['0x1000000000000000000000000000000000000001', '0x1000000000000000000000000000000000000002', '0x1000000000000000000000000000000000000003', '0x1000000000000000000000000000000000000004', '0x1000000000000000000000000000000000000005', '0x1000000000000000000000000000000000000006']
+const A = [
+  '0x1000000000000000000000000000000000000001',
+  '0x1000000000000000000000000000000000000002',
+  '0x1000000000000000000000000000000000000003',
+  '0x1000000000000000000000000000000000000004',
+  '0x1000000000000000000000000000000000000005',
+  '0x1000000000000000000000000000000000000006',
+]
 
 describe('watchlists store', () => {
   let t: TestApp
@@ -33,7 +40,13 @@ describe('watchlists store', () => {
     await run
     expect(s.progress).toMatchObject({ running: false, done: 6, failed: 0, cancelled: false })
     expect(useWatchSummariesStore().get('alpha', A[5]!)).toMatchObject({ tokens: 1, fiatCents: '100' })
-    expect(t.bridge.callsOf('data.balances').every((c) => (c as { refresh: boolean; scope: string }).refresh && (c as { scope: string }).scope === WATCH_SCOPE)).toBe(true)
+    expect(
+      t.bridge
+        .callsOf('data.balances')
+        .every(
+          (c) => (c as { refresh: boolean; scope: string }).refresh && (c as { scope: string }).scope === WATCH_SCOPE,
+        ),
+    ).toBe(true)
   })
 
   it('cancels a refresh and tells main to drop the queued work', async () => {
@@ -80,7 +93,11 @@ describe('watchlists store', () => {
 
   it('imports and reports per-row problems without changing anything', async () => {
     t.bridge.handle('watchlists.import', () => {
-      throw new FakeBridgeFailure({ kind: 'invalid-input', message: '2 rows are wrong', rows: [{ row: 2, message: 'bad address' }] })
+      throw new FakeBridgeFailure({
+        kind: 'invalid-input',
+        message: '2 rows are wrong',
+        rows: [{ row: 2, message: 'bad address' }],
+      })
     })
     const s = useWatchlistsStore()
     await s.load()

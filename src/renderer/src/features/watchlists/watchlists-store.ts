@@ -25,7 +25,14 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   const error = ref<BridgeError | null>(null)
   const selectedId = ref<string | null>(null)
   const refreshing = ref<Record<string, boolean>>({})
-  const progress = ref<RefreshProgress>({ running: false, done: 0, failed: 0, total: 0, cancelled: false, lastError: null })
+  const progress = ref<RefreshProgress>({
+    running: false,
+    done: 0,
+    failed: 0,
+    total: 0,
+    cancelled: false,
+    lastError: null,
+  })
 
   const selected = computed(() => lists.value.find((l) => l.id === selectedId.value) ?? lists.value[0] ?? null)
 
@@ -71,7 +78,10 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
-  async function addEntry(listId: string, entry: BridgeCallInput<'watchlists.addEntry'>['entry']): Promise<BridgeResult<Watchlist>> {
+  async function addEntry(
+    listId: string,
+    entry: BridgeCallInput<'watchlists.addEntry'>['entry'],
+  ): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.addEntry', { listId, entry })
     if (result.ok) replace(result.value)
     return result
@@ -95,7 +105,11 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
-  async function importText(format: 'json' | 'csv', text: string, listName?: string): Promise<BridgeResult<{ lists: number; entries: number }>> {
+  async function importText(
+    format: 'json' | 'csv',
+    text: string,
+    listName?: string,
+  ): Promise<BridgeResult<{ lists: number; entries: number }>> {
     const result = await bridge.invoke('watchlists.import', listName ? { format, text, listName } : { format, text })
     if (result.ok) await load()
     return result
@@ -108,7 +122,13 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   /** Fetches one entry's balances afresh; the summary updates from the answer. */
   async function refreshEntry(entry: WatchEntry): Promise<BridgeResult<unknown>> {
     refreshing.value = { ...refreshing.value, [entry.id]: true }
-    const result = await bridge.invoke('data.balances', { network: entry.network, address: entry.address, refresh: true, priority: 'user', scope: WATCH_SCOPE })
+    const result = await bridge.invoke('data.balances', {
+      network: entry.network,
+      address: entry.address,
+      refresh: true,
+      priority: 'user',
+      scope: WATCH_SCOPE,
+    })
     refreshing.value = { ...refreshing.value, [entry.id]: false }
     if (result.ok) summaries.record(result.value)
     return result
@@ -136,11 +156,19 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
           ? { ...p, done: p.done + 1 }
           : { ...p, done: p.done + 1, failed: p.failed + 1, lastError: result.error }
         // Out of quota or offline: the rest would fail the same way.
-        if (!result.ok && (result.error.kind === 'quota-exhausted' || result.error.kind === 'offline' || result.error.kind === 'auth')) cancelRequested = true
+        if (
+          !result.ok &&
+          (result.error.kind === 'quota-exhausted' || result.error.kind === 'offline' || result.error.kind === 'auth')
+        )
+          cancelRequested = true
       }
     }
     await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker))
-    progress.value = { ...progress.value, running: false, cancelled: cancelRequested && progress.value.done < progress.value.total }
+    progress.value = {
+      ...progress.value,
+      running: false,
+      cancelled: cancelRequested && progress.value.done < progress.value.total,
+    }
   }
 
   async function cancelRefresh(): Promise<void> {
