@@ -7,18 +7,17 @@
  * Options: --rows N (10000), --seed-txs N (10000), --frames N (300), --no-build,
  * --out DIR (write the raw traces there, for chrome://tracing or Perfetto).
  */
-import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { chromium, type CDPSession } from '@playwright/test'
+import type { CDPSession, Page } from '@playwright/test'
 import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
+import { buildApp, launchBenchBrowser, percentile, scrollFrames } from './ui-support'
 
-const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '10000' },
@@ -186,36 +185,19 @@ function summariseProfile(p: CpuProfile, top = 25): string {
   return `    self:\n${fmt(self)}\n    total:\n${fmt(total)}`
 }
 
-const SCROLL_SCRIPT = `(async () => {
-  const el = document.querySelector('[role="table"][aria-label="Transactions"] .scroller')
-  el.scrollTop = 0
-  const out = []
-  let last = 0, dir = 1, n = 0
-  await new Promise((done) => {
-    const tick = (t) => {
-      if (last) out.push(t - last)
-      last = t
-      el.scrollTop += 400 * dir
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1
-      else if (el.scrollTop <= 0) dir = 1
-      if (++n < FRAME_COUNT) requestAnimationFrame(tick)
-      else done()
-    }
-    requestAnimationFrame(tick)
-  })
-  out.sort((a, b) => a - b)
-  return { n: out.length, p50: out[Math.floor(out.length / 2)], p95: out[Math.ceil(out.length * 0.95) - 1], sum: out.reduce((s, x) => s + x, 0) }
-})()`
+/** Frame count, median, p95 and total (ms) of one scroll through the list. */
+async function scrollStats(page: Page): Promise<{ n: number; p50: number; p95: number; sum: number }> {
+  const frames = await scrollFrames(page, Number(values.frames))
+  return {
+    n: frames.length,
+    p50: percentile(frames, 50),
+    p95: percentile(frames, 95),
+    sum: frames.reduce((s, x) => s + x, 0),
+  }
+}
 
 async function main(): Promise<void> {
-  if (!values['no-build']) {
-    log('building…')
-    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
-    if (built.status !== 0) throw new Error('electron-vite build failed')
-  }
+  if (!values['no-build']) buildApp(log)
   const key = `bench_${randomBytes(8).toString('hex')}`
   const sandbox = await startServiceSandbox(['--api-key', key, '--seed-txs', values['seed-txs']!, '--block-time', '0'])
   const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-ui-profile-'))
@@ -223,17 +205,7 @@ async function main(): Promise<void> {
   host.child.stderr?.on('data', (c: Buffer) => {
     for (const l of c.toString().split('\n')) if (l.startsWith('TIMING')) log(`host ${l}`)
   })
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-frame-rate-limit',
-      '--disable-gpu-vsync',
-      '--disable-background-timer-throttling',
-    ],
-  })
+  const browser = await launchBenchBrowser()
   const save = (name: string, data: TraceEvent[] | CpuProfile): void => {
     if (!values.out) return
     mkdirSync(values.out, { recursive: true })
@@ -335,12 +307,7 @@ async function main(): Promise<void> {
         for (const v of vs) {
           await page.evaluate(`window.__txVariant(${JSON.stringify(v)})`)
           await page.waitForTimeout(200)
-          const r = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))) as {
-            n: number
-            p50: number
-            p95: number
-            sum: number
-          }
+          const r = await scrollStats(page)
           const x = (res[v] ??= { p50: [], p95: [], mean: [] })
           x.p50.push(r.p50)
           x.p95.push(r.p95)
@@ -354,11 +321,11 @@ async function main(): Promise<void> {
         )
       return
     }
-    const untraced = await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))
+    const untraced = await scrollStats(page)
     log(`scroll untraced: ${JSON.stringify(untraced)}`)
     let traced: unknown
     const scroll = await trace(cdp, async () => {
-      traced = await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', values.frames!))
+      traced = await scrollStats(page)
     })
     save('scroll.json', scroll)
     log(`scroll traced: ${JSON.stringify(traced)}\n${summarise(scroll)}`)

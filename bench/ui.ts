@@ -16,16 +16,15 @@
  * Options: --rows N (10000), --seed-txs N (10000: the sandbox's busy address), --no-build,
  * --frames N (600 scrolling frames), --headed.
  */
-import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { chromium } from '@playwright/test'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
+import { buildApp, launchBenchBrowser, percentile, scrollFrames } from './ui-support'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -50,72 +49,21 @@ export function initialJsKbGz(rendererDir: string): number {
   return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(rendererDir, f)), { level: 9 }).length, 0) / 1024
 }
 
-/**
- * Scrolls the list 400 px per frame, down to the end and back, and returns the frame times.
- * A string, not a function: tsx would wrap a function's inner helpers in its own `__name`,
- * which does not exist in the page.
- */
-const SCROLL_SCRIPT = `(async () => {
-  const el = document.querySelector('[role="table"][aria-label="Transactions"] .scroller')
-  if (!el) throw new Error('no transaction list scroller')
-  el.scrollTop = 0
-  const out = []
-  let last = 0
-  let dir = 1
-  let n = 0
-  await new Promise((done) => {
-    const tick = (t) => {
-      if (last) out.push(t - last)
-      last = t
-      el.scrollTop += 400 * dir
-      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1
-      else if (el.scrollTop <= 0) dir = 1
-      if (++n < FRAME_COUNT) requestAnimationFrame(tick)
-      else done()
-    }
-    requestAnimationFrame(tick)
-  })
-  return out
-})()`
-
 /** The sandbox with a busy address of `seedTxs` transactions (a first run seeds and caches). */
 async function startSeededSandbox(key: string, seedTxs: number) {
   log(`starting the sandbox with --seed-txs ${seedTxs} (a first run seeds and caches the chains; about a minute)…`)
   return startServiceSandbox(['--api-key', key, '--seed-txs', String(seedTxs), '--block-time', '0'])
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
-
 async function main(): Promise<void> {
-  if (!values['no-build']) {
-    log('building (electron-vite build)…')
-    const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    })
-    if (built.status !== 0) throw new Error('electron-vite build failed')
-  }
+  if (!values['no-build']) buildApp(log)
   const jsKb = initialJsKbGz(join(ROOT, 'out/renderer'))
 
   const key = `bench_${randomBytes(8).toString('hex')}`
   const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
   const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-bench-ui-'))
   const host = await startWebHostProcess(dataDir)
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: !values.headed,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-frame-rate-limit',
-      '--disable-gpu-vsync',
-      '--disable-background-timer-throttling',
-    ],
-  })
+  const browser = await launchBenchBrowser({ headless: !values.headed })
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.goto(host.url)
@@ -162,7 +110,7 @@ async function main(): Promise<void> {
         ),
       )
     const before = await metrics()
-    const deltas = (await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', String(frames)))) as number[]
+    const deltas = await scrollFrames(page, frames)
     const after = await metrics()
     const perFrame = (name: string): string =>
       ((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / deltas.length).toFixed(2)

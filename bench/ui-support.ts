@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { chromium, type Browser, type Page } from '@playwright/test'
+import { z } from 'zod'
+
+/** What bench:ui and bench/ui-profile.ts share: the build, the browser and the scroll measure. */
+const ROOT = resolve(import.meta.dirname, '..')
+
+/** Builds the app (electron-vite build) unless the caller was told not to. */
+export function buildApp(log: (m: string) => void): void {
+  log('building (electron-vite build)…')
+  const built = spawnSync(join(ROOT, 'node_modules/.bin/electron-vite'), ['build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  if (built.status !== 0) throw new Error('electron-vite build failed')
+}
+
+/**
+ * Debian's Chromium with its frame-rate limit off, so a frame takes as long as its work
+ * (script, style, layout, paint), not the display's 16.7 ms tick.
+ */
+export function launchBenchBrowser(options: { headless?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: options.headless ?? true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-frame-rate-limit',
+      '--disable-gpu-vsync',
+      '--disable-background-timer-throttling',
+    ],
+  })
+}
+
+/**
+ * Scrolls the transactions list 400 px per frame through every row and back for `frames`
+ * frames; answers each frame's time (ms). A string, not a function: tsx would wrap a
+ * function's inner helpers in its own `__name`, which does not exist in the page.
+ */
+const SCROLL_SCRIPT = `(async () => {
+  const el = document.querySelector('[role="table"][aria-label="Transactions"] .scroller')
+  if (!el) throw new Error('no transaction list scroller')
+  el.scrollTop = 0
+  const out = []
+  let last = 0
+  let dir = 1
+  let n = 0
+  await new Promise((done) => {
+    const tick = (t) => {
+      if (last) out.push(t - last)
+      last = t
+      el.scrollTop += 400 * dir
+      if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1
+      else if (el.scrollTop <= 0) dir = 1
+      if (++n < FRAME_COUNT) requestAnimationFrame(tick)
+      else done()
+    }
+    requestAnimationFrame(tick)
+  })
+  return out
+})()`
+
+export async function scrollFrames(page: Page, frames: number): Promise<number[]> {
+  return z.array(z.number()).parse(await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', String(frames))))
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
