@@ -16,6 +16,8 @@ export default defineConfig<AppFixtureOptions>({
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
   use: {
+    // A click on a control that never becomes enabled fails with its locator, not the test timeout.
+    actionTimeout: 30_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -305,11 +305,13 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
     })
 
     await test.step('the service stops: saved data is shown "as of", network actions say why they are off', async () => {
-      await service!.stop()
-      service = null
+      // Open the address while the service still answers: opening it also checks both
+      // networks, which would tell main it is offline (and disable Refresh) before the click.
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await page.getByRole('button', { name: `Open ${whale} on Alpha` }).click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
+      await service!.stop()
+      service = null
       await main.getByRole('button', { name: 'Refresh' }).click()
       await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
         /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
