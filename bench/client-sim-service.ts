@@ -203,6 +203,10 @@ export class SimService {
     this.requests += 1
     const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : url.pathname.split('/').at(-1)!
     this.byKind[kind] = (this.byKind[kind] ?? 0) + 1
+    if (process.env.SIM_TRACE)
+      process.stderr.write(
+        `sim ${((this.clock.now() - this.#start) / 1000).toFixed(1)}s ${url.pathname.split('/').slice(0, 3).join('/')} ${url.searchParams.get('address')?.slice(0, 8) ?? ''} ${url.searchParams.get('hash')?.slice(0, 8) ?? ''} ${typeof init?.body === 'string' ? init.body.replace(/"jsonrpc":"2.0",/g, '').slice(0, 200) : ''}\n`,
+      )
     const body = this.#answer(url, typeof init?.body === 'string' ? init.body : '')
     return new Promise((resolve) =>
       this.clock.setTimeout(
@@ -256,7 +260,16 @@ export class SimService {
           return { jsonrpc: '2.0', id: c.id, result: this.#logs(parts[1]!, from, Math.min(to, head), filter, chain) }
         }
         if (c.method === 'eth_getBlockByNumber') {
-          const n = c.params[0] === 'latest' ? head : Math.min(head, Number(BigInt(String(c.params[0]))))
+          // Tags as anvil answers them (finalized: two epochs of 32 slots back, safe: one).
+          const tag = c.params[0]
+          const tags: Record<string, number> = { latest: head, pending: head, safe: head - 32, finalized: head - 64 }
+          const n =
+            typeof tag === 'string' && tag in tags
+              ? Math.max(0, tags[tag]!)
+              : typeof tag === 'string' && /^0x[0-9a-f]+$/i.test(tag)
+                ? Math.min(head, Number(BigInt(tag)))
+                : null
+          if (n === null) return { jsonrpc: '2.0', id: c.id, error: { code: -32602, message: 'invalid block tag' } }
           return {
             jsonrpc: '2.0',
             id: c.id,

@@ -16,7 +16,8 @@
  * Options: --only refresh|paging|hour|watch|height, --seed N (the hour's random seed, default 1),
  * --chain slot|walk (the hour's chain model, default slot as the sandbox mines: see client-sim.ts; the other
  * model's result is printed to stderr). BENCH_TRACE=1 prints each request's send time and
- * answer time to stderr.
+ * answer time to stderr; SIM_TRACE=1 prints each request of the simulated hour (its simulated
+ * time, path, address, cursor hash and the start of its JSON-RPC body).
  */
 import { parseArgs } from 'node:util'
 import { tsxSandboxLauncher } from '../src/main/core/testing/sandbox-harness'

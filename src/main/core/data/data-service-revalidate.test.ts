@@ -7,8 +7,8 @@ import { Limiter } from '../limiter/limiter'
 import { MemoryQuotaLedger } from '../limiter/quota-store'
 import { ServiceClient } from '../service/service-client'
 import { json, startScriptedServer } from '../testing/scripted-server'
-import { balanceItem, transaction } from '../testing/service-fixtures'
-import { DataService } from './data-service'
+import { balanceItem, nextPage, transaction } from '../testing/service-fixtures'
+import { DataService, DEFAULT_FRESHNESS } from './data-service'
 import { SnapshotStore } from './snapshot-store'
 
 /**
@@ -109,7 +109,7 @@ describe('DataService revalidation', () => {
     await data.transactions({ ...req, cursor: null })
     await data.balances(req)
     server.seen.length = 0
-    now += 3 * 60_000
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
     const [balances, page] = await visit(data)
     expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
     const checkedAt = new Date(now).toISOString()
@@ -152,7 +152,7 @@ describe('DataService revalidation', () => {
     // Balances before any page: no block to compare from.
     await data.balances(req)
     await data.transactions({ ...req, cursor: null })
-    now += 3 * 60_000
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
     server.seen.length = 0
     await visit(data)
     // Batches untried: the check could cost 1 + 10 requests.
@@ -165,9 +165,139 @@ describe('DataService revalidation', () => {
       ],
       { priority: 'user' },
     )
-    now += 3 * 60_000
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
     server.seen.length = 0
     await data.balances(req)
     expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
+  })
+})
+
+const OTHER = '0x00000000000000000000000000000000000000bb'
+
+/** A revalidation batch answered at `head`: no logs, nonce and balance 1, the nonce 2 at latest where `moved`. */
+function answerRpc(body: string, head: string, moved: (address: unknown) => boolean): unknown[] {
+  const calls = JSON.parse(body) as { id: number; method: string; params: unknown[] }[]
+  const result = (c: (typeof calls)[number]): unknown =>
+    c.method === 'eth_blockNumber'
+      ? head
+      : c.method === 'eth_getLogs'
+        ? []
+        : c.method === 'eth_getTransactionCount' && c.params[1] === 'latest' && moved(c.params[0])
+          ? '0x2'
+          : '0x1'
+  return calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: result(c) }))
+}
+const learnBatches = (client: ServiceClient) =>
+  client.rpcCalls(
+    'alpha',
+    [
+      { method: 'eth_blockNumber', params: [] },
+      { method: 'eth_gasPrice', params: [] },
+    ],
+    { priority: 'user' },
+  )
+
+describe('DataService revalidation of the other addresses in the same request', () => {
+  it("asks about the network's other addresses with data on hand; their next look needs no request", async () => {
+    const { data, client } = await setup()
+    await learnBatches(client)
+    const other = { ...req, address: OTHER }
+    // A page first: balances fetched before any page have no block to be checked from.
+    await data.transactions({ ...req, cursor: null })
+    await data.balances(req)
+    await Promise.all([data.balances(other), data.transactions({ ...other, cursor: null })])
+    server.seen.length = 0
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
+    const checkedAt = new Date(now).toISOString()
+    await visit(data)
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
+    const batch = JSON.parse(server.seen[0]!.body) as { method: string; params: unknown[] }[]
+    const asked = batch.filter((c) => c.method === 'eth_getTransactionCount').map((c) => c.params[0])
+    expect(asked).toEqual([ADDR, ADDR, OTHER, OTHER])
+    // Two minutes later, the other address: confirmed by that request, served without one.
+    now += 120_000
+    server.seen.length = 0
+    const [balances, page] = await Promise.all([data.balances(other), data.transactions({ ...other, cursor: null })])
+    expect(server.seen).toHaveLength(0)
+    expect(balances).toMatchObject({ source: 'cache', checkedAt })
+    expect(page).toMatchObject({ source: 'cache', checkedAt })
+    // Once that confirmation is older than the window, it is asked about again.
+    now += DEFAULT_FRESHNESS.firstPageMs
+    await data.transactions({ ...other, cursor: null })
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
+  })
+
+  it('an address found changed on the way is refetched at its next look without asking again', async () => {
+    const { data, client } = await setup()
+    // The other address sent a transaction since (its nonce moved); nothing else moved.
+    server.script((r, res) => {
+      if (r.path.startsWith('/rpc/'))
+        return json(
+          res,
+          200,
+          answerRpc(r.body, '0x200', (a) => a === OTHER),
+        )
+      if (r.path.endsWith('/transactions'))
+        return json(res, 200, { items: [transaction(1, 0x100, 5)], next_page_params: null })
+      return json(res, 200, { items: [balanceItem()], next_page_params: null })
+    })
+    await learnBatches(client)
+    const other = { ...req, address: OTHER }
+    await data.transactions({ ...other, cursor: null })
+    await data.balances(other)
+    await visit(data)
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
+    server.seen.length = 0
+    await visit(data)
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
+    server.seen.length = 0
+    const [balances, page] = await Promise.all([data.balances(other), data.transactions({ ...other, cursor: null })])
+    // A coin-only change: its token balances stand (confirmed), its first page is fetched again.
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 0, data: 1 })
+    expect(balances.source).toBe('cache')
+    expect(page.source).toBe('network')
+  })
+})
+
+describe('DataService: a refetched first page continues with the pages already fetched', () => {
+  it('hands out the previous cursor when fewer than a page of transactions came in, so page 2 needs no request', async () => {
+    const { data, client } = await setup()
+    const older = Array.from({ length: 120 }, (_, i) => transaction(100 + i, 0x300 - i, 5))
+    let list = older
+    server.script((r, res) => {
+      // The address's nonce moved: its first page is fetched again.
+      if (r.path.startsWith('/rpc/'))
+        return json(
+          res,
+          200,
+          answerRpc(r.body, '0x400', () => true),
+        )
+      const after = r.query.get('hash')
+      const from = after ? list.findIndex((t) => t.hash === after) + 1 : 0
+      const items = list.slice(from, from + 50)
+      const more = from + 50 < list.length
+      return json(res, 200, { items, next_page_params: more ? nextPage(items.at(-1)!) : null })
+    })
+    await learnBatches(client)
+    const first = await data.transactions({ ...req, cursor: null })
+    const second = await data.transactions({ ...req, cursor: first.nextCursor })
+    // Three new transactions at the top.
+    list = [...[3, 2, 1].map((k) => transaction(k, 0x300 + k, 1)), ...older]
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
+    server.seen.length = 0
+    const refetched = await data.transactions({ ...req, cursor: null })
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 1 })
+    expect(refetched.source).toBe('network')
+    expect(refetched.items.map((t) => t.hash)).toEqual([...list.slice(0, 3), ...older.slice(0, 50)].map((t) => t.hash))
+    expect(refetched.nextCursor).toBe(first.nextCursor)
+    server.seen.length = 0
+    const again = await data.transactions({ ...req, cursor: refetched.nextCursor })
+    expect(server.seen).toHaveLength(0)
+    expect(again.items.map((t) => t.hash)).toEqual(second.items.map((t) => t.hash))
+    // The third page, never fetched, is asked for with the cursor page 2 handed out: no gap, no repeat.
+    const third = await data.transactions({ ...req, cursor: again.nextCursor })
+    expect(dataRequests()).toBe(1)
+    const shown = [...refetched.items, ...again.items, ...third.items].map((t) => t.hash)
+    expect(shown).toEqual(list.map((t) => t.hash))
   })
 })

@@ -11,7 +11,7 @@ import { decodeCursor } from '../service/cursor'
 import { ServiceClient, type BalanceSpelling } from '../service/service-client'
 import { json, startScriptedServer } from '../testing/scripted-server'
 import { balanceItem, nextPage, transaction } from '../testing/service-fixtures'
-import { DataService } from './data-service'
+import { DataService, DEFAULT_FRESHNESS, stitchFirstPage } from './data-service'
 import { SnapshotStore } from './snapshot-store'
 
 /**
@@ -127,7 +127,7 @@ describe('DataService', () => {
     expect(cached).toMatchObject({ source: 'cache', fetchedAt: new Date(now - 60_000).toISOString() })
     expect(cached.items[0]!.value).toBe('1')
     expect((await data.balances({ ...req, refresh: true })).items[0]!.value).toBe('2')
-    now += 121_000
+    now += DEFAULT_FRESHNESS.balancesMs + 1000
     expect((await data.balances(req)).items[0]!.value).toBe('3')
     expect(n).toBe(3)
   })
@@ -279,5 +279,35 @@ describe('DataService', () => {
       data.transactions({ network: 'alpha', address: ADDR, cursor: 'bm9wZQ', priority: 'user', refresh: false }),
     ).rejects.toMatchObject({ kind: 'invalid-input', details: { field: 'cursor' } })
     expect(server.seen).toHaveLength(0)
+  })
+})
+
+describe('stitchFirstPage', () => {
+  const tx = (i: number) => transaction(i, 1000 - i, 3)
+  const page = (from: number, to: number, nextCursor: string | null) => ({
+    items: Array.from({ length: to - from }, (_, k) => tx(from + k)),
+    unreadable: [],
+    nextCursor,
+  })
+
+  it('follows a refetched page with the rest of the previous one, and its cursor', () => {
+    const previous = page(10, 60, 'old')
+    const fresh = { ...page(8, 58, 'new'), items: page(8, 58, null).items }
+    const stitched = stitchFirstPage(fresh, previous)
+    expect(stitched.items.map((t) => t.hash)).toEqual(page(8, 60, null).items.map((t) => t.hash))
+    expect(stitched.nextCursor).toBe('old')
+  })
+
+  it('keeps the refetched page as it is when it cannot prove the pages join', () => {
+    const previous = page(10, 60, 'old')
+    // A page or more of new transactions: its last row is not in the previous page.
+    expect(stitchFirstPage(page(100, 150, 'new'), previous).nextCursor).toBe('new')
+    // Unreadable items (their place in the list is unknown), no previous page, or either page the last.
+    const unreadable = [{ index: 3, path: 'items.3.hash', message: 'Required', raw: {}, hash: null }]
+    expect(stitchFirstPage({ ...page(8, 58, 'new'), unreadable }, previous).nextCursor).toBe('new')
+    expect(stitchFirstPage(page(8, 58, 'new'), { ...previous, unreadable }).nextCursor).toBe('new')
+    expect(stitchFirstPage(page(8, 58, 'new'), undefined).nextCursor).toBe('new')
+    expect(stitchFirstPage(page(8, 58, null), previous).nextCursor).toBeNull()
+    expect(stitchFirstPage(page(8, 58, 'new'), page(10, 60, null)).nextCursor).toBe('new')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import { readRevalidation, revalidationCalls } from './revalidate'
+import { readRevalidation, readRevalidations, revalidationBatch, revalidationCalls } from './revalidate'
 
 /** Reading a revalidation batch: only a clean "nothing moved" keeps the cache. */
 const ok = (result: unknown): RpcBatchItem => ({ ok: true, result })
@@ -77,5 +77,43 @@ describe('revalidation', () => {
     const items = answers({ head: '0x64' })
     items[5] = { ok: false, code: -32000, message: 'invalid block range params' }
     expect(readRevalidation(items, 0x64)).toEqual({ kind: 'unchanged', head: 0x64, gasPriceWei: '2000000000' })
+  })
+})
+
+describe('revalidation of several addresses in one batch', () => {
+  const targets = [
+    { address: '0x00000000000000000000000000000000000000aa', since: 0x64 },
+    { address: '0x00000000000000000000000000000000000000bb', since: 0x60 },
+  ]
+
+  it('shares the head and gas price, and asks each address from its own block', () => {
+    const calls = revalidationBatch(targets)
+    expect(calls).toHaveLength(1 + 2 * 8 + 1)
+    expect(calls[0]!.method).toBe('eth_blockNumber')
+    expect(calls.at(-1)!.method).toBe('eth_gasPrice')
+    expect(calls[9]!.params).toEqual(['0x00000000000000000000000000000000000000bb', '0x60'])
+    expect(calls[13]!.params[0]).toMatchObject({ fromBlock: '0x61', toBlock: 'latest' })
+  })
+
+  it('reads one result per address, in order', () => {
+    const one = answers()
+    const other = answers({ nonce: ['0x5', '0x6'] })
+    const items = [...one.slice(0, 9), ...other.slice(1, 9), one[9]!]
+    expect(readRevalidations(items, targets)).toEqual({
+      targets,
+      head: 0x70,
+      gasPriceWei: '2000000000',
+      results: [
+        { kind: 'unchanged', head: 0x70, gasPriceWei: '2000000000' },
+        { kind: 'changed', tokens: false },
+      ],
+    })
+  })
+
+  it('a short answer leaves the addresses it does not cover unknown, never unchanged', () => {
+    const items = answers().slice(0, 9)
+    const read = readRevalidations(items, targets)
+    expect(read.results[1]!.kind).toBe('unknown')
+    expect(read.gasPriceWei).toBeNull()
   })
 })

@@ -35,11 +35,36 @@ export type Revalidation =
 const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hex = (n: number): string => `0x${n.toString(16)}`
 
+/** One address to check, and the block its cached data was current at. */
+export interface RevalidationTarget {
+  address: string
+  since: number
+}
+
+/** Calls per address in a batch (between the shared head and gas price). */
+const PER_ADDRESS = 8
+
+/** The batch for one address: head, its eight calls, gas price. */
 export function revalidationCalls(address: string, since: number): RpcCallSpec[] {
+  return revalidationBatch([{ address, since }])
+}
+
+/**
+ * The batch for several addresses of one network: the head, eight calls per address (in
+ * `targets` order), the gas price. One request however many (up to MAX_SIBLINGS + 1).
+ */
+export function revalidationBatch(targets: RevalidationTarget[]): RpcCallSpec[] {
+  return [
+    { method: 'eth_blockNumber', params: [] },
+    ...targets.flatMap(({ address, since }) => addressCalls(address, since)),
+    { method: 'eth_gasPrice', params: [] },
+  ]
+}
+
+function addressCalls(address: string, since: number): RpcCallSpec[] {
   const range = { fromBlock: hex(since + 1), toBlock: 'latest' }
   const topic = [topicOf(address)]
   return [
-    { method: 'eth_blockNumber', params: [] },
     { method: 'eth_getTransactionCount', params: [address, hex(since)] },
     { method: 'eth_getTransactionCount', params: [address, 'latest'] },
     { method: 'eth_getBalance', params: [address, hex(since)] },
@@ -51,8 +76,36 @@ export function revalidationCalls(address: string, since: number): RpcCallSpec[]
     },
     { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topic] }] },
     { method: 'eth_getLogs', params: [{ ...range, address }] },
-    { method: 'eth_gasPrice', params: [] },
   ]
+}
+
+/** A batch's answers read per target, with the head and gas price they share. */
+export interface RevalidationAnswer {
+  /** What was asked, in order (an answer shared by two callers is the first one's). */
+  targets: RevalidationTarget[]
+  head: number | null
+  gasPriceWei: string | null
+  results: Revalidation[]
+}
+
+/** Reads a `revalidationBatch` answer: one result per target, in order. */
+export function readRevalidations(items: RpcBatchItem[], targets: RevalidationTarget[]): RevalidationAnswer {
+  // A short answer reads as calls that failed: those targets come out unknown.
+  const at = (i: number): RpcBatchItem => items[i] ?? { ok: false, code: -32603, message: 'no answer to this call' }
+  const headItem = at(0)
+  const gasItem = at(1 + targets.length * PER_ADDRESS)
+  const head = headItem.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
+  const gas = gasItem.ok ? parseHexQuantity(gasItem.result) : null
+  const results = targets.map(({ since }, i) => {
+    const own = Array.from({ length: PER_ADDRESS }, (_, j) => at(1 + i * PER_ADDRESS + j))
+    return readRevalidation([headItem, ...own, gasItem], since)
+  })
+  return {
+    targets,
+    head: head === null ? null : Number(head),
+    gasPriceWei: gas === null ? null : gas.toString(),
+    results,
+  }
 }
 
 /** Reads a revalidation batch's answers (in `revalidationCalls` order). */
@@ -91,11 +144,17 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
 }
 
 /**
+ * Most other addresses of the network asked about in the same batch (1 + 4 addresses: 42
+ * calls, well within the 100 a batch may carry and what providers commonly accept).
+ */
+export const MAX_SIBLINGS = 4
+
+/**
  * Asks once per address at a time (balances and the first page ask together). Only where the
  * endpoint takes batches: without them the check is 9 requests, dearer than the 2 it saves.
  */
 export class Revalidator {
-  readonly #inflight = new Map<string, Promise<Revalidation>>()
+  readonly #inflight = new Map<string, Promise<RevalidationAnswer>>()
 
   constructor(private readonly client: ServiceClient) {}
 
@@ -107,24 +166,28 @@ export class Revalidator {
     return this.client.batchSupport(network) === true
   }
 
-  /** One check per address at a time: balances and the first page, asked together, share it. */
-  check(network: string, address: string, since: number, options: RequestOptions): Promise<Revalidation> {
-    const key = `${network}|${address}`
+  /**
+   * One check per address at a time: balances and the first page, asked together, share it.
+   * `targets[0]` is the address asked about; the others ride in the same request (the batch
+   * costs one request however many addresses it carries), so their next look needs none.
+   */
+  check(network: string, targets: RevalidationTarget[], options: RequestOptions): Promise<RevalidationAnswer> {
+    const key = `${network}|${targets[0]!.address}`
     let p = this.#inflight.get(key)
     if (!p) {
-      p = this.#ask(network, address, since, options).finally(() => this.#inflight.delete(key))
+      p = this.#ask(network, targets.slice(0, 1 + MAX_SIBLINGS), options).finally(() => this.#inflight.delete(key))
       this.#inflight.set(key, p)
     }
     return p
   }
 
-  async #ask(network: string, address: string, since: number, options: RequestOptions): Promise<Revalidation> {
+  async #ask(network: string, targets: RevalidationTarget[], options: RequestOptions): Promise<RevalidationAnswer> {
     try {
-      const calls = revalidationCalls(address, since)
-      const items = await this.client.rpcCalls(network, calls, { ...options, attempts: 1 })
-      return readRevalidation(items, since)
+      const items = await this.client.rpcCalls(network, revalidationBatch(targets), { ...options, attempts: 1 })
+      return readRevalidations(items, targets)
     } catch (error) {
-      return { kind: 'unknown', reason: error instanceof Error ? error.message : String(error) }
+      const reason = error instanceof Error ? error.message : String(error)
+      return { targets, head: null, gasPriceWei: null, results: targets.map(() => ({ kind: 'unknown', reason })) }
     }
   }
 }

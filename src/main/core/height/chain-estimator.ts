@@ -17,6 +17,12 @@ export interface Observation {
   height: number
   /** Best estimate of when the block was produced. */
   producedMs: number
+  /**
+   * Half the width of the window the block was produced in, when its timestamp told (whole
+   * seconds, and not after we saw it); undefined for a head seen without its block (then half a
+   * block time: see `#spread`).
+   */
+  spreadMs?: number
 }
 
 export interface EstimatorOptions {
@@ -86,6 +92,7 @@ export class ChainEstimator {
       return false
     const bt = this.blockTimeMs()
     let producedMs: number
+    let spreadMs: number | undefined
     // A timestamp far behind our clock says nothing about when the block appeared (a chain
     // loaded with pinned history, a stalled chain): then fall back to the midpoint guess.
     if (
@@ -94,11 +101,14 @@ export class ChainEstimator {
       atMs - blockTimestampMs <= Math.max(30_000, 3 * (bt ?? 0))
     ) {
       // Timestamps are whole seconds: produced in [ts, ts + 1 s), and not after we saw it.
-      producedMs = (blockTimestampMs + Math.min(blockTimestampMs + 1000, atMs)) / 2
+      const until = Math.max(blockTimestampMs, Math.min(blockTimestampMs + 1000, atMs))
+      producedMs = (blockTimestampMs + until) / 2
+      spreadMs = (until - blockTimestampMs) / 2
     } else {
       producedMs = atMs - (bt ?? 0) / 2
     }
-    const observation = { atMs, height, producedMs }
+    const observation: Observation =
+      spreadMs === undefined ? { atMs, height, producedMs } : { atMs, height, producedMs, spreadMs }
     this.#anchor = observation
     if (anchor && height === anchor.height) {
       this.#obs[this.#obs.length - 1] = observation
@@ -124,6 +134,41 @@ export class ChainEstimator {
       return (last.producedMs - first.producedMs) / (last.height - first.height)
     }
     return this.#seedMs
+  }
+
+  /**
+   * How long after the anchor block the extrapolation stays within `toleranceBlocks` of the
+   * chain, in the worst case the measurements allow (null while the block time is unknown).
+   *
+   * The block time is a slope between two production times, each known only within its spread
+   * (a whole-second timestamp: ±0.5 s; a head seen without its block: ±half a block), so its
+   * relative error is at most (spread₁ + spread₂) / span, and after T the extrapolation's phase
+   * has drifted by at most T × (spread₁ + spread₂) / span, on top of the anchor's own spread.
+   * The height watcher polls again before that reaches the tolerance: the longer the baseline,
+   * the longer the gap (a seed over 100 two-second blocks: ~9 min; over an hour: ~2.5 h).
+   */
+  driftGapMs(toleranceBlocks: number): number | null {
+    const anchor = this.#anchor
+    const bt = this.blockTimeMs()
+    if (!anchor || bt === null) return null
+    const first = this.#obs[0]!
+    const last = this.#obs.at(-1)!
+    const observedSpan = last.producedMs - first.producedMs
+    const fromObservations =
+      last.height - first.height >= this.#minBlocks &&
+      observedSpan >= this.#minSpan &&
+      (this.#seedMs === null || observedSpan >= this.#seedSpanMs)
+    // A seed is the slope between two whole-second timestamps: ±0.5 s at each end.
+    const [span, error] = fromObservations
+      ? [observedSpan, this.#spread(first, bt) + this.#spread(last, bt)]
+      : [this.#seedSpanMs, 1000]
+    const slack = toleranceBlocks * bt - this.#spread(anchor, bt)
+    if (slack <= 0 || span <= 0) return 0
+    return (slack * span) / Math.max(error, 1)
+  }
+
+  #spread(o: Observation, blockTimeMs: number): number {
+    return o.spreadMs ?? blockTimeMs / 2
   }
 
   /** The head now: exact at an observation, extrapolated after it. */

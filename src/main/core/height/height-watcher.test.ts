@@ -20,23 +20,24 @@ afterEach(() => vi.useRealTimers())
 function chain(
   blockMs: number,
   startHeight = 1000,
-  options: { jitterMs?: number; seededBlocks?: number; perPoll?: number } = {},
+  options: { jitterMs?: number; seededBlocks?: number; perPoll?: number; haltAfterMs?: number } = {},
 ) {
-  const calls: { kind: 'head' | 'blockTime'; network: string; at: number }[] = []
+  const calls: { kind: 'head' | 'blockTime'; network: string; at: number; seed?: boolean }[] = []
   let failWith: AppError | null = null
   const jitter = (k: number): number => ((Math.sin(k * 12.9898) * 43758.5453) % 1) * (options.jitterMs ?? 0)
   const producedAt = (k: number): number => T0 + (k - startHeight) * blockMs + (k === startHeight ? 0 : jitter(k))
   const height = (): number => {
-    let h = startHeight + Math.floor((Date.now() - T0) / blockMs) + 1
-    while (h > startHeight && producedAt(h) > Date.now()) h -= 1
+    const now = Math.min(Date.now(), T0 + (options.haltAfterMs ?? Infinity))
+    let h = startHeight + Math.floor((now - T0) / blockMs) + 1
+    while (h > startHeight && producedAt(h) > now) h -= 1
     return h
   }
   const seeded = options.seededBlocks ?? 0
   const timestampOf = (k: number): number =>
     k <= startHeight && seeded > 0 ? Date.UTC(2025, 0, 1) + k * 1000 : Math.floor(producedAt(k) / 1000) * 1000
   const source: HeadSource = {
-    head: async (network) => {
-      calls.push({ kind: 'head', network, at: Date.now() - T0 })
+    head: async (network, o) => {
+      calls.push({ kind: 'head', network, at: Date.now() - T0, seed: o?.seed ?? false })
       if (failWith) throw failWith
       const h = height()
       return { height: h, timestampMs: timestampOf(h), gasPriceWei: '1500000000' }
@@ -91,12 +92,14 @@ describe('HeightWatcher', () => {
       w.setVisible(true)
       await vi.advanceTimersByTimeAsync(8 * 3600_000 - 1)
       expect(cost(c, perPoll)).toBeLessThanOrEqual(100)
-      expect(cost(c, perPoll)).toBeGreaterThan(70)
       // One block-time seed per network and session, at the first poll (this chain's history is live).
       expect(c.calls.filter((x) => x.kind === 'blockTime')).toHaveLength(2)
-      // Once ramped up, polls come at the regular interval.
+      // Once the block time is measured over a long stretch, a regular chain needs a poll only
+      // to confirm it: every 30 min, or the budget's interval when that is longer.
       const alpha = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').map((x) => x.at)
-      expect(alpha.at(-1)! - alpha.at(-2)!).toBe(interval)
+      expect(alpha.at(-1)! - alpha.at(-2)!).toBe(Math.max(interval, 30 * 60_000))
+      // Far fewer than the budget allows: 16 confirmations per network in 8 h, a few ramp polls.
+      expect(alpha.length).toBeLessThanOrEqual(22)
       w.dispose()
     },
   )
@@ -251,32 +254,99 @@ describe('HeightWatcher', () => {
 })
 
 describe('HeightWatcher.polled (a revalidation batch carrying head and gas price)', () => {
-  it('only corrects during the early ramp, then counts as the poll: the next one comes a full interval later', async () => {
+  it('counts as the poll: the next one comes no earlier than the gap that answer allows, never sooner than planned', async () => {
     const c = chain(2000)
     const events: HeightView[] = []
     const w = watcher(c.source, events)
     w.setVisible(true)
     await vi.advanceTimersByTimeAsync(1000)
-    const interval = w.intervalMs('alpha')
-    // During the ramp (the block time rests on the 200 s seed): the ramp's polls still come.
-    const before = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').length
-    w.polled('alpha', c.height(), '7', Date.now())
-    await vi.advanceTimersByTimeAsync(250_000)
-    expect(c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').length).toBeGreaterThan(before)
-    // Past the ramp: wait for a regular poll, then a revalidation half an interval later defers the next.
-    await vi.advanceTimersByTimeAsync(2 * interval)
-    const lastPoll = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').at(-1)!.at
-    await vi.advanceTimersByTimeAsync(lastPoll + interval / 2 - (Date.now() - T0))
+    const headPolls = (network: string, after = -1) =>
+      c.calls.filter((x) => x.network === network && x.kind === 'head' && x.at > after).map((x) => x.at)
+    // The second poll of the ramp is planned within a few minutes of the first (a 200 s seed).
+    await vi.advanceTimersByTimeAsync(30 * 60_000)
+    const planned = headPolls('alpha')
+    expect(planned.length).toBeGreaterThanOrEqual(2)
+    // Well past the ramp: a revalidation answer a minute after a poll defers the next one.
+    while (headPolls('alpha').length === planned.length) await vi.advanceTimersByTimeAsync(1000)
+    await vi.advanceTimersByTimeAsync(60_000)
     const revalidatedAt = Date.now() - T0
     w.polled('alpha', c.height(), '9', Date.now())
     expect(w.views()[0]).toMatchObject({ network: 'alpha', gasPriceWei: '9', height: String(c.height()) })
-    await vi.advanceTimersByTimeAsync(interval - 1000)
-    const alphaPolls = c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head' && x.at > revalidatedAt)
-    expect(alphaPolls).toEqual([])
-    // Beta was not revalidated: its polls go on as before.
-    expect(c.calls.some((x) => x.network === 'beta' && x.kind === 'head' && x.at > revalidatedAt)).toBe(true)
+    const betaNext = headPolls('beta').at(-1)!
+    await vi.advanceTimersByTimeAsync(30 * 60_000 - 1000)
+    expect(headPolls('alpha', revalidatedAt)).toEqual([])
     await vi.advanceTimersByTimeAsync(2000)
-    expect(c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head' && x.at > revalidatedAt)).toHaveLength(1)
+    expect(headPolls('alpha', revalidatedAt)).toHaveLength(1)
+    // Beta was not revalidated: it polled when planned, 30 min after its own last poll.
+    expect(headPolls('beta', betaNext)).toHaveLength(1)
+    w.dispose()
+  })
+
+  it('never brings a planned poll forward', async () => {
+    const c = chain(2000)
+    const w = watcher(c.source)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    // Right after the first poll, a revalidation: the ramp's second poll (~800 s after the first,
+    // from the 200 s seed) still comes when planned, within a second.
+    w.polled('alpha', c.height(), null, Date.now())
+    await vi.advanceTimersByTimeAsync(15 * 60_000)
+    expect(c.calls.filter((x) => x.network === 'alpha' && x.kind === 'head').length).toBeGreaterThanOrEqual(2)
+    w.dispose()
+  })
+})
+
+describe('HeightWatcher economy', () => {
+  it("asks for the block-time seed in the first poll's batch where batches work, and not again", async () => {
+    const c = chain(2000)
+    const head = c.source.head
+    c.source.head = async (network, o) => ({
+      ...(await head(network, o)),
+      ...(o?.seed ? { seed: { blockTimeMs: 2000, spanMs: 128_000 } } : {}),
+    })
+    const w = watcher(c.source)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(3600_000)
+    expect(c.calls.filter((x) => x.kind === 'blockTime')).toEqual([])
+    const alpha = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha')
+    expect(alpha.map((x) => x.seed)).toEqual([true, ...alpha.slice(1).map(() => false)])
+    expect(w.views()[0]!.blockTimeMs).toBe(2000)
+    // Without batches the seed would make the poll dearer: not asked in it.
+    const d = chain(2000, 1000, { perPoll: 2 })
+    const v = watcher(d.source)
+    v.setVisible(true)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(d.calls.filter((x) => x.kind === 'head').every((x) => x.seed === false)).toBe(true)
+    expect(d.calls.filter((x) => x.kind === 'blockTime')).toHaveLength(2)
+    w.dispose()
+    v.dispose()
+  })
+
+  it('polls a chain that stopped keeping pace at the budget interval again, and marks nothing stale meanwhile', async () => {
+    // The chain halts after an hour: the estimate runs ahead until the next poll says otherwise
+    // (and, as before, on from there: a halted chain is told apart only poll by poll).
+    const c = chain(2000, 1000, { haltAfterMs: 3600_000 })
+    const w = watcher(c.source)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(3600_000)
+    const interval = w.intervalMs('alpha')
+    const before = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length
+    // Within the 30 min confirm interval, a poll finds the chain behind the estimate...
+    let after: number[] = []
+    for (let s = 0; s < 1801 && after.length === 0; s++) {
+      await vi.advanceTimersByTimeAsync(1000)
+      after = c.calls
+        .filter((x) => x.kind === 'head' && x.network === 'alpha')
+        .slice(before)
+        .map((x) => x.at)
+    }
+    expect(after).toHaveLength(1)
+    expect(w.views()[0]!.height).toBe(String(c.height()))
+    // ...and from then on polls come at the budget's interval, not 30 min apart.
+    await vi.advanceTimersByTimeAsync(3 * interval)
+    const later = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').map((x) => x.at)
+    expect(later.at(-1)! - later.at(-2)!).toBeLessThanOrEqual(interval)
+    expect(w.views()[0]!.stale).toBe(false)
     w.dispose()
   })
 })
@@ -298,5 +368,23 @@ describe('ChainEstimator', () => {
     expect(e.last?.producedMs).toBe(130_200)
     expect(e.blockTimeMs()).toBe(2000)
     expect(e.observe(150, 140_000)).toBe(false)
+  })
+
+  it('tells how long the extrapolation stays within a tolerance: longer with a longer, sharper baseline', () => {
+    const e = new ChainEstimator()
+    expect(e.driftGapMs(2)).toBeNull()
+    // Produced within [10.0 s, 10.5 s): spread 250 ms. A seed over 200 s (two whole-second
+    // timestamps: at most 1 s of error): the phase may drift 4 s − 0.25 s in (3.75 × 200 s).
+    e.observe(100, 10_500, 10_000)
+    e.seedBlockTime(2000, 200_000)
+    expect(e.driftGapMs(2)).toBe(750_000)
+    // An hour of timestamped polls: a far longer baseline, a far longer gap.
+    e.observe(1900, 3_610_500, 3_610_000)
+    expect(e.driftGapMs(2)! / 3600_000).toBeGreaterThan(7)
+    // A head seen without its block (half a block of spread at that end) tightens it.
+    e.observe(1950, 3_711_000)
+    const gap = e.driftGapMs(2)!
+    expect(gap).toBeLessThan(3.75 * 3_700_000)
+    expect(gap).toBeGreaterThan(3600_000)
   })
 })

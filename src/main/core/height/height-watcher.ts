@@ -5,19 +5,26 @@ import { systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { ChainEstimator } from './chain-estimator'
 import { withDefaults } from '../util/options'
 
+/** A block time measured from two block timestamps `spanMs` apart; null when they cannot tell. */
+export type BlockTimeSeed = { blockTimeMs: number; spanMs: number } | null
+
 export interface HeadSource {
-  /** The head (with its block's timestamp when known) and gas price: one request with batches, two without. */
-  head(network: string): Promise<{ height: number; timestampMs?: number; gasPriceWei: string | null }>
+  /**
+   * The head (with its block's timestamp when known) and gas price: one request with batches,
+   * two without. With `seed`, the same batch also asks for an older block whose timestamp gives
+   * the block time (`seed` in the answer; undefined when that block could not be had, and then
+   * `blockTime` is asked).
+   */
+  head(
+    network: string,
+    options?: { seed: boolean },
+  ): Promise<{ height: number; timestampMs?: number; gasPriceWei: string | null; seed?: BlockTimeSeed }>
   /**
    * The block time from the head's timestamp and that of a block ~100 back (one request), with
    * the span it was measured over; null when the timestamps cannot tell (a chain whose older
    * blocks carry pinned, seeded timestamps).
    */
-  blockTime(
-    network: string,
-    height: number,
-    timestampMs: number,
-  ): Promise<{ blockTimeMs: number; spanMs: number } | null>
+  blockTime(network: string, height: number, timestampMs: number): Promise<BlockTimeSeed>
   /** Requests one `head` costs now (the real per-call cost: 1 with batches, 2 without). */
   requestsPerPoll(network: string): number
 }
@@ -40,8 +47,21 @@ export interface HeightWatcherOptions {
    * regular interval), so the height is live from the first minute. Default 5 s.
    */
   rampStartMs?: number
-  /** Never wait longer than this between polls of a visible network. Default 1 h. */
+  /** The budget's interval never exceeds this (a tiny quota). Default 1 h. */
   maxIntervalMs?: number
+  /**
+   * Drift allowed between polls, in blocks (worst case: typical drift is a third of it). Once
+   * the block time is well measured, the next poll comes when the extrapolation could have
+   * drifted this far (ChainEstimator.driftGapMs), which is often much later than the budget
+   * would allow: a regular chain costs a few requests an hour, not the whole budget. Default 1.5.
+   */
+  toleranceBlocks?: number
+  /**
+   * ...but never later than this (or the budget's interval, when that is longer): a chain that
+   * halted or changed pace shows within it, and the estimate is marked stale when a poll is
+   * twice as late. Default 20 min.
+   */
+  confirmEveryMs?: number
   /** Fewest milliseconds between two events of one network. Default 1000. */
   tickMs?: number
   onHeight: (view: HeightView) => void
@@ -60,18 +80,29 @@ interface NetworkState {
   /** Polls failed in a row (reset by an answer): the ramp's retries back off with it. */
   failures: number
   lastSent: string
+  /** The gap to the poll scheduled last (the view calls the height stale when far past it). */
+  gapMs: number
+  /**
+   * The last answer was further from the estimate than `toleranceBlocks`: the chain does not
+   * keep the pace measured (it halted, slowed, or its blocks come irregularly), so polls come at
+   * the budget's interval again until an answer agrees.
+   */
+  offPace: boolean
 }
 
 /**
  * Live block height and gas price per network. Polls only while a window is visible, each
- * network at an interval that keeps polling within a budget (default ≤ 10% of the daily quota
- * per 8 visible hours: 1000/day → 100 requests per 8 h → with two networks, one seed request
- * and the early ramp each, one poll per network about every 11 min with batches, twice that
- * without). The block time is learned in the first live poll from the head and a block ~100
- * back; when those timestamps cannot tell (seeded history), from the polls themselves, which
- * come fast at first (5 s, 10 s, 20 s, ...) and slow down as the baseline grows. Between polls
- * the height is extrapolated (marked `estimated`); every answer that carries a block number
- * corrects it for free; `stale` when polls fail or stop.
+ * network never more often than a budget allows (default ≤ 10% of the daily quota per 8
+ * visible hours: 1000/day → 100 requests per 8 h → with two networks, one seed request and the
+ * early ramp each, one poll per network about every 11 min with batches, twice that without),
+ * and no more often than the estimate needs: once the block time is measured over a long
+ * enough stretch, the next poll comes when the extrapolation could have drifted
+ * `toleranceBlocks`, at most `confirmEveryMs` later. The block time is learned in the first live
+ * poll from the head and an older block's timestamp (the `finalized` block in the same batch, or
+ * one ~100 back in a request of its own); when those timestamps cannot tell (seeded history),
+ * from the polls themselves, which come fast at first (5 s, 10 s, 20 s, ...) and slow down as
+ * the baseline grows. Between polls the height is extrapolated (marked `estimated`); every
+ * answer that carries a block number corrects it for free; `stale` when polls fail or stop.
  */
 /** The defaults of `HeightWatcherOptions` (documented on each field). */
 const WATCHER_DEFAULTS = {
@@ -81,6 +112,8 @@ const WATCHER_DEFAULTS = {
   maxIntervalMs: 3600_000,
   rampStartMs: 5000,
   tickMs: 1000,
+  toleranceBlocks: 2,
+  confirmEveryMs: 30 * 60_000,
 }
 
 export class HeightWatcher {
@@ -105,6 +138,8 @@ export class HeightWatcher {
         lastFailedAt: null,
         failures: 0,
         lastSent: '',
+        gapMs: 0,
+        offPace: false,
       })
     }
   }
@@ -131,6 +166,25 @@ export class HeightWatcher {
       interval = Math.min(max, Math.max(min, Math.ceil(polls > 0 ? (hours * 3600_000) / polls : Infinity)))
     }
     return interval
+  }
+
+  /**
+   * The gap to the next poll after an answer: within the baseline the block time rests on while
+   * that is short (the early ramp), then as long as the drift allows, bounded by the confirm
+   * interval (or the budget's, when longer). Never shorter than the ramp start.
+   */
+  #gap(net: NetworkState, interval: number): number {
+    const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs())
+    if (net.offPace) return Math.max(this.#o.rampStartMs, Math.min(interval, ramp))
+    const drift = net.estimator.driftGapMs(this.#o.toleranceBlocks) ?? 0
+    const cap = Math.max(interval, this.#o.confirmEveryMs)
+    return Math.max(this.#o.rampStartMs, Math.min(cap, Math.max(ramp, drift)))
+  }
+
+  /** Whether an answer agrees with the extrapolation (before it corrects it): see `offPace`. */
+  #judgePace(net: NetworkState, height: number, atMs: number): void {
+    const expected = net.estimator.estimate(atMs)
+    if (expected) net.offPace = Math.abs(height - expected.height) > this.#o.toleranceBlocks
   }
 
   /** Polls of the early ramp before the gap reaches `interval`. */
@@ -160,18 +214,23 @@ export class HeightWatcher {
 
   /**
    * A head and gas price asked for in another batch (a revalidation, data/revalidate.ts): the
-   * same answer a poll would bring, so once the early ramp is over it counts as this network's
-   * poll and the next one comes a full interval later. During the ramp it only corrects.
+   * same answer a poll would bring (less the block's timestamp), so it counts as this network's
+   * poll: the next one comes no earlier than the gap this answer allows. It never brings a
+   * poll forward.
    */
   polled(network: string, height: number, gasPriceWei: string | null, atMs: number): void {
     const net = this.#nets.get(network)
     if (!net || this.#disposed) return
+    this.#judgePace(net, height, atMs)
     net.estimator.observe(height, atMs)
     if (gasPriceWei !== null) net.gasPriceWei = gasPriceWei
-    const interval = this.intervalMs(network)
-    const rampOver = Math.max(this.#o.rampStartMs ?? 5000, net.estimator.baselineMs()) >= interval
-    if (rampOver && !net.polling && net.lastFailedAt === null)
-      net.nextPollAt = Math.max(net.nextPollAt, atMs + interval)
+    if (!net.polling && net.lastFailedAt === null) {
+      const gap = this.#gap(net, this.intervalMs(network))
+      if (atMs + gap > net.nextPollAt) {
+        net.nextPollAt = atMs + gap
+        net.gapMs = gap
+      }
+    }
     this.#emit(network)
     if (this.#visible) this.#wake()
   }
@@ -197,7 +256,8 @@ export class HeightWatcher {
     const last = net.estimator.last
     const interval = this.intervalMs()
     const age = last ? now - last.atMs : Infinity
-    const stale = !last || age > 2 * interval + 60_000 || (net.lastFailedAt !== null && age > interval)
+    const stale =
+      !last || age > 2 * Math.max(interval, net.gapMs) + 60_000 || (net.lastFailedAt !== null && age > interval)
     const bt = net.estimator.blockTimeMs()
     return {
       network,
@@ -242,11 +302,14 @@ export class HeightWatcher {
     net.polling = true
     const interval = this.intervalMs(network)
     try {
-      const head = await this.#o.source.head(network)
+      // The block time's seed rides in the first poll's batch where batches work.
+      const wantSeed = !net.seeded && net.seeds < 3 && this.#o.source.requestsPerPoll(network) === 1
+      const head = await this.#o.source.head(network, { seed: wantSeed })
       const at = this.#clock.now()
       net.gasPriceWei = head.gasPriceWei
       net.lastFailedAt = null
       net.failures = 0
+      this.#judgePace(net, head.height, at)
       net.estimator.observe(head.height, at, head.timestampMs)
       // Block timestamps only describe live production when the head's is recent.
       const live = head.timestampMs !== undefined && Math.abs(at - head.timestampMs) <= 30_000
@@ -254,7 +317,8 @@ export class HeightWatcher {
       if (!net.seeded && live && this.#visible && net.seeds < 3 && head.timestampMs !== undefined) {
         net.seeds += 1
         try {
-          const seed = await this.#o.source.blockTime(network, head.height, head.timestampMs)
+          const seed =
+            head.seed !== undefined ? head.seed : await this.#o.source.blockTime(network, head.height, head.timestampMs)
           // Refused (pinned history): not asked again; the ramp's observations take over.
           net.seeded = true
           if (seed) net.estimator.seedBlockTime(seed.blockTimeMs, seed.spanMs)
@@ -262,11 +326,11 @@ export class HeightWatcher {
           // A failed request: asked again at a later poll (at most 3 times).
         }
       }
-      // The ramp: poll again within the baseline the block time rests on, until it reaches the
-      // regular interval. Drift grows with (time since anchor) / baseline, so this keeps the
-      // estimate within about a block from the first minute.
-      const ramp = Math.max(this.#o.rampStartMs, net.estimator.baselineMs())
-      net.nextPollAt = this.#clock.now() + Math.min(interval, ramp)
+      // The ramp: poll again within the baseline the block time rests on while it is short,
+      // then when the drift could reach the tolerance. Drift grows with (time since anchor) /
+      // baseline, so this keeps the estimate within about a block from the first minute.
+      net.gapMs = this.#gap(net, interval)
+      net.nextPollAt = this.#clock.now() + net.gapMs
     } catch (error) {
       const now = this.#clock.now()
       net.lastFailedAt = now

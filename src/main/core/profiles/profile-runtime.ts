@@ -115,13 +115,18 @@ export class ProfileRuntime {
   headSource(): HeadSource {
     const background = { priority: 'background' as const, attempts: 1 }
     return {
-      head: async (network) => {
-        // The latest block (number and timestamp: when it was produced) and the gas price.
-        const [block, gas] = await this.client.rpcCalls(
+      head: async (network, options) => {
+        // The latest block (number and timestamp: when it was produced) and the gas price; for
+        // the block time's seed, also the `finalized` block (tens of blocks back on Ethereum and
+        // anvil, further on rollups: a long baseline) in the same batch, for no extra request.
+        // A provider without that tag answers the call with an error: the seed is then asked
+        // for on its own (`blockTime`).
+        const [block, gas, finalized] = await this.client.rpcCalls(
           network,
           [
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
             { method: 'eth_gasPrice', params: [] },
+            ...(options?.seed ? [{ method: 'eth_getBlockByNumber', params: ['finalized', false] }] : []),
           ],
           background,
         )
@@ -130,14 +135,24 @@ export class ProfileRuntime {
         const { height, timestampMs } = blockFields(block.result)
         if (height === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
         const g = gas?.ok ? parseHexQuantity(gas.result) : null
-        return { height, timestampMs: timestampMs ?? undefined, gasPriceWei: g === null ? null : g.toString() }
+        const older = finalized?.ok ? blockFields(finalized.result) : null
+        const seed =
+          older && timestampMs !== null && older.height !== null && older.timestampMs !== null
+            ? blockTimeBetween({ height, timestampMs }, { height: older.height, timestampMs: older.timestampMs })
+            : undefined
+        return {
+          height,
+          timestampMs: timestampMs ?? undefined,
+          gasPriceWei: g === null ? null : g.toString(),
+          ...(seed !== undefined ? { seed } : {}),
+        }
       },
       blockTime: async (network, height, timestampMs) => {
         // One block ~100 back: a long enough baseline to extrapolate for minutes. A chain whose
         // older blocks carry pinned timestamps (the sandbox's seeded history) gives an
         // implausible slope, refused: the watcher then learns from its own polls.
         const back = Math.min(100, height)
-        if (back < 8) return null
+        if (back < MIN_SEED_BLOCKS) return null
         const older = await this.client.rpc(
           network,
           { method: 'eth_getBlockByNumber', params: [`0x${(height - back).toString(16)}`, false] },
@@ -145,8 +160,7 @@ export class ProfileRuntime {
         )
         const then = blockFields(older).timestampMs
         if (then === null) return null
-        const ms = (timestampMs - then) / back
-        return ms >= 50 && ms <= 600_000 ? { blockTimeMs: ms, spanMs: timestampMs - then } : null
+        return blockTimeBetween({ height, timestampMs }, { height: height - back, timestampMs: then }) ?? null
       },
       requestsPerPoll: (network) => this.client.requestsFor(network, 2),
     }
@@ -156,6 +170,25 @@ export class ProfileRuntime {
     this.data.dispose()
     this.limiters.dispose()
   }
+}
+
+/** Fewest blocks between the head and the older block a block-time seed is taken from. */
+const MIN_SEED_BLOCKS = 8
+
+/**
+ * The block time from two blocks' timestamps: null when implausible (an older block with a
+ * pinned, seeded timestamp: the watcher then learns from its own polls); undefined when the
+ * older block is too close to tell (ask for one further back).
+ */
+function blockTimeBetween(
+  head: { height: number; timestampMs: number },
+  older: { height: number; timestampMs: number },
+): { blockTimeMs: number; spanMs: number } | null | undefined {
+  const blocks = head.height - older.height
+  if (blocks < MIN_SEED_BLOCKS) return undefined
+  const span = head.timestampMs - older.timestampMs
+  const ms = span / blocks
+  return ms >= 50 && ms <= 600_000 ? { blockTimeMs: ms, spanMs: span } : null
 }
 
 /** Number and timestamp (ms) of a block object, null where missing or malformed. */
