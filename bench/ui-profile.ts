@@ -16,7 +16,7 @@ import type { CDPSession, Page } from '@playwright/test'
 import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, launchBenchBrowser, percentile, scrollFrames } from './ui-support'
+import { buildApp, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
 
 const { values } = parseArgs({
   options: {
@@ -262,8 +262,7 @@ async function main(): Promise<void> {
     await page.getByRole('button', { name: 'Load all' }).click()
     while ((await rowsNow()) < Number(values.rows) && !((await loaded.textContent()) ?? '').includes('all loaded'))
       await page.waitForTimeout(250)
-    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible())
-      await page.getByRole('button', { name: 'Cancel loading' }).click()
+    await stopLoadingAll(page)
     await page.waitForTimeout(500)
 
     log(

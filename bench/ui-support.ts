@@ -67,6 +67,18 @@ export async function scrollFrames(page: Page, frames: number): Promise<number[]
   return z.array(z.number()).parse(await page.evaluate(SCROLL_SCRIPT.replace('FRAME_COUNT', String(frames))))
 }
 
+/**
+ * Stops "Load all" if it still runs. It may finish on its own between the look and the click
+ * (the last page arriving): then there is nothing left to stop.
+ */
+export async function stopLoadingAll(page: Page): Promise<void> {
+  const cancel = page.getByRole('button', { name: 'Cancel loading' })
+  if (!(await cancel.isVisible())) return
+  await cancel.click({ timeout: 5000 }).catch(async (error: unknown) => {
+    if (await cancel.isVisible()) throw error
+  })
+}
+
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN

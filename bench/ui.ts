@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, launchBenchBrowser, percentile, scrollFrames } from './ui-support'
+import { buildApp, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -94,8 +94,7 @@ async function main(): Promise<void> {
       if (performance.now() - loadStart > 600_000) throw new Error('loading took over 10 minutes')
       await page.waitForTimeout(250)
     }
-    if (await page.getByRole('button', { name: 'Cancel loading' }).isVisible())
-      await page.getByRole('button', { name: 'Cancel loading' }).click()
+    await stopLoadingAll(page)
     const rows = await rowsNow()
     log(`${rows} rows loaded in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`)
     if (rows < wantRows)

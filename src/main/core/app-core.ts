@@ -9,6 +9,7 @@ import type { SandboxLauncher } from './sandbox/sandbox-launcher'
 import { systemClock, type Clock } from './util/clock'
 import { acquireDataLock } from './util/data-lock'
 import { createVisibility } from './util/visibility'
+import { startParserWarmUp } from './service/parser-warmup'
 
 export interface CoreOptions {
   host: 'electron' | 'web'
@@ -90,10 +91,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const info: AppInfo = { name: 'Chainscope', version: options.version, host: options.host, platform: options.platform }
   let disposed: Promise<void> | null = null
   const report = createVisibility((visible) => services.setVisible(visible))
+  // Off the critical path: the first page of transactions is then read as fast as later ones.
+  const stopWarmUp = startParserWarmUp()
   const core: Core = {
     bridge,
     setVisible: (visible) => report('host', visible),
-    dispose: () => (disposed ??= services.dispose().finally(() => lock.release())),
+    dispose: () => {
+      stopWarmUp()
+      return (disposed ??= services.dispose().finally(() => lock.release()))
+    },
     keychainStuck: () => services.keys.stuck,
   }
   bridge.register(bridgeHandlers(services, info, clock, (visible) => report('page', visible)))

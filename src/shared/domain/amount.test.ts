@@ -5,6 +5,7 @@ import {
   exactFiatValue,
   fiatValue,
   formatFiat,
+  formatCount,
   formatGwei,
   formatTokenAmount,
   formatUnits,
@@ -195,5 +196,12 @@ describe('compare, sum, share, gwei', () => {
     expect(formatGwei('1500000000')).toBe('1.5')
     expect(formatGwei('1')).toBe('<0.001')
     expect(formatGwei('nope')).toBeNull()
+  })
+})
+
+describe('formatCount', () => {
+  it('groups a count in thousands as amounts are, like en-US', () => {
+    for (const n of [0, 7, 999, 1000, 10_002, 1_234_567, 9_007_199_254_740_991])
+      expect(formatCount(n)).toBe(n.toLocaleString('en-US'))
   })
 })

@@ -39,6 +39,14 @@ function groupDigits(int: string): string {
 }
 
 /**
+ * A count grouped as amounts are ("10,002"). Not `toLocaleString('en-US')`: its first call in
+ * a page sets up ICU number formatting, 8-20 ms on the way to the first rows of a list.
+ */
+export function formatCount(n: number): string {
+  return Number.isSafeInteger(n) ? groupDigits(String(n)) : String(n)
+}
+
+/**
  * `value` smallest units with `decimals` places, exactly: trailing fraction zeros trimmed,
  * nothing rounded. `formatUnits(1500000n, 6)` is "1.5".
  */

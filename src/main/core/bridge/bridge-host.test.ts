@@ -68,6 +68,37 @@ describe('BridgeHost', () => {
     }
   })
 
+  it('answers a value without secrets as it is, and copies only the path to a redacted one', async () => {
+    const redactor = new Redactor()
+    redactor.add('sbx_secret_key_1234')
+    const clean = { items: [{ hash: '0xab', from: { hash: '0xcd' } }], n: 1 }
+    const dirty = {
+      items: [
+        { hash: '0xab', from: { hash: '0xcd' } },
+        { hash: '0xef', to: { name: 'x?api_key=sbx_secret_key_1234' } },
+      ],
+      other: { kept: true },
+    }
+    let answer: unknown = clean
+    const host = new BridgeHost({ 'rpc.call': () => ({ result: answer }) }, { redactor })
+    const first = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+    expect(first.ok && (first.value as { result: unknown }).result).toBe(clean)
+    answer = dirty
+    const second = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+    const result = (second.ok ? (second.value as { result: typeof dirty }).result : null)!
+    expect(result).toEqual({
+      items: [
+        { hash: '0xab', from: { hash: '0xcd' } },
+        { hash: '0xef', to: { name: 'x?api_key=…1234' } },
+      ],
+      other: { kept: true },
+    })
+    // The service's own value is untouched; untouched branches are shared, not copied.
+    expect(JSON.stringify(dirty)).toContain('sbx_secret_key_1234')
+    expect(result.items[0]).toBe(dirty.items[0])
+    expect(result.other).toBe(dirty.other)
+  })
+
   it('reports a handler that throws something unexpected as internal, with details only in the log', async () => {
     const logged: string[] = []
     const host = new BridgeHost(

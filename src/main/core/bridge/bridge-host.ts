@@ -85,20 +85,30 @@ export class BridgeHost {
         found = true
         return '[redacted]'
       }
+      // A copy only where something changed: answers are large and almost never hold a secret.
       if (Array.isArray(v)) {
-        const out = v.map((item) => walk(item, depth + 1))
-        return out.some((item, i) => item !== v[i]) ? out : v
+        let out: unknown[] | null = null
+        for (let i = 0; i < v.length; i++) {
+          const next = walk(v[i], depth + 1)
+          if (next !== v[i]) (out ??= [...v])[i] = next
+        }
+        return out ?? v
       }
-      let changed = false
-      const out: Record<string, unknown> = {}
-      for (const [k, item] of Object.entries(v)) {
+      const record = v as Record<string, unknown>
+      const keys = Object.keys(record)
+      let out: Record<string, unknown> | null = null
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i]!
+        const item = record[k]
         const key = text(k)
         const next = walk(item, depth + 1)
-        if (key !== k || next !== item) changed = true
-        // defineProperty: a key such as "__proto__" stays a plain own property.
-        Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true })
+        if (out === null && (key !== k || next !== item)) {
+          out = {}
+          for (const before of keys.slice(0, i)) define(out, before, record[before])
+        }
+        if (out !== null) define(out, key, next)
       }
-      return changed ? out : v
+      return out ?? v
     }
     // Redaction replaces strings by strings and keeps every shape, so the type still holds.
     const safe = walk(value, 0) as T
@@ -173,6 +183,11 @@ export class BridgeHost {
     this.#listeners.add(listener)
     return () => this.#listeners.delete(listener)
   }
+}
+
+/** defineProperty: a key such as "__proto__" stays a plain own property. */
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
 /** Whether any string or key inside `root` holds a secret; iterative, so any depth is fine. */

@@ -105,3 +105,55 @@ describe('SnapshotStore', () => {
     expect(await store.readPage('p', 'alpha', A, null)).toBeNull()
   })
 })
+
+describe('SnapshotStore deferred writes', () => {
+  /** A redactor that records every string it is asked about: it sees a snapshot as it is serialised. */
+  function watchingRedactor() {
+    const seen: string[] = []
+    return {
+      seen,
+      contains: (text: string) => (seen.push(text), false),
+      redact: (text: string) => text,
+    }
+  }
+
+  it("serialises a write after the caller's turn, and flush waits until it is on disk", async () => {
+    const redact = watchingRedactor()
+    const store = new SnapshotStore({ root: dir, redact })
+    const written = store.writePage('p', 'alpha', A, null, page(1))
+    // The caller's own turn (its answer still being sent) and its microtasks: nothing serialised.
+    for (let i = 0; i < 20; i++) await Promise.resolve()
+    expect(redact.seen).toEqual([])
+    await store.flush()
+    expect(redact.seen).toContain('c2')
+    expect(existsSync(join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null)))).toBe(true)
+    await written
+    // What landed survives a restart.
+    expect(await new SnapshotStore({ root: dir }).readPage('p', 'alpha', A, null)).toEqual(page(1))
+  })
+
+  it('merges writes of one file that wait their turn: the newest wins, the older is never serialised', async () => {
+    const redact = watchingRedactor()
+    const store = new SnapshotStore({ root: dir, redact })
+    const first = store.writePage('p', 'alpha', A, null, page(1))
+    const second = store.writePage('p', 'alpha', A, null, page(2))
+    const other = store.writePage('p', 'alpha', A, 'c9', page(9))
+    await Promise.all([first, second, other])
+    expect(redact.seen).not.toContain('c2')
+    expect(redact.seen).toContain('c3')
+    const fresh = new SnapshotStore({ root: dir })
+    expect(await fresh.readPage('p', 'alpha', A, null)).toEqual(page(2))
+    expect(await fresh.readPage('p', 'alpha', A, 'c9')).toEqual(page(9))
+    expect(readdirSync(join(dir, 'p', 'alpha', A)).filter((f) => f.endsWith('.tmp'))).toEqual([])
+  })
+
+  it('a write queued while another of the same file is being written lands after it', async () => {
+    const store = new SnapshotStore({ root: dir })
+    const first = store.writePage('p', 'alpha', A, null, page(1))
+    // Let the first write start (it leaves the waiting list on its own turn), then queue another.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    const second = store.writePage('p', 'alpha', A, null, page(2))
+    await Promise.all([first, second])
+    expect(await new SnapshotStore({ root: dir }).readPage('p', 'alpha', A, null)).toEqual(page(2))
+  })
+})

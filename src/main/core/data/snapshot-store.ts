@@ -75,7 +75,10 @@ const pageFile = z.object({
  * cannot be reached or the quota is gone, and they make old pages free after a restart.
  * A snapshot is a cache: a damaged file is ignored and removed, never an error.
  * Writes go in the background, one at a time, atomically (temp + rename, no fsync: losing
- * the newest snapshot in a power cut costs only a re-fetch).
+ * the newest snapshot in a power cut costs only a re-fetch). A write is serialised on a later
+ * turn of the event loop, after the answer that caused it has gone out (turning a page into
+ * JSON with the redactor costs a first page ~20 ms), and writes of one file that wait their
+ * turn are merged: the newest wins. So a snapshot handed to a write must not change after.
  */
 export class SnapshotStore {
   readonly #root: string
@@ -84,6 +87,8 @@ export class SnapshotStore {
   readonly #log: Logger | undefined
   readonly #redact: SnapshotStoreOptions['redact']
   #chain: Promise<void> = Promise.resolve()
+  /** Per file, the write that waits its turn (not yet serialised): a newer write replaces its text. */
+  readonly #waiting = new Map<string, { text: () => string; done: Promise<void> }>()
   #index: Map<string, { size: number; mtimeMs: number }> | null = null
   #total = 0
   #lastOrder = 0
@@ -129,7 +134,7 @@ export class SnapshotStore {
 
   writeBalances(profileId: string, network: string, address: string, snapshot: BalancesSnapshot): Promise<void> {
     const file = join(this.#dir(profileId, network, address), 'balances.json')
-    return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
+    return this.#enqueue(file, () => this.#json({ version: 1, ...snapshot }))
   }
 
   writePage(
@@ -140,7 +145,7 @@ export class SnapshotStore {
     snapshot: PageSnapshot,
   ): Promise<void> {
     const file = join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor))
-    return this.#enqueue(file, this.#json({ version: 1, ...snapshot }))
+    return this.#enqueue(file, () => this.#json({ version: 1, ...snapshot }))
   }
 
   #json(value: unknown): string {
@@ -234,13 +239,24 @@ export class SnapshotStore {
     return next
   }
 
-  #enqueue(file: string, text: string): Promise<void> {
-    return this.#serial(async () => {
+  #enqueue(file: string, text: () => string): Promise<void> {
+    const waiting = this.#waiting.get(file)
+    if (waiting) {
+      waiting.text = text
+      return waiting.done
+    }
+    const entry = { text, done: Promise.resolve() }
+    this.#waiting.set(file, entry)
+    entry.done = this.#serial(async () => {
+      // The next turn of the event loop: the caller's answer is sent before this work starts.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      this.#waiting.delete(file)
+      const data = entry.text()
       const index = await this.#loadIndex()
-      await writeFileAtomic(file, text, { fsync: false })
+      await writeFileAtomic(file, data, { fsync: false })
       const previous = index.get(file)
       if (previous) this.#drop(file, previous.size)
-      const size = Buffer.byteLength(text)
+      const size = Buffer.byteLength(data)
       // Strictly increasing, so eviction order is the write order even within one millisecond.
       this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001)
       index.set(file, { size, mtimeMs: this.#lastOrder })
@@ -248,6 +264,7 @@ export class SnapshotStore {
       await this.#trimAddress(file)
       await this.#trimTotal()
     })
+    return entry.done
   }
 
   #drop(path: string, size: number): void {

@@ -1,4 +1,5 @@
 import type { SandboxStatus } from '@shared/bridge/contract'
+import { formatCount } from '@shared/domain/amount'
 
 type Stage = NonNullable<SandboxStatus['stages']>[number]
 
@@ -26,9 +27,7 @@ export function sandboxStages(
     return {
       key: s.network ?? '',
       label: where,
-      detail: counted
-        ? `${words}, ${s.done!.toLocaleString('en-US')} of ${s.total!.toLocaleString('en-US')}`
-        : `${words}…`,
+      detail: counted ? `${words}, ${formatCount(s.done!)} of ${formatCount(s.total!)}` : `${words}…`,
       done: counted ? s.done! : null,
       total: counted ? s.total! : null,
     }

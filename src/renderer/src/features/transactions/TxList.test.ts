@@ -108,4 +108,19 @@ describe('TxList', () => {
     expect(cells(extreme)[4]!.attributes('data-full')).toContain('115,792,089')
     w.unmount()
   })
+
+  it('clips a method badge only when the method is too long, and a status cell only for a note that may not fit', async () => {
+    const special = [
+      makeTx(0, { method: 'transfer' }),
+      makeTx(1, { method: 'swapExactTokensForTokensSupportingFeeOnTransferTokens' }),
+    ]
+    const w = mountWith(TxList, t, { props: { items: special, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const [short, long] = w.findAll('.scroller [role="row"]').map((r) => r.findAll('[role="cell"]'))
+    expect(short![2]!.classes()).not.toContain('cut')
+    expect(long![2]!.classes()).toContain('cut')
+    expect(long![2]!.attributes('title')).toBe('swapExactTokensForTokensSupportingFeeOnTransferTokens')
+    for (const cells of [short!, long!]) expect(cells[6]!.classes()).not.toContain('cut')
+    w.unmount()
+  })
 })

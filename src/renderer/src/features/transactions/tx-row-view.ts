@@ -1,0 +1,146 @@
+import type { Transaction } from '@shared/domain/service-schemas'
+import { formatTokenAmount } from '@shared/domain/amount'
+import { formatDateTime, parseTime } from '../../ui/time'
+import { mayOverflowPx, textWidthPx, type TextFont } from '../../ui/text-fit'
+import {
+  DIRECTION_LABEL,
+  directionOf,
+  isPending,
+  methodLabel,
+  partyView,
+  shortHash,
+  statusLabel,
+  txState,
+} from './tx-view'
+
+/**
+ * What a row of the transaction list shows, worked out once per transaction, with whether each
+ * cell may be too narrow for its text. A cell clips (for the ellipsis) only then: a clipping box
+ * costs the browser a clip on every new row while the list scrolls (bench:ui), so a row whose
+ * text fits has none, and the text's width is measured (ui/text-fit.ts), never laid out.
+ */
+
+/** Column widths (rem): the same as the grid in TxList.vue's style. Parties take the rest. */
+export const COLUMN_REM = { age: 6.5, hash: 10.5, method: 8.5, value: 9, fee: 8, status: 11.5, partiesMin: 16 } as const
+/** The fixed columns, 6 gaps of 0.5 rem, the row's padding and room for a vertical scroll bar (rem). */
+export const FIXED_REM =
+  COLUMN_REM.age +
+  COLUMN_REM.hash +
+  COLUMN_REM.method +
+  COLUMN_REM.value +
+  COLUMN_REM.fee +
+  COLUMN_REM.status +
+  6 * 0.5 +
+  2 * 0.6 +
+  1.5
+/** The gap between the parts of the parties cell (rem), as in the style. */
+const PARTIES_GAP_REM = 0.35
+
+/** The list's fonts: text, badges (0.75 rem) and monospace cells; `rem` is the root font size in px. */
+export interface ListFonts {
+  rem: number
+  text: TextFont
+  badge: TextFont
+  mono: TextFont
+}
+
+/** The fonts as the page's root sets them (styles.css); the list uses no other sizes. */
+export function listFonts(): ListFonts {
+  const root = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement) : null
+  // The root font size in px ("14px"): a length, not an amount.
+  const rem = Number(root?.fontSize.replace(/px$/, '')) || 14
+  const family = root?.fontFamily || 'sans-serif'
+  const monoFamily = root?.getPropertyValue('--mono').trim() || 'monospace'
+  const font = (px: number, fam: string, mono: boolean): TextFont => ({ css: `${px}px ${fam}`, px, mono })
+  return {
+    rem,
+    text: font(rem, family, false),
+    badge: font(0.75 * rem, family, false),
+    mono: font(rem, monoFamily, true),
+  }
+}
+
+/** A badge's width (px): its text, 0.45 rem padding and a 1 px border on each side. */
+function badgePx(text: string, f: ListFonts): number {
+  return textWidthPx(text, f.badge) + 0.9 * f.rem + 2
+}
+
+export type RowView = ReturnType<typeof rowView>
+
+export function rowView(tx: Transaction, address: string, f: ListFonts) {
+  const value = formatTokenAmount(tx.value, '18', { maxFractionDigits: 6 })
+  const fee = formatTokenAmount(tx.fee.value, '18', { maxFractionDigits: 8 })
+  const pending = isPending(tx)
+  const at = pending ? null : parseTime(tx.timestamp)
+  const hashShort = shortHash(tx.hash, 8, 6)
+  const dir = directionOf(tx, address)
+  const from = partyView(tx.from)
+  const to = partyView(tx.to)
+  const created = tx.created_contract ? partyView(tx.created_contract) : null
+  const fromText = from.name ?? from.short
+  const toText = to.address ? (to.name ?? to.short) : created ? `new contract ${created.short}` : 'contract creation'
+  const method = methodLabel(tx)
+  const status = statusLabel(tx)
+  const space = textWidthPx(' ', f.text)
+  // The parties cell's content (px): direction badge, from, arrow, to and its badges, each
+  // badge after a space, with the flex gaps between the four parts.
+  const partiesPx =
+    badgePx(DIRECTION_LABEL[dir], f) +
+    textWidthPx(fromText, f.text) +
+    textWidthPx('→', f.text) +
+    textWidthPx(toText, f.text) +
+    3 * PARTIES_GAP_REM * f.rem +
+    (to.address && to.isContract ? space + badgePx('contract', f) : 0) +
+    (to.address && to.isVerified ? space + badgePx('verified', f) : 0)
+  const badgeRoom = (rem: number): number => rem * f.rem - 0.9 * f.rem - 2
+  const statusPx = badgePx(status, f)
+  return {
+    hashShort,
+    hashLabel: `Transaction ${hashShort}, open details`,
+    cutHash: mayOverflowPx(hashShort, f.mono, COLUMN_REM.hash * f.rem),
+    cutValue: mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem),
+    cutFee: mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem),
+    dateTime: pending ? '' : formatDateTime(at),
+    dir,
+    dirLabel: DIRECTION_LABEL[dir],
+    from,
+    fromText,
+    to,
+    toText,
+    partiesPx,
+    method,
+    cutMethod: mayOverflowPx(method, f.badge, badgeRoom(COLUMN_REM.method)),
+    value,
+    fee,
+    at,
+    pending,
+    stateClass: STATE_CLASS[txState(tx)],
+    status,
+    /** The status may not fit one line: it wraps to a second, and is cut only past that. */
+    wrapStatus: statusPx > COLUMN_REM.status * f.rem,
+    /** Status and a note badge may not fit side by side. */
+    cutWithNote: statusPx + badgePx('note', f) > COLUMN_REM.status * f.rem,
+  }
+}
+
+const STATE_CLASS = { pending: 'warn', ok: 'ok', failed: 'bad' } as const
+
+/** The age cell may be too narrow for `age`. */
+export function ageMayOverflow(age: string, f: ListFonts): boolean {
+  return mayOverflowPx(age, f.text, COLUMN_REM.age * f.rem)
+}
+
+/** The parties column's width (px) when the list is `listPx` wide: the grid's 1fr column. */
+export function partiesColumnPx(listPx: number, f: ListFonts): number {
+  return Math.max(COLUMN_REM.partiesMin * f.rem, listPx - FIXED_REM * f.rem)
+}
+
+/**
+ * Measures a little text in each of the list's fonts, so the first rows do not pay for setting
+ * up the canvas and its fonts (several ms). For idle time, e.g. while the first page is on its way.
+ */
+export function warmUpMeasuring(f: ListFonts): void {
+  textWidthPx('0x0000…0000', f.text)
+  textWidthPx('Out', f.badge)
+  textWidthPx('0.000021', f.mono)
+}
