@@ -94,17 +94,17 @@ export class BridgeHost {
         }
         return out ?? v
       }
-      const record = v as Record<string, unknown>
-      const keys = Object.keys(record)
+      const keys = Object.keys(v)
+      const record = (k: string): unknown => Reflect.get(v, k)
       let out: Record<string, unknown> | null = null
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i]!
-        const item = record[k]
+        const item = record(k)
         const key = text(k)
         const next = walk(item, depth + 1)
         if (out === null && (key !== k || next !== item)) {
           out = {}
-          for (const before of keys.slice(0, i)) define(out, before, record[before])
+          for (const before of keys.slice(0, i)) define(out, before, record(before))
         }
         if (out !== null) define(out, key, next)
       }
