@@ -64,7 +64,7 @@ describe('rowView: which cells clip', () => {
 
   it('warms the measuring of each of the list fonts, so the first rows find them measured', async () => {
     const measured: string[] = []
-    const ctx = HTMLCanvasElement.prototype.getContext.call(document.createElement('canvas'), '2d')!
+    const ctx = document.createElement('canvas').getContext('2d')!
     const measure = ctx.measureText.bind(ctx)
     vi.spyOn(ctx, 'measureText').mockImplementation(
       (text: string) => (measured.push(`${ctx.font}|${text}`), measure(text)),
