@@ -1,8 +1,10 @@
 /**
  * `tsx bench/ui-profile.ts`: where bench:ui's time goes. The same setup and user path as
  * bench/ui.ts, with a Chromium trace around "first rows" and around the scroll, summarised as
- * self time per trace event and thread (script, style, layout, paint, raster, GPU…), so a fix is
- * aimed at what the frames really spend. Not a benchmark: tracing itself slows the page down.
+ * self time per trace event and thread (script, style, layout, paint, raster, GPU…), and a V8
+ * sampling profile of a scroll (JS self time by function), so a fix is aimed at what the frames
+ * really spend. Not a benchmark: tracing and sampling themselves slow the page down (the
+ * sampler also overstates native DOM calls such as removeChild: time them in the page to be sure).
  *
  * Options: --rows N (10000), --seed-txs N (10000), --frames N (300), --no-build,
  * --out DIR (write the raw traces there, for chrome://tracing or Perfetto).
@@ -322,6 +324,11 @@ async function main(): Promise<void> {
     }
     const untraced = await scrollStats(page)
     log(`scroll untraced: ${JSON.stringify(untraced)}`)
+    await cdp.send('Profiler.start')
+    const sampled = await scrollStats(page)
+    const scrollProfile = ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile
+    save('scroll.cpuprofile', scrollProfile)
+    log(`scroll sampled ${JSON.stringify(sampled)}, JS self time by function:\n${summariseProfile(scrollProfile)}`)
     let traced: unknown
     const scroll = await trace(cdp, async () => {
       traced = await scrollStats(page)

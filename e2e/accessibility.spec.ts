@@ -9,7 +9,7 @@ import {
   describeFindings,
   type AxeFinding,
 } from './axe'
-import { connectService, startServiceSandbox } from './ui-helpers'
+import { connectService, openAddress, startServiceSandbox } from './ui-helpers'
 
 /**
  * axe-core on every main screen, light and dark (issue 15): any serious or critical violation
@@ -106,4 +106,54 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
   console.log(`axe-core "needs review", nodes by rule: ${JSON.stringify(reviewCounts)}`)
   const blocking = findings.filter((f) => BLOCKING_IMPACTS.includes(f.impact) || BLOCKING_RULES.includes(f.rule))
   expect(describeFindings(blocking), 'serious or critical axe-core violations (and heading order)').toBe('')
+})
+
+/**
+ * The transaction list keeps each rendered row in its element while it scrolls (RowPool), so its
+ * elements are not in reading order then. The focus must still move in reading order: Tab from a
+ * row's hash button goes to the next row's, across the point where the elements wrap around.
+ */
+test('Tab moves through the transaction rows in reading order after the list has scrolled', async ({ app }) => {
+  test.setTimeout(120_000)
+  const page = app
+  const key = `e2e_${randomBytes(10).toString('hex')}`
+  const service = await startServiceSandbox(['--api-key', key])
+  try {
+    await connectService(page, service.info, key)
+    await openAddress(page, service.info.demo_addresses.alpha!.whale!)
+    const main = page.getByRole('main')
+    await main.getByRole('tab', { name: 'Transactions' }).click()
+    const txTable = main.getByRole('table', { name: 'Transactions' })
+    await expect(txTable.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    expect(Number(await txTable.getAttribute('aria-rowcount')), 'transactions enough to scroll').toBeGreaterThan(40)
+
+    const focusedRow = async (): Promise<number> =>
+      Number(await page.evaluate(`document.activeElement?.closest('[role="row"]')?.getAttribute('aria-rowindex')`))
+    // The hash button of the fifth transaction (row 6: the header is row 1).
+    await txTable.locator('[aria-rowindex="6"]').getByRole('button').first().focus()
+    expect(await focusedRow()).toBe(6)
+    // Scroll eight rows down: the rows gone from the top lend their elements to rows coming in.
+    await txTable.locator('.scroller').evaluate((el) => (el.scrollTop += 8 * 44))
+    await expect
+      .poll(() =>
+        txTable.evaluate((t) =>
+          [...t.querySelectorAll('.scroller [role="row"]')].map((r) => Number(r.getAttribute('aria-rowindex'))),
+        ),
+      )
+      .toEqual(expect.not.arrayContaining([3]))
+    const order = await txTable.evaluate((t) =>
+      [...t.querySelectorAll('.scroller [role="row"]')].map((r) => Number(r.getAttribute('aria-rowindex'))),
+    )
+    expect(order, 'the elements are out of reading order (else this test proves nothing)').not.toEqual(
+      [...order].sort((a, b) => a - b),
+    )
+    const seen: number[] = []
+    for (let i = 0; i < 24; i++) {
+      await page.keyboard.press('Tab')
+      seen.push(await focusedRow())
+    }
+    expect(seen).toEqual(Array.from({ length: 24 }, (_, i) => 7 + i))
+  } finally {
+    await service.stop()
+  }
 })

@@ -114,6 +114,14 @@ export async function connectService(page: Page, info: ServiceSandboxInfo, key: 
   await page.getByRole('heading', { level: 1, name: 'Open an address' }).waitFor({ timeout: 30_000 })
 }
 
+/** Opens `address` from the search box, as a user types it, and waits for its page. */
+export async function openAddress(page: Page, address: string): Promise<void> {
+  const search = page.getByRole('combobox', { name: 'Address' })
+  await search.fill(address)
+  await search.press('Enter')
+  await page.getByRole('heading', { level: 1, name: address }).waitFor({ timeout: 30_000 })
+}
+
 /** Sets the sandbox's fault switch (needs --admin); `null` clears every fault. */
 export async function setFaults(info: ServiceSandboxInfo, faults: Record<string, unknown> | null): Promise<void> {
   const response = await fetch(`${info.base_url}/__sandbox/faults`, {

@@ -12,7 +12,10 @@ describe('TxList', () => {
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(440)
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1000)
   })
-  afterEach(() => vi.restoreAllMocks())
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.restoreAllMocks()
+  })
 
   const items = Array.from({ length: 200 }, (_, i) => makeTx(i))
 
@@ -83,6 +86,65 @@ describe('TxList', () => {
     expect(button.text()).toBe(`${items[0]!.hash.slice(0, 8)}…${items[0]!.hash.slice(-6)}`)
     await button.trigger('click')
     expect(w.emitted('select')?.[0]?.[0]).toBe(items[0]!.hash)
+    w.unmount()
+  })
+
+  /** The rendered rows' row indexes (aria-rowindex − 2), in document order. */
+  const indexes = (w: ReturnType<typeof mountWith>) =>
+    w.findAll('.scroller [role="row"]').map((r) => Number(r.attributes('aria-rowindex')) - 2)
+
+  it('while it scrolls, a row keeps its element and rows coming into view take the elements of rows gone; at rest the document is in reading order again', async () => {
+    const w = mountWith(TxList, t, { props: { items, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const rest = () => vi.advanceTimersByTimeAsync(250).then(flushPromises)
+    // Away from the top, so as many rows are rendered after the next scroll as before it.
+    await scrollTo(w, 40 * 44)
+    await rest()
+    expect(indexes(w)).toEqual([...indexes(w)].sort((a, b) => a - b))
+    const byIndex = (i: number) => w.get(`.scroller [aria-rowindex="${i + 2}"]`).element
+    const fifty = byIndex(50)
+    const elements = new Set(w.findAll('.scroller [role="row"]').map((r) => r.element))
+    await scrollTo(w, 45 * 44)
+    // Row 50 is still rendered, in the same element; the new rows are in elements already there.
+    expect(byIndex(50)).toBe(fifty)
+    for (const r of w.findAll('.scroller [role="row"]')) expect(elements.has(r.element)).toBe(true)
+    // Each row is shown at its place in reading order whatever its element's place.
+    const shown = w
+      .findAll('.scroller [role="row"]')
+      .map((r) => [Number(r.attributes('aria-rowindex')) - 2, r.attributes('style')])
+    for (const [i, style] of shown) expect(style).toContain(`order: ${i}`)
+    expect(indexes(w)).not.toEqual([...indexes(w)].sort((a, b) => a - b))
+    // At rest (the virtualiser's 150 ms) the elements are put back in reading order.
+    await rest()
+    expect(indexes(w)).toEqual([...indexes(w)].sort((a, b) => a - b))
+    expect(indexes(w)[0]).toBeLessThanOrEqual(45)
+    // Each element kept its row: an element held across the rest still shows the same transaction.
+    expect(byIndex(50)).toBe(fifty)
+    w.unmount()
+  })
+
+  it('keeps the focused row rendered, focused and showing the same transaction while the list scrolls away from it', async () => {
+    const w = mountWith(TxList, t, {
+      props: { items, address: ME, hasMore: false, loadingMore: false },
+      attachTo: document.body,
+    })
+    await flushPromises()
+    const button = w.get(`button[title="${items[3]!.hash}"]`)
+    ;(button.element as HTMLElement).focus()
+    expect(document.activeElement).toBe(button.element)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    await scrollTo(w, 100 * 44)
+    // At rest (the virtualiser's 150 ms), too.
+    await vi.advanceTimersByTimeAsync(250)
+    await flushPromises()
+    expect(document.activeElement).toBe(button.element)
+    expect(button.attributes('title')).toBe(items[3]!.hash)
+    const row = w.get(`.scroller [aria-rowindex="${3 + 2}"]`)
+    expect(row.element.contains(button.element)).toBe(true)
+    // Out of sight at its own place, not among the rows in view.
+    expect(row.attributes('style')).toMatch(/position: absolute/)
+    expect(indexes(w).filter((i) => i >= 90 && i <= 110).length).toBeGreaterThan(5)
     w.unmount()
   })
 
