@@ -145,6 +145,11 @@ describe('TxList', () => {
     // Out of sight at its own place, not among the rows in view.
     expect(row.attributes('style')).toMatch(/position: absolute/)
     expect(indexes(w).filter((i) => i >= 90 && i <= 110).length).toBeGreaterThan(5)
+    // Once the focus leaves the list, its rows are put back in reading order.
+    expect(indexes(w)).not.toEqual([...indexes(w)].sort((a, b) => a - b))
+    ;(button.element as HTMLElement).blur()
+    await flushPromises()
+    expect(indexes(w)).toEqual([...indexes(w)].sort((a, b) => a - b))
     w.unmount()
   })
 
