@@ -37,6 +37,11 @@ export interface Freshness {
   revalidatedMaxMs: number
 }
 
+/** Cache keys: an address's balances, and a page of its transactions (`null`: the first page). */
+const balancesKey = (network: string, address: string): string => `b|${network}|${address}`
+const pageKey = (network: string, address: string, cursor: string | null): string =>
+  `t|${network}|${address}|${cursor ?? ''}`
+
 export const DEFAULT_FRESHNESS: Freshness = {
   balancesMs: 300_000,
   firstPageMs: 300_000,
@@ -139,7 +144,7 @@ export class DataService {
 
   async balances(req: DataRequest): Promise<BalancesView> {
     const { network, address } = req
-    const key = `b|${network}|${address}`
+    const key = balancesKey(network, address)
     const view = (
       parsed: ParsedItems<BalanceItem>,
       fetchedAt: number,
@@ -189,7 +194,7 @@ export class DataService {
   async transactions(req: DataRequest & { cursor: string | null; cacheOnly?: boolean }): Promise<TransactionsPage> {
     const { network, address, cursor } = req
     const params = cursor === null ? null : decodeCursor(cursor)
-    const key = `t|${network}|${address}|${cursor ?? ''}`
+    const key = pageKey(network, address, cursor)
     const maxAge = cursor === null ? this.#fresh.firstPageMs : this.#fresh.laterPageMs
     const view = (page: PageValue, fetchedAt: number, source: DataSource, staleReason: Stale): TransactionsPage => {
       const stopped = this.#guard(network, address, cursor, page)
@@ -381,11 +386,11 @@ export class DataService {
    * checked within the freshness window.
    */
   #target(network: string, address: string, now?: number): RevalidationTarget | null {
-    const keys = [`b|${network}|${address}`, `t|${network}|${address}|`]
+    const keys = [balancesKey(network, address), pageKey(network, address, null)] as const
     const stamps = keys.map((k) => this.#stamps.get(k)).filter((s) => s !== undefined)
     if (stamps.length === 0) return null
     if (now !== undefined) {
-      const fetched = keys.map((k) => (k.startsWith('b|') ? this.#balances : this.#pages).get(k)?.fetchedAt ?? 0)
+      const fetched = [this.#balances.get(keys[0])?.fetchedAt ?? 0, this.#pages.get(keys[1])?.fetchedAt ?? 0]
       if (Math.max(...fetched) === 0 || now - Math.max(...fetched) >= this.#fresh.revalidatedMaxMs) return null
       const fresh = Math.min(...keys.map((k, i) => this.#validFrom(k, fetched[i]!)))
       if (now - fresh < Math.min(this.#fresh.balancesMs, this.#fresh.firstPageMs) / 2) return null
@@ -402,11 +407,11 @@ export class DataService {
    */
   #apply(network: string, target: RevalidationTarget, result: Revalidation, at: number): void {
     if (result.kind === 'unknown') return
-    for (const k of [`b|${network}|${target.address}`, `t|${network}|${target.address}|`]) {
+    const balances = balancesKey(network, target.address)
+    for (const k of [balances, pageKey(network, target.address, null)]) {
       const s = this.#stamps.get(k)
       if (!s || s.since < target.since) continue
-      const confirmed =
-        result.kind === 'unchanged' || (k.startsWith('b|') && !result.tokens && this.#keepsOnCoinChange(k))
+      const confirmed = result.kind === 'unchanged' || (k === balances && !result.tokens && this.#keepsOnCoinChange(k))
       if (confirmed) s.checkedAt = at
       else this.#stamps.delete(k)
     }

@@ -25,7 +25,7 @@ export class RowPool {
 
   /** Elements and document order for `keys`: the rows to render, in reading order. */
   assign(keys: readonly string[], inOrder = false): PoolPlan {
-    const slots: (number | undefined)[] = new Array<number | undefined>(keys.length)
+    const slots: number[] = []
     const placeOf = new Map<number, number>()
     const kept = new Map<string, number>()
     keys.forEach((k, i) => {
@@ -54,10 +54,9 @@ export class RowPool {
     const order = inOrder
       ? keys.map((_, i) => i)
       : [...this.#order.filter((s) => placeOf.has(s)), ...added].map((s) => placeOf.get(s)!)
-    const all = slots.map((s) => s!)
-    this.#order = order.map((i) => all[i]!)
+    this.#order = order.map((i) => slots[i]!)
     this.#slotOf = kept
-    return { slots: all, order }
+    return { slots, order }
   }
 
   /** Forgets every row and element (another list is shown). */
