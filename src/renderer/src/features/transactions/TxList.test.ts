@@ -3,6 +3,7 @@ import { flushPromises } from '@vue/test-utils'
 import { makeTx, ME, party } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import TxList from './TxList.vue'
+import { shortHash } from './tx-view'
 
 describe('TxList', () => {
   let t: TestApp
@@ -105,10 +106,20 @@ describe('TxList', () => {
     const byIndex = (i: number) => w.get(`.scroller [aria-rowindex="${i + 2}"]`).element
     const fifty = byIndex(50)
     const elements = new Set(w.findAll('.scroller [role="row"]').map((r) => r.element))
+    const texts = new Map(
+      w.findAll('.scroller [role="row"]').map((r) => [r.element, r.element.querySelector('button.hash')!.firstChild]),
+    )
+    expect(w.find('.scroller [aria-rowindex="62"]').exists()).toBe(false)
     await scrollTo(w, 45 * 44)
     // Row 50 is still rendered, in the same element; the new rows are in elements already there.
     expect(byIndex(50)).toBe(fifty)
     for (const r of w.findAll('.scroller [role="row"]')) expect(elements.has(r.element)).toBe(true)
+    // A reused element shows its new row's text in the Text nodes it had (changed in place).
+    const reused = byIndex(60)
+    expect(texts.has(reused)).toBe(true)
+    const hashText = reused.querySelector('button.hash')!.firstChild
+    expect(hashText).toBe(texts.get(reused))
+    expect(hashText!.textContent).toBe(shortHash(items[60]!.hash, 8, 6))
     // Each row is shown at its place in reading order whatever its element's place.
     const shown = w
       .findAll('.scroller [role="row"]')
@@ -163,16 +174,23 @@ describe('TxList', () => {
           name: 'A very long counterparty name that cannot fit'.repeat(3),
         }),
       }),
+      makeTx(2, { value: '1234567890123456789' }),
     ]
     const w = mountWith(TxList, t, { props: { items: special, address: ME, hasMore: false, loadingMore: false } })
     await flushPromises()
-    const [plain, extreme] = w.findAll('.scroller [role="row"]')
+    const [plain, extreme, rounded] = w.findAll('.scroller [role="row"]')
     const cells = (row: typeof plain) => row!.findAll('[role="cell"]')
     expect(cells(plain)[4]!.classes()).not.toContain('cut')
     expect(cells(extreme)[4]!.classes()).toContain('cut')
     expect(cells(extreme)[3]!.classes()).toContain('cut')
     // The full value stays in the tooltip and on copy either way.
     expect(cells(extreme)[4]!.attributes('data-full')).toContain('115,792,089')
+    expect(cells(extreme)[4]!.attributes('title')).toBe(cells(extreme)[4]!.attributes('data-full'))
+    // A rounded value has the exact one as its tooltip; a value shown whole needs none.
+    expect(cells(rounded)[4]!.text()).toBe('1.234567')
+    expect(cells(rounded)[4]!.attributes('title')).toBe('1.234567890123456789')
+    expect(cells(plain)[4]!.attributes('title')).toBeUndefined()
+    expect(cells(plain)[4]!.attributes('data-full')).toBe('1')
     w.unmount()
   })
 
@@ -187,7 +205,47 @@ describe('TxList', () => {
     expect(short![2]!.classes()).not.toContain('cut')
     expect(long![2]!.classes()).toContain('cut')
     expect(long![2]!.attributes('title')).toBe('swapExactTokensForTokensSupportingFeeOnTransferTokens')
+    expect(short![2]!.attributes('title')).toBeUndefined()
     for (const cells of [short!, long!]) expect(cells[6]!.classes()).not.toContain('cut')
+    w.unmount()
+  })
+
+  it("shows this network's notes on transactions, whatever the case of the hash", async () => {
+    t.bridge.handle('notes.list', () => [
+      { kind: 'tx', network: 'alpha', key: items[1]!.hash.toUpperCase(), text: 'paid the rent', updatedAt: '' },
+      { kind: 'tx', network: 'beta', key: items[2]!.hash, text: 'other network', updatedAt: '' },
+      { kind: 'address', network: 'alpha', key: items[3]!.hash, text: 'an address note', updatedAt: '' },
+    ])
+    const w = mountWith(TxList, t, {
+      props: { items, address: ME, hasMore: false, loadingMore: false, network: 'alpha' },
+    })
+    await flushPromises()
+    const noted = w.findAll('.scroller [role="row"]').filter((r) => r.find('[title^="Note: "]').exists())
+    expect(noted.map((r) => r.attributes('aria-rowindex'))).toEqual(['3'])
+    expect(noted[0]!.get('[title^="Note: "]').attributes('title')).toBe('Note: paid the rent')
+    // A note saved later shows at once.
+    t.bridge.emit('notes.changed', [
+      { kind: 'tx', network: 'alpha', key: items[0]!.hash, text: 'first', updatedAt: '' },
+    ])
+    await flushPromises()
+    expect(w.get('.scroller [aria-rowindex="2"] [title^="Note: "]').attributes('title')).toBe('Note: first')
+    expect(w.find('.scroller [aria-rowindex="3"] [title^="Note: "]').exists()).toBe(false)
+    w.unmount()
+  })
+
+  it('shows the right rows after scrolling through more rows than it keeps worked out, and back', async () => {
+    const many = Array.from({ length: 1500 }, (_, i) => makeTx(i))
+    const w = mountWith(TxList, t, { props: { items: many, address: ME, hasMore: false, loadingMore: false } })
+    await flushPromises()
+    const shown = () =>
+      w
+        .findAll('.scroller [role="row"]')
+        .map((r) => [Number(r.attributes('aria-rowindex')) - 2, r.get('button.hash').attributes('title')] as const)
+    for (let top = 0; top <= 1400 * 44; top += 10 * 44) await scrollTo(w, top)
+    for (const [i, hash] of shown()) expect(hash).toBe(many[i]!.hash)
+    await scrollTo(w, 0)
+    expect(shown()[0]).toEqual([0, many[0]!.hash])
+    for (const [i, hash] of shown()) expect(hash).toBe(many[i]!.hash)
     w.unmount()
   })
 })

@@ -33,7 +33,7 @@ export const FIXED_REM =
   6 * 0.5 +
   2 * 0.6 +
   1.5
-/** The gap between the parts of the parties cell (rem), as in the style. */
+/** The gap between the parts of the parties cell and before a badge after "to" (rem), as in the style. */
 const PARTIES_GAP_REM = 0.35
 
 /** The list's fonts: text, badges (0.75 rem) and monospace cells; `rem` is the root font size in px. */
@@ -60,9 +60,9 @@ export function listFonts(): ListFonts {
   }
 }
 
-/** A badge's width (px): its text, 0.45 rem padding and a 1 px border on each side. */
+/** A badge's width (px): in the list a badge is a coloured word, its text alone (TxList.vue). */
 function badgePx(text: string, f: ListFonts): number {
-  return textWidthPx(text, f.badge) + 0.9 * f.rem + 2
+  return textWidthPx(text, f.badge)
 }
 
 export type RowView = ReturnType<typeof rowView>
@@ -81,25 +81,34 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
   const toText = to.address ? (to.name ?? to.short) : created ? `new contract ${created.short}` : 'contract creation'
   const method = methodLabel(tx)
   const status = statusLabel(tx)
-  const space = textWidthPx(' ', f.text)
-  // The parties cell's content (px): direction badge, from, arrow, to and its badges, each
-  // badge after a space, with the flex gaps between the four parts.
+  // The parties cell's content (px): direction badge, from, arrow, to and its badges, with the
+  // flex gaps between the four parts and the same room before each of the badges after "to".
   const partiesPx =
     badgePx(DIRECTION_LABEL[dir], f) +
     textWidthPx(fromText, f.text) +
     textWidthPx('→', f.text) +
     textWidthPx(toText, f.text) +
     3 * PARTIES_GAP_REM * f.rem +
-    (to.address && to.isContract ? space + badgePx('contract', f) : 0) +
-    (to.address && to.isVerified ? space + badgePx('verified', f) : 0)
-  const badgeRoom = (rem: number): number => rem * f.rem - 0.9 * f.rem - 2
+    (to.address && to.isContract ? PARTIES_GAP_REM * f.rem + badgePx('contract', f) : 0) +
+    (to.address && to.isVerified ? PARTIES_GAP_REM * f.rem + badgePx('verified', f) : 0)
   const statusPx = badgePx(status, f)
+  const cutValue = mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem)
+  const cutFee = mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem)
+  const cutMethod = mayOverflowPx(method, f.badge, COLUMN_REM.method * f.rem)
   return {
     hashShort,
     hashLabel: `Transaction ${hashShort}, open details`,
     cutHash: mayOverflowPx(hashShort, f.mono, COLUMN_REM.hash * f.rem),
-    cutValue: mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem),
-    cutFee: mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem),
+    cutValue,
+    cutFee,
+    /*
+     * Tooltips only where a cell does not show its whole value (cut, or rounded): Chromium restyles
+     * an element whose title changes (its own `abbr[title]` rule makes `title` a style
+     * dependency), and a scrolled frame reuses 9 rows. The hash and the parties always have one.
+     */
+    valueTitle: cutValue || value.text !== value.exact ? value.exact : undefined,
+    feeTitle: cutFee || fee.text !== fee.exact ? fee.exact : undefined,
+    methodTitle: cutMethod ? method : undefined,
     dateTime: pending ? '' : formatDateTime(at),
     dir,
     dirLabel: DIRECTION_LABEL[dir],
@@ -109,7 +118,7 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     toText,
     partiesPx,
     method,
-    cutMethod: mayOverflowPx(method, f.badge, badgeRoom(COLUMN_REM.method)),
+    cutMethod,
     value,
     fee,
     at,
