@@ -7,10 +7,17 @@
  * sampler also overstates native DOM calls such as removeChild: time them in the page to be sure).
  *
  * Options: --rows N (10000), --seed-txs N (10000), --frames N (300), --no-build,
- * --out DIR (write the raw traces there, for chrome://tracing or Perfetto).
+ * --out DIR (write the raw traces there, for chrome://tracing or Perfetto),
+ * --first-pass (profile and trace the first scroll through the rows, as bench:ui measures it,
+ * not a second one over rows already worked out), --invalidations (trace why elements are
+ * restyled and relaid out: Chromium's invalidation tracking), --alloc (what a scroll allocates,
+ * by call site, garbage included). --variants A,B (TxList variants that a temporary
+ * `window.__txVariant` hook in the app switches) measures them in turns, untraced, with each
+ * Chromium thread's CPU time per frame from /proc: CPU time is steadier than frame time on a
+ * shared 2-core VM, and the threads tell main-thread work from raster and compositing.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -31,6 +38,9 @@ const { values } = parseArgs({
     variants: { type: 'string' },
     rounds: { type: 'string', default: '5' },
     layers: { type: 'boolean', default: false },
+    'first-pass': { type: 'boolean', default: false },
+    invalidations: { type: 'boolean', default: false },
+    alloc: { type: 'boolean', default: false },
   },
 })
 const log = (m: string): void => void process.stderr.write(`ui-profile: ${m}\n`)
@@ -68,6 +78,7 @@ const CATEGORIES = [
   'toplevel',
   'v8.execute',
   'disabled-by-default-devtools.timeline.frame',
+  ...(values.invalidations ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : []),
 ]
 
 async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
@@ -187,6 +198,73 @@ function summariseProfile(p: CpuProfile, top = 25): string {
   return `    self:\n${fmt(self)}\n    total:\n${fmt(total)}`
 }
 
+/**
+ * CPU time (ms) of every Chromium thread so far, summed by thread name (digits dropped, so the
+ * raster workers count together), from /proc: user and system ticks of 10 ms.
+ */
+function chromiumThreadCpuMs(): Map<string, number> {
+  const byName = new Map<string, number>()
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!/\((chromium|chrome)/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '')
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10)
+      }
+    } catch {
+      // The process or thread ended between the listing and the read.
+    }
+  }
+  return byName
+}
+
+interface AllocNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
+  selfSize: number
+  children: AllocNode[]
+}
+
+/** Bytes allocated per call site (function and its two callers), biggest first. */
+function summariseAllocations(head: AllocNode, top = 25): string {
+  const bySite = new Map<string, number>()
+  const walk = (n: AllocNode, path: string[]): void => {
+    const f = n.callFrame
+    const here = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`
+    const site = [...path.slice(-2), here].join(' < ')
+    bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize)
+    for (const c of n.children) walk(c, [...path, here])
+  }
+  walk(head, [])
+  const total = [...bySite.values()].reduce((a, b) => a + b, 0)
+  const lines = [...bySite]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([site, bytes]) => `      ${(bytes / 1024).toFixed(0).padStart(7)} KB  ${site}`)
+  return [`    total ${(total / 1048576).toFixed(1)} MB`, ...lines].join('\n')
+}
+
+/** Invalidation-tracking events counted by kind, reason, element and changed attribute or class. */
+function summariseInvalidations(events: TraceEvent[], top = 30): string {
+  const counts = new Map<string, number>()
+  for (const e of events) {
+    if (!e.name.endsWith('InvalidationTracking')) continue
+    const d = (e.args as { data?: Record<string, unknown> } | undefined)?.data ?? {}
+    const node = String(d['nodeName'] ?? '')
+      .replace(/ data-v-\w+=""/g, '')
+      .slice(0, 60)
+    const what = String(d['changedAttribute'] ?? d['changedClass'] ?? d['changedPseudo'] ?? '')
+    const key = [e.name.replace('InvalidationTracking', ''), String(d['reason'] ?? ''), node, what].join(' | ')
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, n]) => `      ${String(n).padStart(7)}  ${k}`)
+    .join('\n')
+}
+
 /** Frame count, median, p95 and total (ms) of one scroll through the list. */
 async function scrollStats(page: Page): Promise<{ n: number; p50: number; p95: number; sum: number }> {
   const frames = await scrollFrames(page, Number(values.frames))
@@ -303,27 +381,50 @@ async function main(): Promise<void> {
     }
     if (values.variants) {
       const vs = values.variants.split(',')
-      const res: Record<string, { p50: number[]; p95: number[]; mean: number[] }> = {}
+      const res: Record<string, { p50: number[]; p95: number[]; mean: number[]; threads: Map<string, number[]> }> = {}
       for (let round = 0; round < Number(values.rounds); round++) {
         for (const v of vs) {
           await page.evaluate(`window.__txVariant(${JSON.stringify(v)})`)
           await page.waitForTimeout(200)
+          const before = chromiumThreadCpuMs()
           const r = await scrollStats(page)
-          const x = (res[v] ??= { p50: [], p95: [], mean: [] })
+          const after = chromiumThreadCpuMs()
+          const x = (res[v] ??= { p50: [], p95: [], mean: [], threads: new Map() })
           x.p50.push(r.p50)
           x.p95.push(r.p95)
           x.mean.push(r.sum / r.n)
+          for (const [name, ms] of after) {
+            const list = x.threads.get(name) ?? x.threads.set(name, []).get(name)!
+            list.push((ms - (before.get(name) ?? 0)) / r.n)
+          }
         }
       }
       const med = (a: number[]): number => [...a].sort((p, q) => p - q)[Math.floor(a.length / 2)]!
-      for (const [v, x] of Object.entries(res))
+      for (const [v, x] of Object.entries(res)) {
         log(
           `variant ${v.padEnd(14)} mean ${med(x.mean).toFixed(2)} p50 ${med(x.p50).toFixed(1)} p95 ${med(x.p95).toFixed(1)}  (p95s ${x.p95.map((n) => n.toFixed(1)).join(' ')})`,
         )
+        const busy = [...x.threads].filter(([, ms]) => med(ms) >= 0.1).sort((a, b) => med(b[1]) - med(a[1]))
+        log(`  CPU per frame (ms, median): ${busy.map(([name, ms]) => `${name} ${med(ms).toFixed(2)}`).join(', ')}`)
+      }
       return
     }
-    const untraced = await scrollStats(page)
-    log(`scroll untraced: ${JSON.stringify(untraced)}`)
+    if (values.alloc) {
+      await cdp.send('HeapProfiler.enable')
+      await cdp.send('HeapProfiler.startSampling', {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      })
+      const stats = await scrollStats(page)
+      const { profile } = (await cdp.send('HeapProfiler.stopSampling')) as { profile: { head: AllocNode } }
+      log(
+        `scroll ${JSON.stringify(stats)}; allocated (sampled, garbage included):\n${summariseAllocations(profile.head)}`,
+      )
+      return
+    }
+    // bench:ui's scroll is the first through these rows; a second one finds them worked out.
+    if (!values['first-pass']) log(`scroll untraced: ${JSON.stringify(await scrollStats(page))}`)
     await cdp.send('Profiler.start')
     const sampled = await scrollStats(page)
     const scrollProfile = ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile
@@ -335,6 +436,7 @@ async function main(): Promise<void> {
     })
     save('scroll.json', scroll)
     log(`scroll traced: ${JSON.stringify(traced)}\n${summarise(scroll)}`)
+    if (values.invalidations) log(`why elements were restyled or relaid out:\n${summariseInvalidations(scroll)}`)
   } finally {
     await browser.close()
     await stopChild(host.child)

@@ -99,6 +99,36 @@ describe('BridgeHost', () => {
     expect(result.other).toBe(dirty.other)
   })
 
+  it('still finds a secret in an answer JSON cannot write (a bigint, a cycle), and in a bare string', async () => {
+    const redactor = new Redactor()
+    redactor.add('sbx_secret_key_1234')
+    const cyclic: Record<string, unknown> = { note: 'see sbx_secret_key_1234' }
+    cyclic['self'] = cyclic
+    const answers: unknown[] = [
+      { amount: 10n, echoed: 'api_key=sbx_secret_key_1234' },
+      cyclic,
+      'sbx_secret_key_1234',
+      [{ deep: [{ key: 'sbx_secret_key_1234' }] }],
+    ]
+    let answer: unknown = null
+    const host = new BridgeHost({ 'rpc.call': () => ({ result: answer }) }, { redactor })
+    for (const a of answers) {
+      answer = a
+      const got = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+      expect(got.ok).toBe(true)
+      const seen = got.ok ? (got.value as { result: unknown }).result : null
+      const strings: string[] = []
+      const collect = (v: unknown, depth: number): void => {
+        if (typeof v === 'string') strings.push(v)
+        else if (typeof v === 'object' && v !== null && depth < 5)
+          for (const x of Object.values(v)) collect(x, depth + 1)
+      }
+      collect(seen, 0)
+      expect(strings.some((x) => x.includes('…1234'))).toBe(true)
+      expect(strings.some((x) => x.includes('sbx_secret_key_1234'))).toBe(false)
+    }
+  })
+
   it('reports a handler that throws something unexpected as internal, with details only in the log', async () => {
     const logged: string[] = []
     const host = new BridgeHost(
