@@ -25,7 +25,7 @@ import type { CDPSession, Page } from '@playwright/test'
 import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
+import { buildApp, Cleanup, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
 
 const { values } = parseArgs({
   options: {
@@ -279,19 +279,28 @@ async function scrollStats(page: Page): Promise<{ n: number; p50: number; p95: n
 async function main(): Promise<void> {
   if (!values['no-build']) buildApp(log)
   const key = `bench_${randomBytes(8).toString('hex')}`
-  const sandbox = await startServiceSandbox(['--api-key', key, '--seed-txs', values['seed-txs']!, '--block-time', '0'])
-  const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-ui-profile-'))
-  const host = await startWebHostProcess(dataDir)
-  host.child.stderr?.on('data', (c: Buffer) => {
-    for (const l of c.toString().split('\n')) if (l.startsWith('TIMING')) log(`host ${l}`)
-  })
-  const browser = await launchBenchBrowser()
   const save = (name: string, data: TraceEvent[] | CpuProfile): void => {
     if (!values.out) return
     mkdirSync(values.out, { recursive: true })
     writeFileSync(join(values.out, name), JSON.stringify(Array.isArray(data) ? { traceEvents: data } : data))
   }
+  const cleanup = new Cleanup()
   try {
+    const sandbox = await startServiceSandbox([
+      '--api-key',
+      key,
+      '--seed-txs',
+      values['seed-txs']!,
+      '--block-time',
+      '0',
+    ])
+    cleanup.add(() => sandbox.stop())
+    const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-ui-profile-'))
+    cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }))
+    const host = await startWebHostProcess(dataDir)
+    cleanup.add(() => stopChild(host.child))
+    const browser = await launchBenchBrowser()
+    cleanup.add(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     page.on('console', (m) => log(`console: ${m.text()}`))
     await page.goto(host.url)
@@ -438,10 +447,7 @@ async function main(): Promise<void> {
     log(`scroll traced: ${JSON.stringify(traced)}\n${summarise(scroll)}`)
     if (values.invalidations) log(`why elements were restyled or relaid out:\n${summariseInvalidations(scroll)}`)
   } finally {
-    await browser.close()
-    await stopChild(host.child)
-    await sandbox.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await cleanup.run()
   }
 }
 

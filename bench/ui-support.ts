@@ -79,6 +79,28 @@ export async function stopLoadingAll(page: Page): Promise<void> {
   })
 }
 
+/**
+ * What a benchmark started, stopped newest first whatever failed on the way: a web host that
+ * does not start must not leave its sandbox and chains behind.
+ */
+export class Cleanup {
+  readonly #steps: (() => unknown)[] = []
+
+  add(step: () => unknown): void {
+    this.#steps.push(step)
+  }
+
+  async run(): Promise<void> {
+    for (const step of this.#steps.splice(0).reverse()) {
+      try {
+        await step()
+      } catch (error: unknown) {
+        process.stderr.write(`cleanup: ${error instanceof Error ? error.message : String(error)}\n`)
+      }
+    }
+  }
+}
+
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN

@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
+import { buildApp, Cleanup, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -60,11 +60,16 @@ async function main(): Promise<void> {
   const jsKb = initialJsKbGz(join(ROOT, 'out/renderer'))
 
   const key = `bench_${randomBytes(8).toString('hex')}`
-  const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
-  const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-bench-ui-'))
-  const host = await startWebHostProcess(dataDir)
-  const browser = await launchBenchBrowser({ headless: !values.headed })
+  const cleanup = new Cleanup()
   try {
+    const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
+    cleanup.add(() => sandbox.stop())
+    const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-bench-ui-'))
+    cleanup.add(() => rmSync(dataDir, { recursive: true, force: true }))
+    const host = await startWebHostProcess(dataDir)
+    cleanup.add(() => stopChild(host.child))
+    const browser = await launchBenchBrowser({ headless: !values.headed })
+    cleanup.add(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await page.goto(host.url)
     await connectService(page, sandbox.info, key)
@@ -129,10 +134,7 @@ async function main(): Promise<void> {
       `ui: rows=${rows} scroll_p95_frame_ms=${p95.toFixed(1)} heap_mb=${heapMb.toFixed(1)} first_rows_ms=${Math.round(firstRowsMs)} initial_js_kb_gz=${jsKb.toFixed(1)}\n`,
     )
   } finally {
-    await browser.close()
-    await stopChild(host.child)
-    await sandbox.stop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await cleanup.run()
   }
 }
 

@@ -42,7 +42,11 @@ export async function startWebHostProcess(
   })
   const lines = createInterface({ input: child.stdout! })
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`web host did not start in 30 s:\n${stderr}`)), 30_000)
+    const timer = setTimeout(() => {
+      // Not left running: the caller never gets a handle to stop it.
+      child.kill('SIGKILL')
+      reject(new Error(`web host did not start in 30 s:\n${stderr}`))
+    }, 30_000)
     lines.on('line', (line) => {
       const match = /^Chainscope web host: (\S+)$/.exec(line)
       if (match?.[1]) {
