@@ -33,7 +33,7 @@ describe('BridgeHost', () => {
   })
 
   it('redacts a key holding JSON or URL special characters, in every form a URL gives it, without breaking the answer', async () => {
-    for (const key of ['abc"defgh\\ij', 'key!with(parens)~x', 'ab/cd+ef=gh']) {
+    for (const key of ['abc"defgh\\ij', 'key!with(parens)~x', 'ab/cd+ef=gh', 'tab\there\nkey\r1234']) {
       const redactor = new Redactor()
       redactor.add(key)
       const form = new URLSearchParams({ api_key: key }).toString()
@@ -97,6 +97,17 @@ describe('BridgeHost', () => {
     expect(JSON.stringify(dirty)).toContain('sbx_secret_key_1234')
     expect(result.items[0]).toBe(dirty.items[0])
     expect(result.other).toBe(dirty.other)
+  })
+
+  it('finds a secret holding control characters, which JSON writes as short escapes (\\t, \\n)', async () => {
+    const key = 'tab\there\nkey\r1234'
+    const redactor = new Redactor()
+    redactor.add(key)
+    const host = new BridgeHost({ 'rpc.call': () => ({ result: { note: `x${key}x` } }) }, { redactor })
+    expect(await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })).toEqual({
+      ok: true,
+      value: { result: { note: 'x…1234x' } },
+    })
   })
 
   it('still finds a secret in an answer JSON cannot write (a bigint, a cycle), and in a bare string', async () => {

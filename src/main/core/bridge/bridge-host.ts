@@ -190,9 +190,9 @@ export class BridgeHost {
  * every string and key (a page of 50 transactions is thousands of strings: 12 ms against about 1).
  * Sound because every form the redactor matches survives JSON's escaping: letters, digits and
  * `%&#;+/=` are written as they are, and for `"`, `\` and control characters the redactor also
- * matches the escaped forms (`\"`, `\\`, `\u00XX`) JSON writes. A value JSON cannot write (a
- * bigint, a cycle) is walked. Answers are plain data (parsed JSON, plain objects), so JSON sees
- * every string the walk would: no `toJSON` hides one.
+ * matches the escaped forms JSON writes (`\"`, `\\`, `\n` and the other short escapes, `\u00XX`;
+ * a test each). A value JSON cannot write (a bigint, a cycle) is walked. Answers are plain data
+ * (parsed JSON, plain objects), so JSON sees every string the walk would: no `toJSON` hides one.
  */
 function mayHoldSecret(value: unknown, r: { contains(text: string): boolean }): boolean {
   if (typeof value !== 'object' || value === null) return typeof value === 'string' ? r.contains(value) : false

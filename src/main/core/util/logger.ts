@@ -49,13 +49,15 @@ const hexCi = (n: number, width: number): string =>
     .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
     .join('')
 const NAMED: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' }
+/** JSON's short escapes of control characters (`\n` rather than `\u000a`). */
+const JSON_SHORT: Record<string, string> = { '\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r' }
 
 /**
  * One regular expression for a secret in every form a server is known to echo it in: as
  * written; URL-encoded (component or form, either case of hex); JSON-escaped (`\/`, `\"`,
- * `\u002f`: PHP and others escape `/`); as HTML entities (an error page); and whole in base64
- * or base64url. Each character outside `[A-Za-z0-9_.-]` may take any of its forms, so a body
- * that mixes encoders is matched too.
+ * `\u002f`: PHP and others escape `/`; `\n` and JSON's other short escapes); as HTML entities
+ * (an error page); and whole in base64 or base64url. Each character outside `[A-Za-z0-9_.-]` may
+ * take any of its forms, so a body that mixes encoders is matched too.
  */
 function secretPattern(secret: string): string {
   const parts: string[] = []
@@ -69,6 +71,7 @@ function secretPattern(secret: string): string {
     if (c === ' ') forms.push('\\+')
     if (c === '"' || c === '\\' || c === '/') forms.push(`\\\\${escapeRegex(c)}`)
     if (cp <= 0xffff) forms.push(`\\\\u${hexCi(cp, 4)}`)
+    if (JSON_SHORT[c]) forms.push(`\\\\${JSON_SHORT[c]}`)
     forms.push(`&#[xX]0*${hexCi(cp, 1)};`, `&#0*${cp};`)
     if (NAMED[c]) forms.push(NAMED[c])
     parts.push(`(?:${forms.join('|')})`)
