@@ -63,9 +63,9 @@ export class BridgeHost {
   }
 
   /**
-   * Walks the value and redacts each string (and object key) that holds a secret. Not done
-   * on the JSON text: a key with `"` or `\` appears escaped there (missed), and a replacement
-   * spliced into the text could break its escapes.
+   * Walks the value and redacts each string (and object key) that holds a secret, when its JSON
+   * text may hold one (`mayHoldSecret`). The redaction itself is not done on that text: a
+   * replacement spliced into it could break its escapes.
    */
   #scrub<T>(value: T): T {
     const r = this.#redactor

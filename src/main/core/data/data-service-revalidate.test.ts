@@ -227,6 +227,30 @@ describe('DataService revalidation of the other addresses in the same request', 
     expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 1, data: 0 })
   })
 
+  it('takes along the most recently fetched other addresses, counting a refetch as recent', async () => {
+    const { data, client } = await setup()
+    await learnBatches(client)
+    const others = [1, 2, 3, 4, 5, 6].map((n) => `0x${n.toString(16).padStart(40, '0')}`)
+    const look = (address: string, refresh = false) =>
+      Promise.all([
+        data.transactions({ ...req, address, refresh, cursor: null }),
+        data.balances({ ...req, address, refresh }),
+      ])
+    await look(ADDR)
+    for (const o of others) await look(o)
+    // The first of them is fetched again: it is now the most recent.
+    await look(others[0]!, true)
+    server.seen.length = 0
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
+    await visit(data)
+    const batch = JSON.parse(server.seen.find((s) => s.path.startsWith('/rpc/'))!.body) as {
+      method: string
+      params: unknown[]
+    }[]
+    const asked = [...new Set(batch.filter((c) => c.method === 'eth_getTransactionCount').map((c) => c.params[0]))]
+    expect(asked).toEqual([ADDR, others[0], others[5], others[4], others[3]])
+  })
+
   it('an address found changed on the way is refetched at its next look without asking again', async () => {
     const { data, client } = await setup()
     // The other address sent a transaction since (its nonce moved); nothing else moved.

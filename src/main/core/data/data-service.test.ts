@@ -310,4 +310,13 @@ describe('stitchFirstPage', () => {
     expect(stitchFirstPage(page(8, 58, null), previous).nextCursor).toBeNull()
     expect(stitchFirstPage(page(8, 58, 'new'), page(10, 60, null)).nextCursor).toBe('new')
   })
+
+  it('does not grow a first page refetched again and again past twice its length', () => {
+    // The previous first page was itself stitched (100 rows); stitching again would give 105.
+    const previous = page(10, 110, 'old')
+    const fresh = page(5, 55, 'new')
+    expect(stitchFirstPage(fresh, previous)).toBe(fresh)
+    // Up to twice the page, it still joins.
+    expect(stitchFirstPage(fresh, page(10, 105, 'old')).items).toHaveLength(100)
+  })
 })

@@ -320,8 +320,9 @@ export class DataService {
 
   /** A fresh fetch: the block it is current at (unknown: it is never revalidated, only refetched). */
   #stamp(key: string, since: number | undefined): void {
-    if (since === undefined) this.#stamps.delete(key)
-    else this.#stamps.set(key, { since, checkedAt: null })
+    // Deleted first, so a refetched key moves to the end: the map stays in fetch order.
+    this.#stamps.delete(key)
+    if (since !== undefined) this.#stamps.set(key, { since, checkedAt: null })
     // Bounded like the caches: oldest first out.
     if (this.#stamps.size > 3000) this.#stamps.delete(this.#stamps.keys().next().value!)
   }
@@ -449,7 +450,10 @@ const NATIVE_PSEUDO_TOKENS = new Set([
  * follow on exactly and need no request. Were a service's cursor an offset, its later pages
  * would only repeat a few rows (shown once, by hash), never skip any: new transactions come in
  * at the top. Not stitched when either page has unreadable items (their place is unknown) or the
- * new page's last row is not in the previous page (a page or more of new transactions).
+ * new page's last row is not in the previous page (a page or more of new transactions), nor when
+ * the result would pass twice the new page's length: the previous page may itself be stitched,
+ * and a busy address refetched all session would otherwise grow its first page (and its snapshot)
+ * without bound. The next page is then asked for with the new page's own cursor.
  */
 export function stitchFirstPage(fresh: PageValue, previous: PageValue | undefined): PageValue {
   if (!previous || fresh.nextCursor === null || previous.nextCursor === null) return fresh
@@ -460,6 +464,7 @@ export function stitchFirstPage(fresh: PageValue, previous: PageValue | undefine
   if (at < 0) return fresh
   const shown = new Set(fresh.items.map((tx) => tx.hash))
   const rest = previous.items.slice(at + 1).filter((tx) => !shown.has(tx.hash))
+  if (rest.length > fresh.items.length) return fresh
   return { items: [...fresh.items, ...rest], unreadable: fresh.unreadable ?? [], nextCursor: previous.nextCursor }
 }
 

@@ -41,16 +41,13 @@ export interface RevalidationTarget {
   since: number
 }
 
-/** Calls per address in a batch (between the shared head and gas price). */
-const PER_ADDRESS = 8
-
-/** The batch for one address: head, its eight calls, gas price. */
+/** The batch for one address: head, its calls (`addressCalls`), gas price. */
 export function revalidationCalls(address: string, since: number): RpcCallSpec[] {
   return revalidationBatch([{ address, since }])
 }
 
 /**
- * The batch for several addresses of one network: the head, eight calls per address (in
+ * The batch for several addresses of one network: the head, the calls of each address (in
  * `targets` order), the gas price. One request however many (up to MAX_SIBLINGS + 1).
  */
 export function revalidationBatch(targets: RevalidationTarget[]): RpcCallSpec[] {
@@ -60,6 +57,9 @@ export function revalidationBatch(targets: RevalidationTarget[]): RpcCallSpec[] 
     { method: 'eth_gasPrice', params: [] },
   ]
 }
+
+/** Calls per address in a batch (between the shared head and gas price), as `addressCalls` makes them. */
+const PER_ADDRESS = addressCalls('0x0000000000000000000000000000000000000000', 0).length
 
 function addressCalls(address: string, since: number): RpcCallSpec[] {
   const range = { fromBlock: hex(since + 1), toBlock: 'latest' }

@@ -122,18 +122,24 @@ export class ChainEstimator {
   }
 
   blockTimeMs(): number | null {
+    const observed = this.#observedBaseline()
+    return observed
+      ? (observed.last.producedMs - observed.first.producedMs) / (observed.last.height - observed.first.height)
+      : this.#seedMs
+  }
+
+  /**
+   * The first and last observations when the block time comes from them rather than the seed:
+   * enough blocks and time between them, and the longer baseline wins (a seed over 100 blocks
+   * beats a few seconds of observations).
+   */
+  #observedBaseline(): { first: Observation; last: Observation } | null {
     const first = this.#obs[0]
     const last = this.#obs.at(-1)
-    const observed =
-      first &&
-      last &&
-      last.height - first.height >= this.#minBlocks &&
-      last.producedMs - first.producedMs >= this.#minSpan
-    // The longer baseline wins: a seed over 100 blocks beats a few seconds of observations.
-    if (observed && (this.#seedMs === null || last.producedMs - first.producedMs >= this.#seedSpanMs)) {
-      return (last.producedMs - first.producedMs) / (last.height - first.height)
-    }
-    return this.#seedMs
+    if (!first || !last) return null
+    const span = last.producedMs - first.producedMs
+    const enough = last.height - first.height >= this.#minBlocks && span >= this.#minSpan
+    return enough && (this.#seedMs === null || span >= this.#seedSpanMs) ? { first, last } : null
   }
 
   /**
@@ -151,16 +157,13 @@ export class ChainEstimator {
     const anchor = this.#anchor
     const bt = this.blockTimeMs()
     if (!anchor || bt === null) return null
-    const first = this.#obs[0]!
-    const last = this.#obs.at(-1)!
-    const observedSpan = last.producedMs - first.producedMs
-    const fromObservations =
-      last.height - first.height >= this.#minBlocks &&
-      observedSpan >= this.#minSpan &&
-      (this.#seedMs === null || observedSpan >= this.#seedSpanMs)
+    const observed = this.#observedBaseline()
     // A seed is the slope between two whole-second timestamps: ±0.5 s at each end.
-    const [span, error] = fromObservations
-      ? [observedSpan, this.#spread(first, bt) + this.#spread(last, bt)]
+    const [span, error] = observed
+      ? [
+          observed.last.producedMs - observed.first.producedMs,
+          this.#spread(observed.first, bt) + this.#spread(observed.last, bt),
+        ]
       : [this.#seedSpanMs, 1000]
     const slack = toleranceBlocks * bt - this.#spread(anchor, bt)
     if (slack <= 0 || span <= 0) return 0

@@ -53,13 +53,13 @@ export interface HeightWatcherOptions {
    * Drift allowed between polls, in blocks (worst case: typical drift is a third of it). Once
    * the block time is well measured, the next poll comes when the extrapolation could have
    * drifted this far (ChainEstimator.driftGapMs), which is often much later than the budget
-   * would allow: a regular chain costs a few requests an hour, not the whole budget. Default 1.5.
+   * would allow: a regular chain costs a few requests an hour, not the whole budget. Default 2.
    */
   toleranceBlocks?: number
   /**
    * ...but never later than this (or the budget's interval, when that is longer): a chain that
    * halted or changed pace shows within it, and the estimate is marked stale when a poll is
-   * twice as late. Default 20 min.
+   * twice as late. Default 30 min.
    */
   confirmEveryMs?: number
   /** Fewest milliseconds between two events of one network. Default 1000. */

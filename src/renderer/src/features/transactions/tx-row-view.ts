@@ -20,9 +20,11 @@ import {
  * text fits has none, and the text's width is measured (ui/text-fit.ts), never laid out.
  */
 
-/** Column widths (rem): the same as the grid in TxList.vue's style. Parties take the rest. */
+/** Column widths (rem), given to TxList.vue's style as CSS variables (`listGeometryCss`). Parties take the rest. */
 export const COLUMN_REM = { age: 6.5, hash: 10.5, method: 8.5, value: 9, fee: 8, status: 11.5, partiesMin: 16 } as const
-/** The fixed columns, 6 gaps of 0.5 rem, the row's padding and room for a vertical scroll bar (rem). */
+/** The gap between cells, the row's side padding, and the gap between the parts of the parties cell (rem). */
+export const SPACING_REM = { cellGap: 0.5, rowPadding: 0.6, partiesGap: 0.35 } as const
+/** The fixed columns, the 6 gaps between cells, the row's padding and room for a vertical scroll bar (rem). */
 export const FIXED_REM =
   COLUMN_REM.age +
   COLUMN_REM.hash +
@@ -30,11 +32,20 @@ export const FIXED_REM =
   COLUMN_REM.value +
   COLUMN_REM.fee +
   COLUMN_REM.status +
-  6 * 0.5 +
-  2 * 0.6 +
+  6 * SPACING_REM.cellGap +
+  2 * SPACING_REM.rowPadding +
   1.5
-/** The gap between the parts of the parties cell and before a badge after "to" (rem), as in the style. */
-const PARTIES_GAP_REM = 0.35
+const PARTIES_GAP_REM = SPACING_REM.partiesGap
+
+/**
+ * The list's widths and gaps as CSS variables (`--age: 6.5rem; …`), so the style and the estimates
+ * of what fits (`rowView`, `partiesColumnPx`) use one set of numbers.
+ */
+export function listGeometryCss(): string {
+  return Object.entries({ ...COLUMN_REM, ...SPACING_REM })
+    .map(([name, rem]) => `--${name}: ${rem}rem`)
+    .join('; ')
+}
 
 /** The list's fonts: text, badges (0.75 rem) and monospace cells; `rem` is the root font size in px. */
 export interface ListFonts {
@@ -139,7 +150,7 @@ export function ageMayOverflow(age: string, f: ListFonts): boolean {
   return mayOverflowPx(age, f.text, COLUMN_REM.age * f.rem)
 }
 
-/** The parties column's width (px) when the list is `listPx` wide: the grid's 1fr column. */
+/** The parties column's width (px) when the list is `listPx` wide: the column that takes the rest. */
 export function partiesColumnPx(listPx: number, f: ListFonts): number {
   return Math.max(COLUMN_REM.partiesMin * f.rem, listPx - FIXED_REM * f.rem)
 }
