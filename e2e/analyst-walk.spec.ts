@@ -4,6 +4,7 @@ import { expect, test } from './fixtures'
 import {
   countFiles,
   filesContaining,
+  setFaults,
   shootBothThemes,
   startServiceSandbox,
   unnamedControls,
@@ -30,7 +31,8 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
   // Chromium asks before a page reads the clipboard; the test reads what the app copied.
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
 
-  let service: ServiceSandbox | null = await startServiceSandbox(['--api-key', apiKey])
+  // --admin: the offline step holds the service's answers (fault switch) to order its events.
+  let service: ServiceSandbox | null = await startServiceSandbox(['--api-key', apiKey, '--admin'])
   try {
     const whale = service.info.demo_addresses.alpha!.whale!
     const main = page.getByRole('main')
@@ -310,9 +312,14 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await page.getByRole('button', { name: `Open ${whale} on Alpha` }).click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
+      // The service stops while Refresh is on its way, whatever else the app asks meanwhile: it
+      // holds every answer from now on, the click goes out while the app still knows it online,
+      // and then the service stops with the refresh unanswered. (Stopping it first raced the live
+      // height, whose failing poll could turn the app offline and Refresh off before the click.)
+      await setFaults(service!.info, { latency_ms: 60_000 })
+      await main.getByRole('button', { name: 'Refresh' }).click()
       await service!.stop()
       service = null
-      await main.getByRole('button', { name: 'Refresh' }).click()
       await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
         /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
         { timeout: 30_000 },
