@@ -14,10 +14,11 @@
  * - initial_js_kb_gz: gzip size of the JavaScript index.html loads before anything else.
  *
  * Options: --rows N (10000), --seed-txs N (10000: the sandbox's busy address), --no-build,
- * --frames N (600 scrolling frames), --headed.
+ * --frames N (600 scrolling frames), --headed, --frames-out FILE (every frame time, in ms, one per
+ * line: to see which frames make the p95).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     frames: { type: 'string', default: '600' },
     'no-build': { type: 'boolean', default: false },
     headed: { type: 'boolean', default: false },
+    'frames-out': { type: 'string' },
   },
 })
 const wantRows = Number(values.rows)
@@ -121,6 +123,7 @@ async function main(): Promise<void> {
     log(
       `per frame: script ${perFrame('ScriptDuration')} ms, style ${perFrame('RecalcStyleDuration')} ms, layout ${perFrame('LayoutDuration')} ms, all tasks ${perFrame('TaskDuration')} ms`,
     )
+    if (values['frames-out']) writeFileSync(values['frames-out'], deltas.map((d) => d.toFixed(2)).join('\n') + '\n')
     const p95 = percentile(deltas, 95)
     log(
       `frames=${deltas.length} p50=${percentile(deltas, 50).toFixed(2)} ms p99=${percentile(deltas, 99).toFixed(2)} ms max=${Math.max(...deltas).toFixed(2)} ms`,
