@@ -20,6 +20,7 @@ export default defineConfig({
             'sandbox/**/*.test.ts',
             'eslint-rules/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 120_000,

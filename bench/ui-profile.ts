@@ -284,7 +284,7 @@ async function main(): Promise<void> {
     mkdirSync(values.out, { recursive: true })
     writeFileSync(join(values.out, name), JSON.stringify(Array.isArray(data) ? { traceEvents: data } : data))
   }
-  const cleanup = new Cleanup()
+  const cleanup = new Cleanup().stopOnSignals()
   try {
     const sandbox = await startServiceSandbox([
       '--api-key',

@@ -85,18 +85,60 @@ export async function stopLoadingAll(page: Page): Promise<void> {
  */
 export class Cleanup {
   readonly #steps: (() => unknown)[] = []
+  #running: Promise<void> | null = null
 
-  add(step: () => unknown): void {
-    this.#steps.push(step)
+  /**
+   * Also on a signal (Ctrl-C, kill) and when the output's reader goes away (`| head`): Node
+   * would otherwise exit at once, on the signal or on the write's EPIPE, without running the
+   * `finally` that stops the chains. For a benchmark's process, which it then ends.
+   */
+  stopOnSignals(): this {
+    for (const stream of [process.stdout, process.stderr])
+      stream.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE') throw error
+      })
+    // Every signal is handled, not once: a second one (tsx passes the terminal's Ctrl-C on to
+    // the script, which has had it already) would otherwise end the process mid-cleanup.
+    let stopping = false
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+      ['SIGHUP', 129],
+    ] as const)
+      process.on(signal, () => {
+        if (stopping) return
+        stopping = true
+        void this.run().finally(() => process.exit(code))
+      })
+    return this
   }
 
+  /** A step to run at the end; once the end has begun (a signal during start-up), at once. */
+  add(step: () => unknown): void {
+    if (this.#running) this.#running = this.#running.then(() => Cleanup.#runStep(step))
+    else this.#steps.push(step)
+  }
+
+  /**
+   * Runs every step once, newest first. A second call (a signal, then the failing run's
+   * `finally`) waits for the same steps, and for any added meanwhile.
+   */
   async run(): Promise<void> {
-    for (const step of this.#steps.splice(0).reverse()) {
-      try {
-        await step()
-      } catch (error: unknown) {
-        process.stderr.write(`cleanup: ${error instanceof Error ? error.message : String(error)}\n`)
-      }
+    this.#running ??= (async () => {
+      for (const step of this.#steps.splice(0).reverse()) await Cleanup.#runStep(step)
+    })()
+    let seen: Promise<void> | null
+    do {
+      seen = this.#running
+      await seen
+    } while (seen !== this.#running)
+  }
+
+  static async #runStep(step: () => unknown): Promise<void> {
+    try {
+      await step()
+    } catch (error: unknown) {
+      process.stderr.write(`cleanup: ${error instanceof Error ? error.message : String(error)}\n`)
     }
   }
 }

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   const jsKb = initialJsKbGz(join(ROOT, 'out/renderer'))
 
   const key = `bench_${randomBytes(8).toString('hex')}`
-  const cleanup = new Cleanup()
+  const cleanup = new Cleanup().stopOnSignals()
   try {
     const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
     cleanup.add(() => sandbox.stop())
