@@ -14,7 +14,8 @@
  * by call site, garbage included). --variants A,B (TxList variants that a temporary
  * `window.__txVariant` hook in the app switches) measures them in turns, untraced, with each
  * Chromium thread's CPU time per frame from /proc: CPU time is steadier than frame time on a
- * shared 2-core VM, and the threads tell main-thread work from raster and compositing.
+ * shared 2-core VM, and the threads tell main-thread work from raster and compositing. The first
+ * variant is measured a second time each round as a control (see there).
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -389,11 +390,15 @@ async function main(): Promise<void> {
       }
     }
     if (values.variants) {
+      // The first variant is measured twice a round, the second time as a control: on this
+      // shared VM two runs of the same code differ by 5-10% even over several rounds, and a
+      // difference smaller than the control's is not one.
       const vs = values.variants.split(',')
+      const control = `${vs[0]}(control)`
       const res: Record<string, { p50: number[]; p95: number[]; mean: number[]; threads: Map<string, number[]> }> = {}
       for (let round = 0; round < Number(values.rounds); round++) {
-        for (const v of vs) {
-          await page.evaluate(`window.__txVariant(${JSON.stringify(v)})`)
+        for (const v of [...vs, control]) {
+          await page.evaluate(`window.__txVariant(${JSON.stringify(v === control ? vs[0] : v)})`)
           await page.waitForTimeout(200)
           const before = chromiumThreadCpuMs()
           const r = await scrollStats(page)
