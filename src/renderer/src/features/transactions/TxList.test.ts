@@ -4,6 +4,7 @@ import { makeTx, ME, party } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import TxList from './TxList.vue'
 import { shortHash } from './tx-view'
+import { UnreadableRow } from './unreadable-row'
 
 describe('TxList', () => {
   let t: TestApp
@@ -86,7 +87,25 @@ describe('TxList', () => {
     expect(button.attributes('aria-label')).toBe(`Transaction ${button.text()}, open details`)
     expect(button.text()).toBe(`${items[0]!.hash.slice(0, 8)}…${items[0]!.hash.slice(-6)}`)
     await button.trigger('click')
-    expect(w.emitted('select')?.[0]?.[0]).toBe(items[0]!.hash)
+    // Once, with the button as what opened it (the focus goes back there); elsewhere, the row.
+    expect(w.emitted('select')).toEqual([[items[0]!.hash, button.element]])
+    const row = w.get('.scroller [aria-rowindex="3"]')
+    await row.get('[role="cell"]').trigger('click')
+    expect(w.emitted('select')?.[1]).toEqual([items[1]!.hash, row.element])
+    w.unmount()
+  })
+
+  it('opens an unreadable item from its "show raw" button, once, the button as what opened it', async () => {
+    const u = new UnreadableRow({ index: 1, path: 'status', message: 'expected a string', raw: {}, hash: null }, 0)
+    const w = mountWith(TxList, t, {
+      props: { items: [items[0]!, u, items[2]!], address: ME, hasMore: false, loadingMore: false },
+    })
+    await flushPromises()
+    const button = w.get('[data-testid="unreadable-row"] button')
+    expect(button.text()).toBe('show raw')
+    await button.trigger('click')
+    expect(w.emitted('selectUnreadable')).toEqual([[u.key, button.element]])
+    expect(w.emitted('select')).toBeUndefined()
     w.unmount()
   })
 
