@@ -123,9 +123,7 @@ export class ChainEstimator {
 
   blockTimeMs(): number | null {
     const observed = this.#observedBaseline()
-    return observed
-      ? (observed.last.producedMs - observed.first.producedMs) / (observed.last.height - observed.first.height)
-      : this.#seedMs
+    return observed ? observed.spanMs / (observed.last.height - observed.first.height) : this.#seedMs
   }
 
   /**
@@ -133,13 +131,13 @@ export class ChainEstimator {
    * enough blocks and time between them, and the longer baseline wins (a seed over 100 blocks
    * beats a few seconds of observations).
    */
-  #observedBaseline(): { first: Observation; last: Observation } | null {
+  #observedBaseline(): { first: Observation; last: Observation; spanMs: number } | null {
     const first = this.#obs[0]
     const last = this.#obs.at(-1)
     if (!first || !last) return null
-    const span = last.producedMs - first.producedMs
-    const enough = last.height - first.height >= this.#minBlocks && span >= this.#minSpan
-    return enough && (this.#seedMs === null || span >= this.#seedSpanMs) ? { first, last } : null
+    const spanMs = last.producedMs - first.producedMs
+    const enough = last.height - first.height >= this.#minBlocks && spanMs >= this.#minSpan
+    return enough && (this.#seedMs === null || spanMs >= this.#seedSpanMs) ? { first, last, spanMs } : null
   }
 
   /**
@@ -160,10 +158,7 @@ export class ChainEstimator {
     const observed = this.#observedBaseline()
     // A seed is the slope between two whole-second timestamps: ±0.5 s at each end.
     const [span, error] = observed
-      ? [
-          observed.last.producedMs - observed.first.producedMs,
-          this.#spread(observed.first, bt) + this.#spread(observed.last, bt),
-        ]
+      ? [observed.spanMs, this.#spread(observed.first, bt) + this.#spread(observed.last, bt)]
       : [this.#seedSpanMs, 1000]
     const slack = toleranceBlocks * bt - this.#spread(anchor, bt)
     if (slack <= 0 || span <= 0) return 0

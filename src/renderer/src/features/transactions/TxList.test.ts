@@ -95,6 +95,19 @@ describe('TxList', () => {
     w.unmount()
   })
 
+  it('shows a pending transaction as pending, with no age, its tooltip saying why', async () => {
+    const pending = makeTx(1, { status: null, result: 'pending', block: null, timestamp: null })
+    const w = mountWith(TxList, t, {
+      props: { items: [items[0]!, pending], address: ME, hasMore: false, loadingMore: false },
+    })
+    await flushPromises()
+    const age = w.get('.scroller [aria-rowindex="3"] [role="cell"]').element
+    expect(age.textContent).toBe('pending')
+    expect(age.getAttribute('title')).toBe('Not in a block yet')
+    expect(age.className).toBe('age')
+    w.unmount()
+  })
+
   it('opens an unreadable item from its "show raw" button, once, the button as what opened it', async () => {
     const u = new UnreadableRow({ index: 1, path: 'status', message: 'expected a string', raw: {}, hash: null }, 0)
     const w = mountWith(TxList, t, {

@@ -6,7 +6,6 @@ import { makeTx, ME, party } from '../../testing/samples'
 import { listFonts, rowView } from './tx-row-view'
 import { writeRow, type RowContent } from './tx-row-dom'
 import { UnreadableRow } from './unreadable-row'
-import { isPending } from './tx-view'
 
 /**
  * A pooled row takes one transaction after another and writes only what differs (tx-row-dom.ts).
@@ -138,24 +137,6 @@ describe('writeRow', () => {
     expect(row.querySelector('[aria-hidden="true"]')!.textContent).toBe('→')
     expect(row.querySelector('[title^="Note: "]')!.getAttribute('title')).toBe('Note: rent')
     for (const el of row.querySelectorAll('*')) expect(el.hasAttribute('data-v-1234abcd')).toBe(true)
-  })
-
-  it('shows a pending transaction as pending, with no age', () => {
-    const pending = txs.find(isPending)!
-    const row = fresh({
-      tx: pending,
-      u: null,
-      v: rowView(pending, ME, fonts),
-      age: 'ignored',
-      cutAge: true,
-      cutParties: false,
-      note: null,
-      cutStatus: false,
-    })
-    const age = row.children[0]!
-    expect(age.textContent).toBe('pending')
-    expect(age.getAttribute('title')).toBe('Not in a block yet')
-    expect(age.className).toBe('age')
   })
 
   it('shows an unreadable item as a marked row with its problem and a way to its raw JSON', () => {

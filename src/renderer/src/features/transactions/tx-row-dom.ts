@@ -155,8 +155,7 @@ class TxCells {
 
   write(r: Extract<RowContent, { tx: Transaction }>): void {
     const { tx, v } = r
-    if (v.pending) this.#age.text('pending').cls('age').attr('title', 'Not in a block yet')
-    else this.#age.text(r.age).cls(cut('age', r.cutAge)).attr('title', v.dateTime)
+    this.#age.text(r.age).cls(cut('age', r.cutAge)).attr('title', v.ageTitle)
     this.#hashCell.cls(cut('', v.cutHash))
     this.#hash.text(v.hashShort).attr('aria-label', v.hashLabel).attr('title', tx.hash)
     this.#methodCell.cls(cut('method', v.cutMethod)).attr('title', v.methodTitle)

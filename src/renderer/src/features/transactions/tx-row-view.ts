@@ -35,7 +35,6 @@ export const FIXED_REM =
   6 * SPACING_REM.cellGap +
   2 * SPACING_REM.rowPadding +
   1.5
-const PARTIES_GAP_REM = SPACING_REM.partiesGap
 
 /**
  * The list's widths and gaps as CSS variables (`--age: 6.5rem; …`), so the style and the estimates
@@ -99,9 +98,9 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     textWidthPx(fromText, f.text) +
     textWidthPx('→', f.text) +
     textWidthPx(toText, f.text) +
-    3 * PARTIES_GAP_REM * f.rem +
-    (to.address && to.isContract ? PARTIES_GAP_REM * f.rem + badgePx('contract', f) : 0) +
-    (to.address && to.isVerified ? PARTIES_GAP_REM * f.rem + badgePx('verified', f) : 0)
+    3 * SPACING_REM.partiesGap * f.rem +
+    (to.address && to.isContract ? SPACING_REM.partiesGap * f.rem + badgePx('contract', f) : 0) +
+    (to.address && to.isVerified ? SPACING_REM.partiesGap * f.rem + badgePx('verified', f) : 0)
   const statusPx = badgePx(status, f)
   const cutValue = mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem)
   const cutFee = mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem)
@@ -120,7 +119,8 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     valueTitle: cutValue || value.text !== value.exact ? value.exact : undefined,
     feeTitle: cutFee || fee.text !== fee.exact ? fee.exact : undefined,
     methodTitle: cutMethod ? method : undefined,
-    dateTime: pending ? '' : formatDateTime(at),
+    /** The age cell's tooltip: when it was, or why it has no age. */
+    ageTitle: pending ? 'Not in a block yet' : formatDateTime(at),
     dir,
     dirLabel: DIRECTION_LABEL[dir],
     from,
