@@ -64,25 +64,33 @@ export function initialJsKbGz(rendererDir: string): number {
 const FIRST_ROWS_IN_PAGE = `(() => {
   const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent.trim() === 'Transactions')
   if (!tab) throw new Error('no Transactions tab')
+  window.__firstRowsDone = new Promise((resolve) => { window.__firstRowsResolve = resolve })
   tab.addEventListener('pointerdown', (e) => {
     const t0 = e.timeStamp
     window.__firstRowsT0 = t0
     // Shown, not only in the document: a row the user cannot see yet does not count.
     const seen = () => document.querySelector('[role="table"][aria-label="Transactions"] .scroller [role="row"]')?.checkVisibility() === true
-    const done = () => requestAnimationFrame(() => setTimeout(() => { window.__firstRowsInPage = performance.now() - t0 }, 0))
+    const done = () => requestAnimationFrame(() => setTimeout(() => { window.__firstRowsInPage = performance.now() - t0; window.__firstRowsResolve() }, 0))
     if (seen()) return done()
     const mo = new MutationObserver(() => { if (seen()) { mo.disconnect(); done() } })
     mo.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class'] })
   }, { once: true, capture: true })
 })()`
 
-/** What FIRST_ROWS_IN_PAGE saw, and the bridge calls made since the pointerdown (resource timing). */
-const FIRST_ROWS_REPORT = `({
-  ms: window.__firstRowsInPage,
-  calls: performance.getEntriesByType('resource')
-    .filter((e) => e.name.includes('/bridge/') && e.startTime >= window.__firstRowsT0)
-    .map((e) => ({ sent: Math.round(e.startTime - window.__firstRowsT0), answered: Math.round(e.responseEnd - e.startTime), kb: Math.round(e.transferSize / 1024) })),
-})`
+/**
+ * What FIRST_ROWS_IN_PAGE saw, once it has (the driver may find the row before the frame that
+ * shows it has ended; at most 5 s), and the bridge calls made since the pointerdown (resource
+ * timing).
+ */
+const FIRST_ROWS_REPORT = `(async () => {
+  await Promise.race([window.__firstRowsDone, new Promise((resolve) => setTimeout(resolve, 5000))])
+  return {
+    ms: window.__firstRowsInPage,
+    calls: performance.getEntriesByType('resource')
+      .filter((e) => e.name.includes('/bridge/') && e.startTime >= window.__firstRowsT0)
+      .map((e) => ({ sent: Math.round(e.startTime - window.__firstRowsT0), answered: Math.round(e.responseEnd - e.startTime), kb: Math.round(e.transferSize / 1024) })),
+  }
+})()`
 
 /** The sandbox with a busy address of `seedTxs` transactions (a first run seeds and caches). */
 async function startSeededSandbox(key: string, seedTxs: number) {
