@@ -26,7 +26,16 @@ import type { CDPSession, Page } from '@playwright/test'
 import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, Cleanup, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
+import {
+  buildApp,
+  Cleanup,
+  firstRowsInPage,
+  launchBenchBrowser,
+  percentile,
+  scrollFrames,
+  stopLoadingAll,
+  watchFirstRows,
+} from './ui-support'
 
 const { values } = parseArgs({
   options: {
@@ -321,6 +330,7 @@ async function main(): Promise<void> {
     await cdp.send('Profiler.enable')
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
     let profile: CpuProfile | null = null
+    await watchFirstRows(page)
     const first = await trace(cdp, async () => {
       await cdp.send('Profiler.start')
       const started = performance.now()
@@ -336,10 +346,7 @@ async function main(): Promise<void> {
     }
     save('first-rows.json', first)
     log(`first rows ${Math.round(firstRowsMs)} ms (traced):\n${summarise(first)}`)
-    const timing = await page.evaluate(
-      `performance.getEntriesByType('resource').filter((e) => e.name.includes('/bridge/')).slice(-4).map((e) => ({ start: Math.round(e.startTime), wait: Math.round(e.responseStart - e.requestStart), body: Math.round(e.responseEnd - e.responseStart), kb: Math.round(e.transferSize / 1024) }))`,
-    )
-    log(`last bridge calls (ms, page clock): ${JSON.stringify(timing)}`)
+    log(`${await firstRowsInPage(page)} (traced)`)
     const net = first.filter(
       (e) => e.name === 'ResourceSendRequest' || e.name === 'ResourceFinish' || e.name === 'ResourceReceiveResponse',
     )

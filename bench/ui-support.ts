@@ -68,6 +68,64 @@ export async function scrollFrames(page: Page, frames: number): Promise<number[]
 }
 
 /**
+ * In the page, the user's view of first rows: from the Transactions tab's pointerdown (the
+ * event's own time) to the end of the frame that first shows a row. A string, like
+ * SCROLL_SCRIPT.
+ */
+const FIRST_ROWS_IN_PAGE = `(() => {
+  const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent.trim() === 'Transactions')
+  if (!tab) throw new Error('no Transactions tab')
+  window.__firstRowsDone = new Promise((resolve) => { window.__firstRowsResolve = resolve })
+  tab.addEventListener('pointerdown', (e) => {
+    const t0 = e.timeStamp
+    window.__firstRowsT0 = t0
+    // Shown, not only in the document: a row the user cannot see yet does not count.
+    const seen = () => document.querySelector('[role="table"][aria-label="Transactions"] .scroller [role="row"]')?.checkVisibility() === true
+    const done = () => requestAnimationFrame(() => setTimeout(() => { window.__firstRowsInPage = performance.now() - t0; window.__firstRowsResolve() }, 0))
+    if (seen()) return done()
+    const mo = new MutationObserver(() => { if (seen()) { mo.disconnect(); done() } })
+    mo.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class'] })
+  }, { once: true, capture: true })
+})()`
+
+/**
+ * What FIRST_ROWS_IN_PAGE saw, once it has (the driver may find the row before the frame that
+ * shows it has ended; at most 5 s), and the bridge calls made since the pointerdown (resource
+ * timing).
+ */
+const FIRST_ROWS_REPORT = `(async () => {
+  await Promise.race([window.__firstRowsDone, new Promise((resolve) => setTimeout(resolve, 5000))])
+  return {
+    ms: window.__firstRowsInPage,
+    calls: performance.getEntriesByType('resource')
+      .filter((e) => e.name.includes('/bridge/') && e.startTime >= window.__firstRowsT0)
+      .map((e) => ({ sent: Math.round(e.startTime - window.__firstRowsT0), answered: Math.round(e.responseEnd - e.startTime), kb: Math.round(e.transferSize / 1024) })),
+  }
+})()`
+
+/**
+ * Starts the page's own first-rows measure (FIRST_ROWS_IN_PAGE); call it before clicking the
+ * Transactions tab, then `firstRowsInPage` once the driver has found the first row.
+ */
+export async function watchFirstRows(page: Page): Promise<void> {
+  await page.evaluate(FIRST_ROWS_IN_PAGE)
+}
+
+const firstRowsReport = z.object({
+  ms: z.number().optional(),
+  calls: z.array(z.object({ sent: z.number(), answered: z.number(), kb: z.number() })),
+})
+
+/** A log line: the page's first-rows time and the bridge calls made since the tab's pointerdown. */
+export async function firstRowsInPage(page: Page): Promise<string> {
+  const r = firstRowsReport.parse(await page.evaluate(FIRST_ROWS_REPORT))
+  const calls = r.calls.map((c) => `sent at ${c.sent} ms, answered in ${c.answered} ms (${c.kb} KB)`).join('; ')
+  const ms =
+    r.ms === undefined ? 'not measured (no row shown within 5 s of the driver finding one)' : `${Math.round(r.ms)} ms`
+  return `first rows in the page: ${ms} from the tab's pointerdown to the end of the frame that shows them; bridge calls: ${calls || 'none'} (the driver's first rows also count its locating the tab, actionability checks and round trips)`
+}
+
+/**
  * Stops "Load all" if it still runs. It may finish on its own between the look and the click
  * (the last page arriving): then there is nothing left to stop.
  */

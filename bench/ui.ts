@@ -27,10 +27,18 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
-import { buildApp, Cleanup, launchBenchBrowser, percentile, scrollFrames, stopLoadingAll } from './ui-support'
+import {
+  buildApp,
+  Cleanup,
+  firstRowsInPage,
+  launchBenchBrowser,
+  percentile,
+  scrollFrames,
+  stopLoadingAll,
+  watchFirstRows,
+} from './ui-support'
 
 const ROOT = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -55,42 +63,6 @@ export function initialJsKbGz(rendererDir: string): number {
   ].map((m) => m[1]!)
   return files.reduce((sum, f) => sum + gzipSync(readFileSync(join(rendererDir, f)), { level: 9 }).length, 0) / 1024
 }
-
-/**
- * In the page, the user's view of first rows: from the Transactions tab's pointerdown (the
- * event's own time) to the end of the frame that first shows a row. A string, like
- * SCROLL_SCRIPT in ui-support.ts.
- */
-const FIRST_ROWS_IN_PAGE = `(() => {
-  const tab = [...document.querySelectorAll('[role="tab"]')].find((t) => t.textContent.trim() === 'Transactions')
-  if (!tab) throw new Error('no Transactions tab')
-  window.__firstRowsDone = new Promise((resolve) => { window.__firstRowsResolve = resolve })
-  tab.addEventListener('pointerdown', (e) => {
-    const t0 = e.timeStamp
-    window.__firstRowsT0 = t0
-    // Shown, not only in the document: a row the user cannot see yet does not count.
-    const seen = () => document.querySelector('[role="table"][aria-label="Transactions"] .scroller [role="row"]')?.checkVisibility() === true
-    const done = () => requestAnimationFrame(() => setTimeout(() => { window.__firstRowsInPage = performance.now() - t0; window.__firstRowsResolve() }, 0))
-    if (seen()) return done()
-    const mo = new MutationObserver(() => { if (seen()) { mo.disconnect(); done() } })
-    mo.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class'] })
-  }, { once: true, capture: true })
-})()`
-
-/**
- * What FIRST_ROWS_IN_PAGE saw, once it has (the driver may find the row before the frame that
- * shows it has ended; at most 5 s), and the bridge calls made since the pointerdown (resource
- * timing).
- */
-const FIRST_ROWS_REPORT = `(async () => {
-  await Promise.race([window.__firstRowsDone, new Promise((resolve) => setTimeout(resolve, 5000))])
-  return {
-    ms: window.__firstRowsInPage,
-    calls: performance.getEntriesByType('resource')
-      .filter((e) => e.name.includes('/bridge/') && e.startTime >= window.__firstRowsT0)
-      .map((e) => ({ sent: Math.round(e.startTime - window.__firstRowsT0), answered: Math.round(e.responseEnd - e.startTime), kb: Math.round(e.transferSize / 1024) })),
-  }
-})()`
 
 /** The sandbox with a busy address of `seedTxs` transactions (a first run seeds and caches). */
 async function startSeededSandbox(key: string, seedTxs: number) {
@@ -127,20 +99,12 @@ async function main(): Promise<void> {
     await page.waitForTimeout(500)
 
     const table = page.getByRole('table', { name: 'Transactions' })
-    await page.evaluate(FIRST_ROWS_IN_PAGE)
+    await watchFirstRows(page)
     const started = performance.now()
     await page.getByRole('tab', { name: 'Transactions' }).click()
     await table.getByRole('row').nth(1).waitFor()
     const firstRowsMs = performance.now() - started
-    const inPage = z
-      .object({ ms: z.number(), calls: z.array(z.object({ sent: z.number(), answered: z.number(), kb: z.number() })) })
-      .safeParse(await page.evaluate(FIRST_ROWS_REPORT))
-    if (inPage.success) {
-      const calls = inPage.data.calls.map((c) => `sent at ${c.sent} ms, answered in ${c.answered} ms (${c.kb} KB)`)
-      log(
-        `first rows in the page: ${Math.round(inPage.data.ms)} ms from the tab's pointerdown to the end of the frame that shows them; bridge calls: ${calls.join('; ') || 'none'} (first_rows_ms also counts the driver: locating the tab, actionability checks, round trips)`,
-      )
-    } else log(`first rows in the page: not measured (${inPage.error.message})`)
+    log(await firstRowsInPage(page))
 
     log(`loading pages until ${wantRows} rows…`)
     const loaded = page.getByRole('status', { name: 'Loaded transactions' })
