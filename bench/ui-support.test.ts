@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { Cleanup } from './ui-support'
+import { Cleanup, StallWatch } from './ui-support'
 
 describe('Cleanup', () => {
   it('runs each step once, newest first, whoever asks; a step added once the end has begun runs too', async () => {
@@ -64,5 +64,31 @@ setInterval(() => {}, 1000)
           // Gone already, as it should be.
         }
     }
+  })
+})
+
+describe('StallWatch', () => {
+  it('sees a span in which its sleeper was not run, and only there', async () => {
+    const watch = await StallWatch.start()
+    try {
+      const before = Date.now()
+      await new Promise((r) => setTimeout(r, 50))
+      // The machine standing still, as the sleeper sees it: it is not run for 300 ms.
+      process.kill(watch.pid!, 'SIGSTOP')
+      const stopped = Date.now()
+      await new Promise((r) => setTimeout(r, 300))
+      process.kill(watch.pid!, 'SIGCONT')
+      await new Promise((r) => setTimeout(r, 100))
+      const during = watch.between(stopped, Date.now())
+      expect(during.count).toBeGreaterThanOrEqual(1)
+      expect(during.longestMs).toBeGreaterThanOrEqual(290)
+      expect(StallWatch.describe(during)).toMatch(/^\d+, the longest \d+ ms$/)
+      // Nothing as long before it (shorter ones may come from a busy test machine).
+      expect(watch.between(0, before).longestMs).toBeLessThan(290)
+      expect(StallWatch.describe({ count: 0, longestMs: 0 })).toBe('none')
+    } finally {
+      await watch.stop()
+    }
+    expect(() => process.kill(watch.pid!, 0)).toThrow()
   })
 })

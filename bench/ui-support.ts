@@ -1,7 +1,9 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { z } from 'zod'
+import { stopChild } from '../e2e/web-host-process'
 
 /** What bench:ui and bench/ui-profile.ts share: the build, the browser and the scroll measure. */
 const ROOT = resolve(import.meta.dirname, '..')
@@ -204,4 +206,64 @@ export class Cleanup {
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/** A sleeper that wakes every 10 ms and prints each wake-up at least LATE_MS late: "<start> <gap>" (ms). */
+const SLEEPER = `const LATE_MS = Number(process.argv[1]); let last = Date.now()
+setInterval(() => { const now = Date.now(); if (now - last - 10 >= LATE_MS) process.stdout.write(last + ' ' + (now - last) + '\\n'); last = now }, 10)`
+
+/** Stalls of the whole machine that overlap a measured span. */
+export interface Stalls {
+  count: number
+  /** The longest, in ms (0 for none). */
+  longestMs: number
+}
+
+/**
+ * Whether the machine ran at all while a benchmark measured: a separate process that sleeps
+ * 5 ms at a time and reports every wake-up `lateMs` or more late. The kernel wakes a sleeper
+ * within a few ms even with every core busy (it favours a task that slept), so a late wake-up
+ * means the whole machine stood still. On this VM that happens for 0.5-2.4 s at a time: the web
+ * host, the sandbox and an idle process all stalled together, and a first-rows run that met
+ * one took 1-2.4 s instead of about 0.2 s. A run whose measure overlaps a stall is not quiet;
+ * bench:ui says so beside its numbers and never leaves the run out.
+ */
+export class StallWatch {
+  readonly #child: ReturnType<typeof spawn>
+  readonly #stalls: { start: number; end: number }[] = []
+
+  private constructor(lateMs: number) {
+    this.#child = spawn(process.execPath, ['-e', SLEEPER, String(lateMs)], { stdio: ['ignore', 'pipe', 'ignore'] })
+    createInterface({ input: this.#child.stdout! }).on('line', (line) => {
+      const [start, gap] = line.split(' ').map(Number)
+      if (start !== undefined && gap !== undefined) this.#stalls.push({ start, end: start + gap })
+    })
+  }
+
+  /** Started once its process runs (its first wake-up cannot be told from its start-up). */
+  static async start(lateMs = 30): Promise<StallWatch> {
+    const watch = new StallWatch(lateMs)
+    await new Promise((r) => setTimeout(r, 100))
+    if (watch.#child.exitCode !== null) throw new Error('the stall watch did not start')
+    return watch
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid
+  }
+
+  /** The stalls that overlap [from, to] (Date.now() times). */
+  between(from: number, to: number): Stalls {
+    const overlapping = this.#stalls.filter((s) => s.end > from && s.start < to)
+    return { count: overlapping.length, longestMs: Math.max(0, ...overlapping.map((s) => s.end - s.start)) }
+  }
+
+  /** For a log line: "none", or how many and the longest. */
+  static describe(stalls: Stalls): string {
+    return stalls.count === 0 ? 'none' : `${stalls.count}, the longest ${stalls.longestMs} ms`
+  }
+
+  stop(): Promise<void> {
+    return stopChild(this.#child)
+  }
 }
