@@ -1,10 +1,34 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { Cleanup, StallWatch } from './ui-support'
+
+const SUPPORT = JSON.stringify(resolve(import.meta.dirname, 'ui-support.ts'))
+
+/**
+ * Starts a stand-in benchmark (TypeScript `source`, which may import SUPPORT) from `dir` and waits
+ * for a line matching `ready` in its output; answers the process, the match and the output so far.
+ */
+async function startStandIn(
+  dir: string,
+  source: string,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+  const script = join(dir, 'bench.ts')
+  writeFileSync(script, source)
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
+  let match: RegExpExecArray | null
+  while (!(match = ready.exec(out))) {
+    if (child.exitCode !== null) throw new Error(`the stand-in benchmark ended at start: ${out}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return { child, match, output: () => out }
+}
 
 describe('Cleanup', () => {
   it('runs each step once, newest first, whoever asks; a step added once the end has begun runs too', async () => {
@@ -27,32 +51,26 @@ describe('Cleanup', () => {
   it('stops what a benchmark started when the benchmark is killed, and exits with the signal', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cleanup-test-'))
     let chainPid = 0
-    let child: ReturnType<typeof spawn> | null = null
+    let child: ChildProcess | null = null
     try {
-      const script = join(dir, 'bench.ts')
-      writeFileSync(
-        script,
+      const started = await startStandIn(
+        dir,
         `import { spawn } from 'node:child_process'
-import { Cleanup } from ${JSON.stringify(resolve(import.meta.dirname, 'ui-support.ts'))}
+import { Cleanup } from ${SUPPORT}
 const cleanup = new Cleanup().stopOnSignals()
 const chain = spawn('sleep', ['60'], { stdio: 'ignore' })
 cleanup.add(async () => { chain.kill(); await new Promise((r) => chain.once('exit', r)); console.log('stopped') })
 console.log('started ' + chain.pid)
 setInterval(() => {}, 1000)
 `,
+        /started (\d+)/,
       )
-      child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] })
-      let out = ''
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-      while (!out.includes('started')) {
-        if (child.exitCode !== null) throw new Error(`the stand-in benchmark ended at start: ${out}`)
-        await new Promise((r) => setTimeout(r, 50))
-      }
-      chainPid = Number(/started (\d+)/.exec(out)![1])
+      child = started.child
+      chainPid = Number(started.match[1])
       child.kill('SIGTERM')
       const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
       expect({ code, signal }).toEqual({ code: 143, signal: null })
-      expect(out).toContain('stopped')
+      expect(started.output()).toContain('stopped')
       expect(() => process.kill(chainPid, 0)).toThrow()
     } finally {
       rmSync(dir, { recursive: true, force: true })
@@ -68,27 +86,70 @@ setInterval(() => {}, 1000)
 })
 
 describe('StallWatch', () => {
-  it('sees a span in which its sleeper was not run, and only there', async () => {
-    const watch = await StallWatch.start()
+  it('reports the span in which its sleeper was not run, and ends when stopped', async () => {
+    const watch = new StallWatch()
     try {
-      const before = Date.now()
+      await watch.started()
       await new Promise((r) => setTimeout(r, 50))
-      // The machine standing still, as the sleeper sees it: it is not run for 300 ms.
-      process.kill(watch.pid!, 'SIGSTOP')
+      // Nothing of ours being run, as the sleeper sees it: it is stopped for 300 ms.
       const stopped = Date.now()
+      process.kill(watch.pid!, 'SIGSTOP')
       await new Promise((r) => setTimeout(r, 300))
       process.kill(watch.pid!, 'SIGCONT')
-      await new Promise((r) => setTimeout(r, 100))
-      const during = watch.between(stopped, Date.now())
-      expect(during.count).toBeGreaterThanOrEqual(1)
-      expect(during.longestMs).toBeGreaterThanOrEqual(290)
+      const resumed = Date.now()
+      // Asked at once, as a benchmark asks when its measure ends.
+      const during = await watch.between(stopped, resumed)
+      const injected = during.spans.filter((s) => s.start <= stopped + 15 && s.end >= resumed - 15)
+      expect(injected).toHaveLength(1)
+      expect(during.longestMs).toBeGreaterThanOrEqual(280)
       expect(StallWatch.describe(during)).toMatch(/^\d+, the longest \d+ ms$/)
-      // Nothing as long before it (shorter ones may come from a busy test machine).
-      expect(watch.between(0, before).longestMs).toBeLessThan(290)
+      // A span that ended before the stop does not see it (other, real stalls it may).
+      const earlier = await watch.between(0, stopped - 20)
+      expect(earlier.spans.filter((s) => s.end >= resumed - 15)).toEqual([])
       expect(StallWatch.describe({ count: 0, longestMs: 0 })).toBe('none')
     } finally {
+      // A failure above must not leave it stopped: it would not end on SIGTERM until the grace ran out.
+      if (watch.pid) process.kill(watch.pid, 'SIGCONT')
       await watch.stop()
     }
     expect(() => process.kill(watch.pid!, 0)).toThrow()
+  })
+
+  it('ends on its own when the benchmark that started it is gone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stall-watch-test-'))
+    let sleeper = 0
+    try {
+      const { child: bench, match } = await startStandIn(
+        dir,
+        `import { StallWatch } from ${SUPPORT}
+const watch = new StallWatch()
+void watch.started().then(() => console.log('sleeper ' + watch.pid))
+setInterval(() => {}, 1000)
+`,
+        /sleeper (\d+)/,
+      )
+      sleeper = Number(match[1])
+      // Gone without a word: no cleanup of its own runs.
+      bench.kill('SIGKILL')
+      await once(bench, 'exit')
+      const deadline = Date.now() + 5000
+      let alive = true
+      while (alive && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50))
+        try {
+          process.kill(sleeper, 0)
+        } catch {
+          alive = false
+        }
+      }
+      expect(alive).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      try {
+        if (sleeper) process.kill(sleeper, 'SIGKILL')
+      } catch {
+        // Gone, as it should be.
+      }
+    }
   })
 })

@@ -208,62 +208,82 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 }
 
-/** A sleeper that wakes every 10 ms and prints each wake-up at least LATE_MS late: "<start> <gap>" (ms). */
+/**
+ * A sleeper that wakes every 10 ms and prints each wake-up at least LATE_MS late: "<start> <gap>"
+ * (ms). It ends when its stdin closes: when the benchmark that started it is gone, however it went.
+ */
 const SLEEPER = `const LATE_MS = Number(process.argv[1]); let last = Date.now()
-setInterval(() => { const now = Date.now(); if (now - last - 10 >= LATE_MS) process.stdout.write(last + ' ' + (now - last) + '\\n'); last = now }, 10)`
+setInterval(() => { const now = Date.now(); if (now - last - 10 >= LATE_MS) process.stdout.write(last + ' ' + (now - last) + '\\n'); last = now }, 10)
+process.stdin.on('end', () => process.exit(0)).on('error', () => process.exit(0)).resume()`
 
-/** Stalls of the whole machine that overlap a measured span. */
+/** The spans in which the sleeper was not run (Date.now() times), that overlap a measured span. */
 export interface Stalls {
+  spans: { start: number; end: number }[]
   count: number
   /** The longest, in ms (0 for none). */
   longestMs: number
 }
 
 /**
- * Whether the machine ran at all while a benchmark measured: a separate process that sleeps
- * 5 ms at a time and reports every wake-up `lateMs` or more late. The kernel wakes a sleeper
- * within a few ms even with every core busy (it favours a task that slept), so a late wake-up
- * means the whole machine stood still. On this VM that happens for 0.5-2.4 s at a time: the web
- * host, the sandbox and an idle process all stalled together, and a first-rows run that met
- * one took 1-2.4 s instead of about 0.2 s. A run whose measure overlaps a stall is not quiet;
- * bench:ui says so beside its numbers and never leaves the run out.
+ * Whether the benchmark's processes were run at all while it measured: a separate process that
+ * sleeps 10 ms at a time and reports every wake-up `lateMs` or more late. The kernel wakes a
+ * sleeper within a few ms even with both cores busy (it favours a task that slept), so a late
+ * wake-up means that nothing of ours was run then: on this VM the web host, the sandbox and an
+ * idle process stalled together, for 0.5-2.4 s now and then, and a first-rows run that met such
+ * a stall took 1-2.4 s instead of about 0.2 s. A run whose measure overlaps a stall is not
+ * quiet; bench:ui says so beside its numbers and never leaves the run out.
  */
 export class StallWatch {
   readonly #child: ReturnType<typeof spawn>
+  readonly #lateMs: number
   readonly #stalls: { start: number; end: number }[] = []
+  readonly #failed: Promise<never>
 
-  private constructor(lateMs: number) {
-    this.#child = spawn(process.execPath, ['-e', SLEEPER, String(lateMs)], { stdio: ['ignore', 'pipe', 'ignore'] })
+  /** Starts the sleeper; register `stop` at once, then wait for `started`. */
+  constructor(lateMs = 30) {
+    this.#lateMs = lateMs
+    this.#child = spawn(process.execPath, ['-e', SLEEPER, String(lateMs)], { stdio: ['pipe', 'pipe', 'ignore'] })
+    this.#failed = new Promise<never>((_resolve, reject) => {
+      this.#child.once('error', (error) => reject(new Error(`the stall watch did not start: ${error.message}`)))
+      this.#child.once('exit', (code, signal) =>
+        reject(new Error(`the stall watch ended (${signal ?? `exit code ${code}`})`)),
+      )
+    })
+    // Only `started` reports these; once it has, a late failure must not be an unhandled rejection.
+    this.#failed.catch(() => undefined)
     createInterface({ input: this.#child.stdout! }).on('line', (line) => {
       const [start, gap] = line.split(' ').map(Number)
-      if (start !== undefined && gap !== undefined) this.#stalls.push({ start, end: start + gap })
+      if (Number.isFinite(start) && Number.isFinite(gap)) this.#stalls.push({ start: start!, end: start! + gap! })
     })
   }
 
-  /** Started once its process runs (its first wake-up cannot be told from its start-up). */
-  static async start(lateMs = 30): Promise<StallWatch> {
-    const watch = new StallWatch(lateMs)
-    await new Promise((r) => setTimeout(r, 100))
-    if (watch.#child.exitCode !== null) throw new Error('the stall watch did not start')
-    return watch
+  /** Resolves once the sleeper has run for 100 ms (its first wake-ups cannot be told from its start-up). */
+  async started(): Promise<void> {
+    await Promise.race([this.#failed, new Promise((r) => setTimeout(r, 100))])
   }
 
   get pid(): number | undefined {
     return this.#child.pid
   }
 
-  /** The stalls that overlap [from, to] (Date.now() times). */
-  between(from: number, to: number): Stalls {
-    const overlapping = this.#stalls.filter((s) => s.end > from && s.start < to)
-    return { count: overlapping.length, longestMs: Math.max(0, ...overlapping.map((s) => s.end - s.start)) }
+  /**
+   * The stalls that overlap [from, to] (Date.now() times). Waits a little first: a stall that
+   * ended just before `to` is reported by the sleeper as it wakes, which may come after the
+   * measure has ended.
+   */
+  async between(from: number, to: number): Promise<Stalls> {
+    await new Promise((r) => setTimeout(r, this.#lateMs + 30))
+    const spans = this.#stalls.filter((s) => s.end > from && s.start < to)
+    return { spans, count: spans.length, longestMs: Math.max(0, ...spans.map((s) => s.end - s.start)) }
   }
 
   /** For a log line: "none", or how many and the longest. */
-  static describe(stalls: Stalls): string {
+  static describe(stalls: Pick<Stalls, 'count' | 'longestMs'>): string {
     return stalls.count === 0 ? 'none' : `${stalls.count}, the longest ${stalls.longestMs} ms`
   }
 
   stop(): Promise<void> {
+    this.#child.stdin?.end()
     return stopChild(this.#child)
   }
 }

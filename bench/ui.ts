@@ -17,9 +17,9 @@
  *   took, to tell the app's time from the host's and the service's.
  * - initial_js_kb_gz: gzip size of the JavaScript index.html loads before anything else.
  *
- * The log also says whether the machine stood still while first rows and the scroll were
- * measured (StallWatch: a sleeping process woken 30 ms or more late). This VM stops every
- * process for 0.5-2.4 s now and then; a run that meets such a stall is not a quiet run, and is
+ * The log also says whether our processes were run at all while first rows and the scroll were
+ * measured (StallWatch: a sleeping process woken 30 ms or more late). On this VM every process
+ * stalls for 0.5-2.4 s now and then; a run that meets such a stall is not a quiet run, and is
  * reported with it rather than left out.
  *
  * Options: --rows N (10000), --seed-txs N (10000: the sandbox's busy address), --no-build,
@@ -83,8 +83,9 @@ async function main(): Promise<void> {
   const key = `bench_${randomBytes(8).toString('hex')}`
   const cleanup = new Cleanup().stopOnSignals()
   try {
-    const stalls = await StallWatch.start()
+    const stalls = new StallWatch()
     cleanup.add(() => stalls.stop())
+    await stalls.started()
     const sandbox = await startSeededSandbox(key, Number(values['seed-txs']))
     cleanup.add(() => sandbox.stop())
     const dataDir = mkdtempSync(join(tmpdir(), 'chainscope-bench-ui-'))
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     await page.getByRole('tab', { name: 'Transactions' }).click()
     await table.getByRole('row').nth(1).waitFor()
     const firstRowsMs = performance.now() - started
-    const firstRowsStalls = stalls.between(startedAt, Date.now())
+    const firstRowsEnd = Date.now()
     log(await firstRowsInPage(page))
 
     log(`loading pages until ${wantRows} rows…`)
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     const before = await metrics()
     const scrollFrom = Date.now()
     const deltas = await scrollFrames(page, frames)
-    const scrollStalls = stalls.between(scrollFrom, Date.now())
+    const scrollEnd = Date.now()
     const after = await metrics()
     const perFrame = (name: string): string =>
       ((((after[name] ?? 0) - (before[name] ?? 0)) * 1000) / deltas.length).toFixed(2)
@@ -156,8 +157,10 @@ async function main(): Promise<void> {
       `frames=${deltas.length} p50=${percentile(deltas, 50).toFixed(2)} ms p99=${percentile(deltas, 99).toFixed(2)} ms max=${Math.max(...deltas).toFixed(2)} ms`,
     )
 
+    const firstRowsStalls = await stalls.between(startedAt, firstRowsEnd)
+    const scrollStalls = await stalls.between(scrollFrom, scrollEnd)
     log(
-      `machine stalls (a sleeping process woken 30 ms or more late: the machine stood still; a run with one is not quiet): first rows ${StallWatch.describe(firstRowsStalls)}; scroll ${StallWatch.describe(scrollStalls)}`,
+      `stalls (a sleeping process woken 30 ms or more late: nothing of ours was run; a run with one is not quiet): first rows ${StallWatch.describe(firstRowsStalls)}; scroll ${StallWatch.describe(scrollStalls)}`,
     )
 
     await cdp.send('HeapProfiler.collectGarbage')

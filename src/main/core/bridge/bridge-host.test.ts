@@ -68,6 +68,24 @@ describe('BridgeHost', () => {
     }
   })
 
+  it('finds a key that a string holds already escaped (a JSON text in a field, PHP-style `\\/`), with no plain copy beside it', async () => {
+    for (const key of ['abc"defgh\\ij', 'ab/cd+ef=gh', 'tab\there\nkey\r1234']) {
+      const redactor = new Redactor()
+      redactor.add(key)
+      for (const result of [
+        { error: JSON.stringify({ key }) },
+        { php: key.replace(/\//g, '\\/') },
+        { [JSON.stringify(key)]: 1 },
+      ]) {
+        expect(textsIn(result).some((t) => redactor.contains(t))).toBe(true)
+        const host = new BridgeHost({ 'rpc.call': () => ({ result }) }, { redactor })
+        const answer = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
+        expect(answer.ok).toBe(true)
+        expect(textsIn(answer).filter((t) => redactor.contains(t))).toEqual([])
+      }
+    }
+  })
+
   it('answers a value without secrets as it is, and copies only the path to a redacted one', async () => {
     const redactor = new Redactor()
     redactor.add('sbx_secret_key_1234')
@@ -157,3 +175,10 @@ describe('BridgeHost', () => {
     expect(logged).toEqual(['bridge app.info failed: TypeError: boom'])
   })
 })
+
+/** Every string and object key in `value`, however deep. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([k, v]) => [k, ...textsIn(v)])
+}

@@ -72,6 +72,19 @@ describe('SnapshotStore', () => {
     expect((await store.readPage('p', 'alpha', A, null))?.items[0]?.method).toBe('…9876')
   })
 
+  it('never writes a key that a string holds already escaped (a JSON text in a field), with no plain copy beside it', async () => {
+    const redactor = new Redactor()
+    const key = 'sk_live_"echoed\\key/9876'
+    redactor.add(key)
+    const store = new SnapshotStore({ root: dir, redact: redactor })
+    const tx = { ...transaction(1, 99, 1), tx_tag: JSON.stringify({ error: `bad key ${key}` }) }
+    expect(redactor.contains(tx.tx_tag)).toBe(true)
+    await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [tx], nextCursor: null })
+    const text = readFileSync(join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null)), 'utf8')
+    expect(textsIn(JSON.parse(text)).filter((t) => redactor.contains(t))).toEqual([])
+    expect(text).toContain('…9876')
+  })
+
   it('keeps at most maxPagesPerAddress pages, dropping the oldest written', async () => {
     const store = new SnapshotStore({ root: dir, maxPagesPerAddress: 3 })
     await store.writeBalances('p', 'alpha', A, { fetchedAt: 1, items: [] })
@@ -173,3 +186,10 @@ describe('SnapshotStore deferred writes', () => {
     expect(await new SnapshotStore({ root: dir }).readPage('p', 'alpha', A, null)).toEqual(page(2))
   })
 })
+
+/** Every string and object key in `value`, however deep. */
+function textsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value]
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value).flatMap(([k, v]) => [k, ...textsIn(v)])
+}
