@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { once } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { Cleanup, StallWatch } from './ui-support'
+import { Cleanup, kernelThreadsCpuMs, StallWatch } from './ui-support'
 
 const SUPPORT = JSON.stringify(resolve(import.meta.dirname, 'ui-support.ts'))
 
@@ -151,5 +151,37 @@ setInterval(() => {}, 1000)
         // Gone, as it should be.
       }
     }
+  })
+})
+
+describe('kernelThreadsCpuMs', () => {
+  it("sums the CPU time of kernel threads only, from each task's stat", () => {
+    const proc = mkdtempSync(join(tmpdir(), 'proc-test-'))
+    try {
+      // flags (7th field after the name) 0x00208040 is a kernel worker, 0x00400100 a user process;
+      // utime and stime are the 12th and 13th, in ticks of 10 ms.
+      const stat = (name: string, flags: number, utime: number, stime: number): string =>
+        `(${name}) S 2 0 0 0 -1 ${flags} 0 0 0 0 ${utime} ${stime} 0 0 20 0 1 0 100 0 0\n`
+      const task = (pid: string, text: string): void => {
+        mkdirSync(join(proc, pid))
+        writeFileSync(join(proc, pid, 'stat'), `${pid} ${text}`)
+      }
+      task('12', stat('kworker/u8:1-events_unbound', 0x00208040, 150, 90))
+      task('13', stat('kdamond.0', 0x00208040, 0, 4))
+      // A name with spaces and a parenthesis must not shift the fields.
+      task('400', stat('chromium (renderer) x', 0x00400100, 5000, 700))
+      mkdirSync(join(proc, 'self'))
+      mkdirSync(join(proc, '401')) // Gone between the listing and the read: no stat file.
+      expect(kernelThreadsCpuMs(proc)).toBe((150 + 90 + 4) * 10)
+      expect(kernelThreadsCpuMs(join(proc, 'missing'))).toBeNull()
+    } finally {
+      rmSync(proc, { recursive: true, force: true })
+    }
+  })
+
+  it('reads this machine', () => {
+    const ms = kernelThreadsCpuMs()
+    if (process.platform === 'linux') expect(Number.isInteger(ms) && ms! >= 0).toBe(true)
+    else expect(ms).toBeNull()
   })
 })

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { chromium, type Browser, type Page } from '@playwright/test'
@@ -286,4 +287,40 @@ export class StallWatch {
     this.#child.stdin?.end()
     return stopChild(this.#child)
   }
+}
+
+/** PF_KTHREAD in /proc/<pid>/stat's flags: the task is a kernel thread. */
+const PF_KTHREAD = 0x00200000
+/** Linux's clock tick for /proc times (USER_HZ), 100 on every architecture Chromium runs on here. */
+const TICK_MS = 10
+
+/**
+ * CPU time (ms) that the kernel's own threads have used since boot, from `proc` (/proc), or null
+ * where there is none. Read before and after a measure: on this VM the kernel now and then spends
+ * most of a core reporting freed memory to its host (virtio-balloon free page reporting, seen in
+ * a kernel worker's stack), 1-2.4 s of CPU during a 4 s scroll, and the scroll's frames are then
+ * slower for reasons outside the app.
+ */
+export function kernelThreadsCpuMs(proc = '/proc'): number | null {
+  let pids: string[]
+  try {
+    pids = readdirSync(proc).filter((d) => /^\d+$/.test(d))
+  } catch {
+    return null
+  }
+  let ms = 0
+  for (const pid of pids) {
+    let stat: string
+    try {
+      stat = readFileSync(join(proc, pid, 'stat'), 'utf8')
+    } catch {
+      continue // Gone since the listing.
+    }
+    // After the command name (which may hold spaces and parentheses): state, ppid, … flags is
+    // the 7th field, utime the 12th and stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if ((Number(fields[6]) & PF_KTHREAD) === 0) continue
+    ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS
+  }
+  return ms
 }
