@@ -31,6 +31,7 @@ import {
   Cleanup,
   firstRowsInPage,
   launchBenchBrowser,
+  parseTaskStat,
   percentile,
   scrollFrames,
   stopLoadingAll,
@@ -216,12 +217,11 @@ function chromiumThreadCpuMs(): Map<string, number> {
   const byName = new Map<string, number>()
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (!/\((chromium|chrome)/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) continue
+      if (!/^(chromium|chrome)/.test(parseTaskStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).name)) continue
       for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/\d+$/, '')
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-        byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10)
+        const task = parseTaskStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))
+        const name = task.name.replace(/\d+$/, '')
+        byName.set(name, (byName.get(name) ?? 0) + task.cpuMs)
       }
     } catch {
       // The process or thread ended between the listing and the read.

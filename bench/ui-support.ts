@@ -316,11 +316,22 @@ export function kernelThreadsCpuMs(proc = '/proc'): number | null {
     } catch {
       continue // Gone since the listing.
     }
-    // After the command name (which may hold spaces and parentheses): state, ppid, … flags is
-    // the 7th field, utime the 12th and stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if ((Number(fields[6]) & PF_KTHREAD) === 0) continue
-    ms += (Number(fields[11]) + Number(fields[12])) * TICK_MS
+    const task = parseTaskStat(stat)
+    if ((task.flags & PF_KTHREAD) !== 0) ms += task.cpuMs
   }
   return ms
+}
+
+/**
+ * A task's name, flags and CPU time (ms: user and system) from its /proc `stat` line. The name
+ * may hold spaces and parentheses: the fields are counted from its last `)`, after which come
+ * state, ppid, … flags (the 7th), … utime (the 12th) and stime (the 13th).
+ */
+export function parseTaskStat(stat: string): { name: string; flags: number; cpuMs: number } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    flags: Number(fields[6]),
+    cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+  }
 }

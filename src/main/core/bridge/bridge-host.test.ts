@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AppError } from '../util/app-error'
 import { BridgeHost } from './bridge-host'
 import { Redactor } from '../util/logger'
+import { stringsAndKeys } from '../testing/secrets'
 
 describe('BridgeHost', () => {
   it('removes a registered secret from every answer and event, even one a service echoed back', async () => {
@@ -77,11 +78,11 @@ describe('BridgeHost', () => {
         { php: key.replace(/\//g, '\\/') },
         { [JSON.stringify(key)]: 1 },
       ]) {
-        expect(textsIn(result).some((t) => redactor.contains(t))).toBe(true)
+        expect(stringsAndKeys(result).some((t) => redactor.contains(t))).toBe(true)
         const host = new BridgeHost({ 'rpc.call': () => ({ result }) }, { redactor })
         const answer = await host.dispatch('rpc.call', { network: 'alpha', method: 'eth_call' })
         expect(answer.ok).toBe(true)
-        expect(textsIn(answer).filter((t) => redactor.contains(t))).toEqual([])
+        expect(stringsAndKeys(answer).filter((t) => redactor.contains(t))).toEqual([])
       }
     }
   })
@@ -175,10 +176,3 @@ describe('BridgeHost', () => {
     expect(logged).toEqual(['bridge app.info failed: TypeError: boom'])
   })
 })
-
-/** Every string and object key in `value`, however deep. */
-function textsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value]
-  if (typeof value !== 'object' || value === null) return []
-  return Object.entries(value).flatMap(([k, v]) => [k, ...textsIn(v)])
-}

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '../../../shared/bridge/errors'
 import { AppError } from '../util/app-error'
+import { jsonMayHoldSecret } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'
 
 export type BridgeHandlers = {
@@ -186,16 +187,10 @@ export class BridgeHost {
 }
 
 /**
- * Whether a secret may be somewhere in `value`: one look at its JSON text, not a walk testing
- * every string and key (a page of 50 transactions is thousands of strings: 12 ms against about 1).
- * Sound because a key's forms without a backslash survive JSON's escaping: letters, digits and
- * `%&#;+/=` are written as they are, and for `"`, `\` and control characters the redactor also
- * matches the escaped forms JSON writes (`\"`, `\\`, `\n` and the other short escapes, `\u00XX`;
- * a test each). Those escaped forms can also stand in a string as it is (a field holding JSON
- * text or a PHP-style `\/`): JSON writes their backslash doubled, out of the redactor's reach,
- * so a value with any backslash in a string or key (`\\` in its JSON text) is walked. So is a
- * value JSON cannot write (a bigint, a cycle). Answers are plain data (parsed JSON, plain
- * objects), so JSON sees every string the walk would: no `toJSON` hides one.
+ * Whether a secret may be somewhere in `value`: one look at its JSON text (`jsonMayHoldSecret`,
+ * which says why that is sound), not a walk testing every string and key (a page of 50
+ * transactions: 12 ms against about 1). A value JSON cannot write (a bigint, a cycle) is walked.
+ * Answers are plain data, so JSON sees every string the walk would: no `toJSON` hides one.
  */
 function mayHoldSecret(value: unknown, r: { contains(text: string): boolean }): boolean {
   if (typeof value !== 'object' || value === null) return typeof value === 'string' ? r.contains(value) : false
@@ -205,7 +200,7 @@ function mayHoldSecret(value: unknown, r: { contains(text: string): boolean }): 
   } catch {
     return true
   }
-  return text === undefined || text.includes('\\\\') || r.contains(text)
+  return text === undefined || jsonMayHoldSecret(text, r)
 }
 
 /** defineProperty: a key such as "__proto__" stays a plain own property. */

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { balanceItem, transaction } from '../testing/service-fixtures'
 import { Redactor } from '../util/logger'
 import { SnapshotStore } from './snapshot-store'
+import { stringsAndKeys } from '../testing/secrets'
 
 let dir: string
 beforeEach(() => {
@@ -81,7 +82,7 @@ describe('SnapshotStore', () => {
     expect(redactor.contains(tx.tx_tag)).toBe(true)
     await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [tx], nextCursor: null })
     const text = readFileSync(join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null)), 'utf8')
-    expect(textsIn(JSON.parse(text)).filter((t) => redactor.contains(t))).toEqual([])
+    expect(stringsAndKeys(JSON.parse(text)).filter((t) => redactor.contains(t))).toEqual([])
     expect(text).toContain('…9876')
   })
 
@@ -186,10 +187,3 @@ describe('SnapshotStore deferred writes', () => {
     expect(await new SnapshotStore({ root: dir }).readPage('p', 'alpha', A, null)).toEqual(page(2))
   })
 })
-
-/** Every string and object key in `value`, however deep. */
-function textsIn(value: unknown): string[] {
-  if (typeof value === 'string') return [value]
-  if (typeof value !== 'object' || value === null) return []
-  return Object.entries(value).flatMap(([k, v]) => [k, ...textsIn(v)])
-}

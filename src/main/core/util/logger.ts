@@ -39,6 +39,21 @@ export class Redactor {
   }
 }
 
+/**
+ * Whether a value whose JSON text is `json` may hold a registered secret in any string or key: one
+ * look at the text instead of a walk over every string and key (a page of 50 transactions is
+ * thousands of strings). Sound because a secret's forms without a backslash survive JSON's
+ * escaping: letters, digits and `%&#;+/=` are written as they are, and for `"`, `\` and control
+ * characters the redactor also matches the escaped forms JSON writes (`\"`, `\\`, `\n` and the
+ * other short escapes, `\u00XX`). Those escaped forms can also stand in a string as it is (a field
+ * holding JSON text, a PHP-style `\/`): JSON writes their backslash doubled, out of the pattern's
+ * reach, so a text with any backslash in a string or key (`\\` in the JSON) may hold one. The value
+ * must be plain data (parsed JSON, plain objects): JSON must see every string a walk would.
+ */
+export function jsonMayHoldSecret(json: string, r: { contains(text: string): boolean }): boolean {
+  return json.includes('\\\\') || r.contains(json)
+}
+
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
 /** A hex digit pair matched in either case ("2f" and "2F"), without making the rest case-blind. */
 const hexCi = (n: number, width: number): string =>
