@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { transactionsResponseSchema } from '@shared/domain/service-schemas'
 import { readFixture } from '@shared/testing/blockscout-fixtures'
+import { domShape } from '../../testing/dom-shape'
 import { makeTx, ME, party } from '../../testing/samples'
 import { listFonts, rowView } from './tx-row-view'
 import { writeRow, type RowContent } from './tx-row-dom'
@@ -51,16 +52,6 @@ const contents = fc.oneof(
   fc.constantFrom(...unreadable).map((u): RowContent => ({ tx: null, u, v: null })),
 )
 
-/** An element's tree as text: tags, attributes in name order, text. Attribute order is not shown. */
-function shape(node: Node): string {
-  if (!(node instanceof Element)) return JSON.stringify(node.textContent)
-  const attrs = node
-    .getAttributeNames()
-    .sort()
-    .map((n) => `${n}=${JSON.stringify(node.getAttribute(n))}`)
-  return `<${node.tagName.toLowerCase()} ${attrs.join(' ')}>${[...node.childNodes].map(shape).join('')}</>`
-}
-
 function rowElement(): HTMLElement {
   const row = document.createElement('div')
   row.setAttribute('data-v-1234abcd', '')
@@ -79,7 +70,7 @@ describe('writeRow', () => {
       fc.property(fc.array(contents, { minLength: 1, maxLength: 8 }), (seq) => {
         const row = rowElement()
         for (const r of seq) writeRow(row, r)
-        expect(shape(row)).toBe(shape(fresh(seq.at(-1)!)))
+        expect(domShape(row)).toBe(domShape(fresh(seq.at(-1)!)))
       }),
       { numRuns: 300 },
     )

@@ -1,11 +1,10 @@
-import type { ObjectDirective } from 'vue'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { shortHash } from './tx-view'
 import type { UnreadableRow } from './unreadable-row'
 import type { RowView } from './tx-row-view'
 
 /**
- * The cells of a transaction list row, written straight into the DOM (`v-tx-row`).
+ * The cells of a transaction list row, written straight into the DOM (`writeRow`).
  *
  * The list's rows are pooled (RowPool): while it scrolls, about 9 elements a frame change rows.
  * Through a template, Vue built and compared some 25 vnodes for each of them and called a
@@ -16,9 +15,9 @@ import type { RowView } from './tx-row-view'
  * text again), a class, a title.
  *
  * What a cell shows is worked out in tx-row-view.ts; this file only puts it on the page. The
- * element is the row itself (role="row"); Vue owns the row's own attributes and this directive
- * owns its children. Events are the list's, on the row (TxList.vue `onRowClick`): a click on a
- * button in a row names that button as what opened the detail.
+ * element is the row itself (role="row"); TxListBody (tx-list-body.ts) owns the row's own
+ * attributes and this file its children. Events are the list's, on the rows' block (TxList.vue
+ * `onRowClick`): a click on a button in a row names that button as what opened the detail.
  */
 
 /** What a row shows: a transaction with its worked-out cells, or an item that could not be read. */
@@ -223,10 +222,4 @@ export function writeRow(row: HTMLElement, r: RowContent): void {
     if (cells?.kind !== 'tx') cellsOf.set(row, (cells = new TxCells(row, scopeOf(row))))
     cells.write(r)
   }
-}
-
-/** `v-tx-row="row"` on a row element with no children of its own in the template. */
-export const vTxRow: ObjectDirective<HTMLElement, RowContent> = {
-  beforeMount: (el, { value }) => writeRow(el, value),
-  beforeUpdate: (el, { value }) => writeRow(el, value),
 }
