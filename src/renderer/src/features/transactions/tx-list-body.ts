@@ -15,7 +15,8 @@ export type ListRow = RowContent & { index: number; slot: number; style: string 
  * scrolling, back into reading order at rest). bench:ui, the two versions in turns on one build
  * each, 6 rounds: scroll p95 0.6-3.1 ms lower with this in every round.
  *
- * The block's own element, its transform and everything around it stay Vue's (TxList.vue).
+ * The block's element and everything around it stay Vue's (TxList.vue); its transform, which
+ * moves with the rows, is set here.
  */
 export class TxListBody {
   readonly #block: HTMLElement
