@@ -4,13 +4,28 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getAddress } from 'viem'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { dataUrl, http } from './test-helpers'
-import { SEED_TIMEOUT_MS, startSandbox } from './testing'
+import { SEED_TIMEOUT_MS, startSandbox as startOne, type StartedSandbox, type StartOptions } from './testing'
 
 /** The CLI contract of sandbox-api.md: flags, the one ready line, stderr progress, signals, the cache. */
 const temp = mkdtempSync(join(tmpdir(), 'sandbox-cli-'))
 afterAll(() => rmSync(temp, { recursive: true, force: true }))
+
+/**
+ * Every sandbox a test starts is stopped after it, whether or not the test got as far as its own
+ * `stop()`: an assertion failing first would otherwise leave the sandbox and its chains running
+ * after the test run (stop() is safe to call twice).
+ */
+const started: StartedSandbox[] = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((sb) => sb.stop()))
+})
+async function startSandbox(options: StartOptions): Promise<StartedSandbox> {
+  const sb = await startOne(options)
+  started.push(sb)
+  return sb
+}
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
