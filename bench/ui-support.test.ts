@@ -106,7 +106,7 @@ describe('StallWatch', () => {
       // A span that ended before the stop does not see it (other, real stalls it may).
       const earlier = await watch.between(0, stopped - 20)
       expect(earlier.spans.filter((s) => s.end >= resumed - 15)).toEqual([])
-      expect(StallWatch.describe({ count: 0, longestMs: 0 })).toBe('none')
+      expect(StallWatch.describe({ spans: [], longestMs: 0 })).toBe('none')
     } finally {
       // A failure above must not leave it stopped: it would not end on SIGTERM until the grace ran out.
       if (watch.pid) process.kill(watch.pid, 'SIGCONT')

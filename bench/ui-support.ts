@@ -220,7 +220,6 @@ process.stdin.on('end', () => process.exit(0)).on('error', () => process.exit(0)
 /** The spans in which the sleeper was not run (Date.now() times), that overlap a measured span. */
 export interface Stalls {
   spans: { start: number; end: number }[]
-  count: number
   /** The longest, in ms (0 for none). */
   longestMs: number
 }
@@ -275,12 +274,12 @@ export class StallWatch {
   async between(from: number, to: number): Promise<Stalls> {
     await new Promise((r) => setTimeout(r, this.#lateMs + 30))
     const spans = this.#stalls.filter((s) => s.end > from && s.start < to)
-    return { spans, count: spans.length, longestMs: Math.max(0, ...spans.map((s) => s.end - s.start)) }
+    return { spans, longestMs: Math.max(0, ...spans.map((s) => s.end - s.start)) }
   }
 
   /** For a log line: "none", or how many and the longest. */
-  static describe(stalls: Pick<Stalls, 'count' | 'longestMs'>): string {
-    return stalls.count === 0 ? 'none' : `${stalls.count}, the longest ${stalls.longestMs} ms`
+  static describe(stalls: Stalls): string {
+    return stalls.spans.length === 0 ? 'none' : `${stalls.spans.length}, the longest ${stalls.longestMs} ms`
   }
 
   stop(): Promise<void> {

@@ -151,9 +151,9 @@ export class SnapshotStore {
   /**
    * The snapshot as JSON, with every registered key redacted. The text is checked once
    * (`jsonMayHoldSecret`), as the bridge checks its answers, and only a text that may hold a key
-   * is written again string by string and key by key. For a page of 50 transactions (130 KB) that is 0.8-1.1 ms for the host's first page and
-   * 0.6 ms after, against 4-6 and 1.0 ms with a replacer on every string and key (3 runs each,
-   * Blockscout's fixture items).
+   * is written again string by string and key by key. For a page of 50 transactions (130 KB) that
+   * is 0.8-1.1 ms for the host's first page and 0.6 ms after, against 4-6 and 1.0 ms with a
+   * replacer on every string and key (3 runs each, Blockscout's fixture items).
    */
   #json(value: unknown): string {
     const text = JSON.stringify(value)

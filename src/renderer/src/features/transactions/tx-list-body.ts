@@ -1,4 +1,4 @@
-import { writeRow, type RowContent } from './tx-row-dom'
+import { styleScopeOf, writeRow, type RowContent } from './tx-row-dom'
 
 /** A rendered row: what it shows (RowContent), the element that shows it (RowPool) and where (CSS). */
 export type ListRow = RowContent & { index: number; slot: number; style: string }
@@ -29,7 +29,7 @@ export class TxListBody {
 
   constructor(block: HTMLElement) {
     this.#block = block
-    this.#scope = block.getAttributeNames().find((n) => n.startsWith('data-v-')) ?? null
+    this.#scope = styleScopeOf(block)
   }
 
   /** The row an element inside the block belongs to, if it shows one now. */

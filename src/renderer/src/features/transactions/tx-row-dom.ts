@@ -206,8 +206,8 @@ class UnreadableCells {
 
 const cellsOf = new WeakMap<HTMLElement, TxCells | UnreadableCells>()
 
-/** The row's scope attribute (data-v-…), which its cells carry too. */
-function scopeOf(row: HTMLElement): string | null {
+/** An element's scoped-style attribute (data-v-…): a row's, which its cells carry too. */
+export function styleScopeOf(row: HTMLElement): string | null {
   for (const name of row.getAttributeNames()) if (name.startsWith('data-v-')) return name
   return null
 }
@@ -216,10 +216,10 @@ function scopeOf(row: HTMLElement): string | null {
 export function writeRow(row: HTMLElement, r: RowContent): void {
   let cells = cellsOf.get(row)
   if (r.u) {
-    if (cells?.kind !== 'unreadable') cellsOf.set(row, (cells = new UnreadableCells(row, scopeOf(row))))
+    if (cells?.kind !== 'unreadable') cellsOf.set(row, (cells = new UnreadableCells(row, styleScopeOf(row))))
     cells.write(r.u)
   } else {
-    if (cells?.kind !== 'tx') cellsOf.set(row, (cells = new TxCells(row, scopeOf(row))))
+    if (cells?.kind !== 'tx') cellsOf.set(row, (cells = new TxCells(row, styleScopeOf(row))))
     cells.write(r)
   }
 }
