@@ -158,7 +158,7 @@ describe('TxList', () => {
       .map((r) => [Number(r.attributes('aria-rowindex')) - 2, r.attributes('style')])
     for (const [i, style] of shown) expect(style).toContain(`order: ${i}`)
     expect(indexes(w)).not.toEqual([...indexes(w)].sort((a, b) => a - b))
-    // At rest (the virtualiser's 150 ms) the elements are put back in reading order.
+    // At rest (150 ms after the last scroll event, row-window.ts) the elements are put back in reading order.
     await rest()
     expect(indexes(w)).toEqual([...indexes(w)].sort((a, b) => a - b))
     expect(indexes(w)[0]).toBeLessThanOrEqual(45)
@@ -178,7 +178,7 @@ describe('TxList', () => {
     expect(document.activeElement).toBe(button.element)
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     await scrollTo(w, 100 * 44)
-    // At rest (the virtualiser's 150 ms), too.
+    // At rest (150 ms after the last scroll event), too.
     await vi.advanceTimersByTimeAsync(250)
     await flushPromises()
     expect(document.activeElement).toBe(button.element)
