@@ -11,7 +11,8 @@ describe('rowRange', () => {
     // A row partly in view at either edge counts.
     expect(rowRange(450, 440, 100, 44, 0)).toEqual({ first: 10, last: 20 })
     expect(rowRange(0, 440, 100, 44, 6)).toEqual({ first: 0, last: 15 })
-    expect(rowRange(96 * 44, 440, 100, 44, 6)).toEqual({ first: 90, last: 99 })
+    // Scrolled to the end: rows 90-99 in view.
+    expect(rowRange(90 * 44, 440, 100, 44, 6)).toEqual({ first: 84, last: 99 })
     // Fewer rows than the view holds.
     expect(rowRange(0, 440, 3, 44, 6)).toEqual({ first: 0, last: 2 })
   })
@@ -24,7 +25,10 @@ describe('rowRange', () => {
 
   it('reads an offset past either end (elastic overscroll, a list that shrank) as the nearest end', () => {
     expect(rowRange(-120, 440, 100, 44, 2)).toEqual({ first: 0, last: 11 })
-    expect(rowRange(1e9, 440, 100, 44, 2)).toEqual({ first: 97, last: 99 })
+    // Scrolled to row 900 of 1,000, then filtered down to 100: the last 10 rows are in view once
+    // the browser clamps the offset, so they are the ones rendered before it does.
+    expect(rowRange(900 * 44, 440, 100, 44, 2)).toEqual({ first: 88, last: 99 })
+    expect(rowRange(1e9, 440, 100, 44, 2)).toEqual({ first: 88, last: 99 })
     expect(rowRange(Number.NaN, 440, 100, 44, 2)).toEqual({ first: 0, last: 11 })
   })
 
@@ -46,6 +50,9 @@ describe('rowRange', () => {
             expect(i).toBeLessThanOrEqual(r.last)
           }
           expect(r.last - r.first + 1).toBeLessThanOrEqual(Math.ceil(viewPx / 44) + 1 + 2 * overscan)
+          // An offset the list cannot have (past its end) reads as the furthest one it can.
+          const maxTop = Math.max(0, count * 44 - viewPx)
+          if (scrollTop > maxTop) expect(r).toEqual(rowRange(maxTop, viewPx, count, 44, overscan))
         },
       ),
       { numRuns: 500 },

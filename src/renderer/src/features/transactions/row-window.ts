@@ -31,7 +31,12 @@ export function rowRange(
   overscan: number,
 ): RowRange | null {
   if (count <= 0 || !(viewPx > 0) || !(rowPx > 0)) return null
-  const top = Number.isFinite(scrollTop) ? Math.max(0, scrollTop) : 0
+  // An offset past the end is one the browser has not clamped yet: the list just got shorter (a
+  // filter), and the clamping scroll event comes a frame later. Read now as the end, the rows
+  // shown in between are the ones that will be in view, not the last few alone. (A footer below
+  // the rows, such as the list's "Loading more…", moves the real end by less than the overscan.)
+  const maxTop = Math.max(0, count * rowPx - viewPx)
+  const top = Number.isFinite(scrollTop) ? Math.min(maxTop, Math.max(0, scrollTop)) : 0
   const firstInView = Math.min(count - 1, Math.floor(top / rowPx))
   const lastInView = Math.min(count - 1, Math.max(firstInView, Math.ceil((top + viewPx) / rowPx) - 1))
   return { first: Math.max(0, firstInView - overscan), last: Math.min(count - 1, lastInView + overscan) }
