@@ -4,6 +4,7 @@ import { flushPromises, mount } from '@vue/test-utils'
 import type { ChartConfiguration } from 'chart.js'
 
 const built: unknown[] = []
+let destroyed = 0
 vi.mock('./chart-setup', () => ({
   Chart: class {
     data: unknown
@@ -11,7 +12,9 @@ vi.mock('./chart-setup', () => ({
       this.data = cfg.data
       built.push(cfg.data)
     }
-    destroy(): void {}
+    destroy(): void {
+      destroyed++
+    }
     update(): void {}
   },
 }))
@@ -34,6 +37,7 @@ function chartHost(source: ReturnType<typeof ref<number>>) {
 describe('useChart', () => {
   beforeEach(() => {
     built.length = 0
+    destroyed = 0
     vi.useFakeTimers({ toFake: ['setTimeout', 'requestAnimationFrame'] })
   })
   afterEach(() => vi.useRealTimers())
@@ -60,5 +64,23 @@ describe('useChart', () => {
     await flushPromises()
     expect(built).toEqual([{ labels: ['4'], datasets: [] }])
     w.unmount()
+  })
+
+  it('releases its chart after the view that replaces it has painted, not in the unmount', async () => {
+    const source = ref(1)
+    const w = mount(chartHost(source))
+    await vi.advanceTimersByTimeAsync(50)
+    await flushPromises()
+    expect(built).toHaveLength(1)
+    w.unmount()
+    expect(destroyed).toBe(0)
+    await vi.advanceTimersByTimeAsync(50)
+    expect(destroyed).toBe(1)
+    // Nothing is drawn for a component that is gone, even when its data changes.
+    source.value = 2
+    await vi.advanceTimersByTimeAsync(50)
+    await flushPromises()
+    expect(built).toHaveLength(1)
+    expect(destroyed).toBe(1)
   })
 })
