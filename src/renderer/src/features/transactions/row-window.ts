@@ -38,8 +38,9 @@ export function rowRange(
   // the rows, such as the list's "Loading more…", moves the real end by less than the overscan.)
   const maxTop = Math.max(0, count * rowPx - viewPx)
   const top = Number.isFinite(scrollTop) ? Math.min(maxTop, Math.max(0, scrollTop)) : 0
-  const firstInView = Math.min(count - 1, Math.floor(top / rowPx))
-  const lastInView = Math.min(count - 1, Math.max(firstInView, Math.ceil((top + viewPx) / rowPx) - 1))
+  // At most the end's offset, so within the list; the view has a height, so last ≥ first.
+  const firstInView = Math.floor(top / rowPx)
+  const lastInView = Math.min(count - 1, Math.ceil((top + viewPx) / rowPx) - 1)
   return { first: Math.max(0, firstInView - overscan), last: Math.min(count - 1, lastInView + overscan) }
 }
 
@@ -75,7 +76,7 @@ export function useRowWindow(scroller: Ref<HTMLElement | null>, options: RowWind
     const el = scroller.value
     if (!el) return
     height = el.clientHeight
-    if (el.clientWidth !== width.value) width.value = el.clientWidth
+    width.value = el.clientWidth
     update()
   }
 
@@ -95,7 +96,7 @@ export function useRowWindow(scroller: Ref<HTMLElement | null>, options: RowWind
   function onScroll(): void {
     if (restTimer === null) restTimer = setTimeout(checkRest, restMs)
     else scrolledSinceCheck = true
-    if (!isScrolling.value) isScrolling.value = true
+    isScrolling.value = true
     update()
   }
 
