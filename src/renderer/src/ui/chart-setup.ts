@@ -10,10 +10,13 @@ import {
   LineController,
   LineElement,
   PointElement,
+  TimeScale,
   Tooltip,
 } from 'chart.js'
+// Gives the time axis its dates (date-fns, tree-shaken to the functions the adapter uses).
+import 'chartjs-adapter-date-fns'
 
-/** Loaded on demand (see use-chart.ts): only the pieces the charts use are bundled (lines: balance history). */
+/** Loaded on demand (see use-chart.ts): only the pieces the charts use are bundled (lines on a time axis: balance history). */
 Chart.register(
   ArcElement,
   BarController,
@@ -25,6 +28,7 @@ Chart.register(
   LineController,
   LineElement,
   PointElement,
+  TimeScale,
   Tooltip,
 )
 
