@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test } from './fixtures'
+import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, describeFindings } from './axe'
 import { connectService, shootBothThemes, startServiceSandbox, type ServiceSandbox } from './ui-helpers'
 
 const TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/
@@ -62,6 +63,13 @@ test('balance history of the busy wallet draws its first loaded day, zooms by ke
     await expect(table.getByRole('row')).toHaveCount(Number(count) + 1)
     const firstRow = await table.getByRole('row').nth(1).getByRole('cell').first().textContent()
     expect(dayOf(firstRow ?? '')).toBe(dayOf(firstLoaded))
+    // The controls, the focusable chart and the open table pass axe in both themes.
+    const { findings } = await auditBothThemes(page, 'balance history')
+    const blocking = findings.filter((f) => BLOCKING_IMPACTS.includes(f.impact) || BLOCKING_RULES.includes(f.rule))
+    console.log(
+      `axe-core on the balance history: ${findings.map((f) => `${f.theme} ${f.rule} (${f.impact})`).join('; ') || 'none'}`,
+    )
+    expect(describeFindings(blocking)).toBe('')
     await main.getByText(/^Table of the \d+ drawn points$/).click()
     await shootBothThemes(page, testInfo, 'h1-whale-history-all-loaded')
 
