@@ -92,6 +92,19 @@ test('balance history of the busy wallet draws its first loaded day, zooms by ke
     await page.keyboard.press('0')
     await expect(chart).toHaveAttribute('aria-label', summary)
 
+    // The pointer: Ctrl and the wheel zoom around it, a sideways scroll pans, a button fits again.
+    await chart.hover()
+    await page.keyboard.down('Control')
+    await page.mouse.wheel(0, -200)
+    await page.keyboard.up('Control')
+    await expect(chart).not.toHaveAttribute('aria-label', summary)
+    const wheeled = /balance from (\S+ \S+) to (\S+ \S+)/.exec((await chart.getAttribute('aria-label')) ?? '')!
+    expect(msOf(wheeled[2]!) - msOf(wheeled[1]!)).toBeLessThan(msOf(to!) - msOf(from!))
+    await page.mouse.wheel(200, 0)
+    await expect(chart).not.toHaveAttribute('aria-label', new RegExp(`balance from ${wheeled[1]} `))
+    await main.getByRole('button', { name: 'Fit the changes' }).click()
+    await expect(chart).toHaveAttribute('aria-label', summary)
+
     // Out to today with a button: the whole span, today marked inside the drawn range.
     await main.getByRole('button', { name: 'Up to today' }).click()
     await expect(chart).toHaveAttribute('aria-label', /balance from .* \(drawn range\)/)

@@ -43,9 +43,10 @@ export function useHistoryView(points: Ref<readonly HistoryPoint[]>, nowMs: Ref<
   const atFull = computed(() => atStart.value && atEnd.value)
   const canZoomIn = computed(() => inView.value.length > 2 && view.value.toMs - view.value.fromMs > 60_000)
 
-  function zoom(factor: number): void {
+  /** Zoom around `centerMs`, else the cursor's point, else the middle. */
+  function zoom(factor: number, centerMs?: number): void {
     const c = cursor.value === null ? null : drawn.value[cursor.value]
-    const center = c ? c.ms : (view.value.fromMs + view.value.toMs) / 2
+    const center = centerMs ?? (c ? c.ms : (view.value.fromMs + view.value.toMs) / 2)
     view.value = zoomWindow(view.value, factor, center, extent.value)
   }
   const pan = (share: number): void => void (view.value = panWindow(view.value, share, extent.value))
