@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeBalance } from '@shared/testing/service-samples'
-import { assetsFromBalances, balanceHistory, NATIVE, pointsInRange } from './balance-history'
+import { assetsFromBalances, balanceHistory, NATIVE } from './balance-history'
 import { TOKENS, transfer, tx } from './analysis-samples'
 
 const ME = '0x1111111111111111111111111111111111111111'
@@ -96,19 +96,6 @@ describe('balance history', () => {
     expect(assetsFromBalances([nft('1'), nft('2'), makeBalance('USDC', '1500000', '6')])).toEqual([
       { key: TOKENS.art.address, symbol: 'ART', decimals: null, value: 2n },
       expect.objectContaining({ symbol: 'USDC', decimals: 6, value: 1500000n }),
-    ])
-  })
-
-  it('cuts a range and carries the value in', () => {
-    const points = [
-      { ms: 1, value: 1n },
-      { ms: 5, value: 2n },
-      { ms: 9, value: 3n },
-    ]
-    expect(pointsInRange(points, 4, 9)).toEqual([
-      { ms: 4, value: 1n },
-      { ms: 5, value: 2n },
-      { ms: 9, value: 3n },
     ])
   })
 })

@@ -147,15 +147,3 @@ export function balanceHistory(
   }
   return { assets: out, completeFromMs: oldest }
 }
-
-/** The points within [fromMs, toMs], with the value carried in at `fromMs` so the line starts right. */
-export function pointsInRange(points: readonly HistoryPoint[], fromMs: number, toMs: number): HistoryPoint[] {
-  const out: HistoryPoint[] = []
-  let before: HistoryPoint | null = null
-  for (const p of points) {
-    if (p.ms < fromMs) before = p
-    else if (p.ms <= toMs) out.push(p)
-  }
-  if (before) out.unshift({ ms: fromMs, value: before.value })
-  return out
-}
