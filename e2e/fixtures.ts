@@ -57,6 +57,8 @@ export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate
       const browser = await playwright.chromium.launch(launchOptions)
       const page = await browser.newPage()
       await page.goto(webHost!.url)
+      // The exchange answers a page that moves on to the app by itself (web-host.ts).
+      await page.waitForURL((url) => !url.searchParams.has('token'))
       await use(page)
       await browser.close()
       return
