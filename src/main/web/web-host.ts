@@ -109,7 +109,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
           'set-cookie': exchange.cookie,
           'content-type': 'text/html; charset=utf-8',
           'content-length': Buffer.byteLength(html),
-          'content-security-policy': "default-src 'none'",
+          'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
           'cache-control': 'no-store',
           'referrer-policy': 'no-referrer',
         })
