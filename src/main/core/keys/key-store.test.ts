@@ -143,3 +143,31 @@ describe('KeyStore without a usable keychain', () => {
     expect(r.stdout).toMatch(/^ERR /)
   })
 })
+
+describe('KeyStore and a key an earlier version stored under the profile id', () => {
+  // Fault injection: a keychain that reads but refuses to store.
+  const entries = new Map<string, string>([['old-id', 'legacy-key-9999']])
+  const readOnly: KeychainBackend = {
+    getPassword: async (_service, account) => entries.get(account) ?? null,
+    setPassword: () => Promise.reject(new Error('The collection is locked')),
+    deletePassword: async (_service, account) => entries.delete(account),
+  }
+
+  it('uses the old entry when the copy cannot be stored, and reads it again next time', async () => {
+    let settled = 0
+    const legacyRef = (): KeyRef => ({
+      profileId: 'old-id',
+      account: 'new-entry',
+      legacy: { account: 'old-id', done: () => settled++ },
+    })
+    const store = new KeyStore({ backend: async () => readOnly, redactor: new Redactor() })
+    expect(await store.get(legacyRef())).toBe('legacy-key-9999')
+    expect(settled).toBe(0)
+    const fresh = new KeyStore({ backend: async () => readOnly, redactor: new Redactor() })
+    expect(await fresh.get(legacyRef())).toBe('legacy-key-9999')
+    // Clearing settles it without touching the old entry (another data folder may read it).
+    await fresh.clear(legacyRef())
+    expect(settled).toBe(1)
+    expect(entries.get('old-id')).toBe('legacy-key-9999')
+  })
+})

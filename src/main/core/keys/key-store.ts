@@ -160,10 +160,16 @@ export class KeyStore {
     const legacy = ref.legacy!.account
     const key = await this.#timed(() => backend.getPassword(this.#service, legacy))
     if (key !== null) {
-      await this.#timed(() => backend.setPassword(this.#service, ref.account, key))
-      const back = await this.#timed(() => backend.getPassword(this.#service, ref.account))
-      // Not kept: the old name is read again next time, so the key is not lost.
-      if (back !== key) return key
+      try {
+        await this.#timed(() => backend.setPassword(this.#service, ref.account, key))
+        const back = await this.#timed(() => backend.getPassword(this.#service, ref.account))
+        if (back !== key) throw new Error('the keychain did not keep the copy')
+      } catch (error) {
+        // Not copied: the key is used as read, and the old name is read again next time.
+        const why = error instanceof Error ? error.message : String(error)
+        this.#o.log?.warn(`keychain: the key of profile ${ref.profileId} stays in its old entry for now (${why})`)
+        return key
+      }
       this.#o.log?.info(`keychain: the key of profile ${ref.profileId} moved to this data folder's own entry`)
     }
     settleLegacy(ref)
