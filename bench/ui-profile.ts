@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util'
 import type { CDPSession, Page } from '@playwright/test'
 import { z } from 'zod'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
-import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
+import { openWebHost, startWebHostProcess, stopChild } from '../e2e/web-host-process'
 import {
   buildApp,
   Cleanup,
@@ -313,7 +313,7 @@ async function main(): Promise<void> {
     cleanup.add(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     page.on('console', (m) => log(`console: ${m.text()}`))
-    await page.goto(host.url)
+    await openWebHost(page, host.url)
     await connectService(page, sandbox.info, key)
     const whale = sandbox.info.demo_addresses[sandbox.info.networks[0]!]!.whale!
     const search = page.getByRole('combobox', { name: 'Address' })

@@ -33,7 +33,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
-import { startWebHostProcess, stopChild } from '../e2e/web-host-process'
+import { openWebHost, startWebHostProcess, stopChild } from '../e2e/web-host-process'
 import {
   buildApp,
   Cleanup,
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
     const browser = await launchBenchBrowser({ headless: !values.headed })
     cleanup.add(() => browser.close())
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
-    await page.goto(host.url)
+    await openWebHost(page, host.url)
     await connectService(page, sandbox.info, key)
     const whale = sandbox.info.demo_addresses[sandbox.info.networks[0]!]!.whale!
     const search = page.getByRole('combobox', { name: 'Address' })

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { electronRuntime } from './electron-runtime'
-import { startWebHostProcess, stopChild } from './web-host-process'
+import { openWebHost, startWebHostProcess, stopChild } from './web-host-process'
 
 export interface AppFixtureOptions {
   appHost: 'web' | 'electron'
@@ -56,7 +56,7 @@ export const test = base.extend<AppFixtures & AppFixtureOptions & { electronGate
     if (appHost === 'web') {
       const browser = await playwright.chromium.launch(launchOptions)
       const page = await browser.newPage()
-      await page.goto(webHost!.url)
+      await openWebHost(page, webHost!.url)
       await use(page)
       await browser.close()
       return

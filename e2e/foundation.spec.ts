@@ -18,10 +18,14 @@ test('the web host refuses requests without the secret or from a foreign origin'
   expect(noSecret.status()).toBe(401)
   expect((await anonymous.get(`${origin}/`)).status()).toBe(401)
   await anonymous.dispose()
-  // With the secret (the page's own cookie) but a foreign Origin.
+  // With the page's own session (its cookie and bridge key) but a foreign Origin.
   const cookies = await app.context().cookies(origin)
+  const bridgeKey = String(await app.evaluate("localStorage.getItem('chainscope.webSession') ?? ''"))
   const withSecret = await playwright.request.newContext({
-    extraHTTPHeaders: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+    extraHTTPHeaders: {
+      cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+      'x-chainscope-session': bridgeKey,
+    },
   })
   const foreign = await withSecret.post(`${origin}/bridge/invoke`, {
     data: { name: 'app.info', input: {} },

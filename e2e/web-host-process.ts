@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -60,4 +61,13 @@ export async function startWebHostProcess(
     })
   })
   return { child, url, origin: new URL(url).origin }
+}
+
+/**
+ * Opens the web host's address in `page` and waits for the app: the token exchange answers a
+ * page that moves on to the app by itself (src/main/web/web-host.ts). The address works once.
+ */
+export async function openWebHost(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.waitForURL((at) => !at.searchParams.has('token'))
 }

@@ -6,7 +6,7 @@
  *
  * It speaks one line per event and no stack traces for expected conditions (no runtime,
  * offline, port taken): what happened and what to do. With the web host, the last line is its
- * address; `--open` also opens it in the default browser.
+ * address; `--open` also opens it in the default browser (through launch-page.mjs).
  *
  * Fault injection for scripts/start.test.ts: CHAINSCOPE_ELECTRON_DIR (the electron package
  * folder) and CHAINSCOPE_OPENER (the command that opens a URL).
@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { writeLaunchPage } from './launch-page.mjs'
 import { describeFetchFailure, describeWebHostFailure, openerFor, portOf } from './start-messages.mjs'
 
 const root = join(import.meta.dirname, '..')
@@ -93,17 +94,24 @@ function electronBinary() {
   return null
 }
 
+/** Opens the address through a page only this user can read (launch-page.mjs): never on a command line. */
 function openInBrowser(url) {
   const opener = openerFor(process.platform, process.env.CHAINSCOPE_OPENER)
   let reported = false
+  let page = null
   const fail = (why) => {
+    page?.remove()
     if (reported) return
     reported = true
     // Ends with the address, so the address stays the last thing printed.
     say(`Could not open a browser (${why}); open this address yourself: ${url}`)
   }
   try {
-    const child = spawn(opener.command, [...opener.args, url], { stdio: 'ignore', detached: true })
+    page = writeLaunchPage(url)
+    // The browser reads the page within seconds; after a minute it is of no use to anyone.
+    setTimeout(() => page.remove(), 60_000).unref()
+    process.once('exit', () => page.remove())
+    const child = spawn(opener.command, [...opener.args, page.fileUrl], { stdio: 'ignore', detached: true })
     child.once('error', (error) => fail(error.code === 'ENOENT' ? `${opener.command} not found` : error.message))
     child.once('exit', (code) => {
       if (code !== 0 && code !== null) fail(`${opener.command} exited with ${code}`)

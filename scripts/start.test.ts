@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -60,6 +69,21 @@ function runStart(args: string[], env: Record<string, string> = {}): Run {
     })
   }
   return { lines, waitFor, exited, stop }
+}
+
+/** The processes whose command line (as /proc shows it to every account) contains `text`. */
+function commandLinesWith(text: string): string[] {
+  const hits: string[] = []
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let cmdline = ''
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    } catch {
+      continue // gone meanwhile
+    }
+    if (cmdline.includes(text)) hits.push(`${pid}: ${cmdline.replaceAll('\0', ' ')}`)
+  }
+  return hits
 }
 
 /** A package folder like node_modules/electron without a runtime, whose download fails offline. */
@@ -126,10 +150,21 @@ describe('npm start', () => {
     }
   }, 200_000)
 
-  it('--open hands the address to the browser opener', async () => {
+  it('--open hands the address to the opener in a file only the user reads, never on a command line', async () => {
     const opener = join(tmp, 'opener.sh')
-    const opened = join(tmp, 'opened.txt')
-    writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`)
+    const seen = join(tmp, 'seen')
+    mkdirSync(seen)
+    // Records what any local account could read of it (its /proc cmdline) and what the file gave it.
+    writeFileSync(
+      opener,
+      `#!/bin/sh
+tr '\\0' ' ' < /proc/$$/cmdline > '${seen}/cmdline'
+f=$(printf '%s' "$1" | sed 's#^file://##')
+stat -c '%a' "$f" > '${seen}/file-mode'
+stat -c '%a' "$(dirname "$f")" > '${seen}/dir-mode'
+cat "$f" > '${seen}/page'
+`,
+    )
     chmodSync(opener, 0o755)
     const run = runStart(['--web', '--open', '--port', '0', '--data-dir', join(tmp, 'data4')], {
       CHAINSCOPE_OPENER: opener,
@@ -137,7 +172,17 @@ describe('npm start', () => {
     try {
       const line = await run.waitFor(ADDRESS)
       const url = line.slice('Chainscope web host: '.length)
-      await expect.poll(() => readFileSync(opened, 'utf8'), { timeout: 10_000 }).toBe(url)
+      const token = new URL(url).searchParams.get('token')!
+      expect(token.length).toBeGreaterThanOrEqual(32)
+      await expect.poll(() => existsSync(join(seen, 'page')), { timeout: 10_000 }).toBe(true)
+      const cmdline = readFileSync(join(seen, 'cmdline'), 'utf8')
+      expect(cmdline).not.toContain(token)
+      expect(cmdline).toMatch(/ file:\/\/\S+\.html $/)
+      await expect.poll(() => readFileSync(join(seen, 'page'), 'utf8'), { timeout: 5000 }).toContain(url)
+      expect(readFileSync(join(seen, 'file-mode'), 'utf8').trim()).toBe('600')
+      expect(readFileSync(join(seen, 'dir-mode'), 'utf8').trim()).toBe('700')
+      // No process on the machine has the token on its command line (start.mjs, the host, the opener).
+      expect(commandLinesWith(token)).toEqual([])
       expect(run.lines().at(-1)).toBe(line)
     } finally {
       await run.stop()

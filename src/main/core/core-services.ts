@@ -106,12 +106,12 @@ export class CoreServices {
       log,
       onStatus: (status) => options.emit('sandbox', status),
       onReady: (info) => {
-        this.keys.setManaged(SANDBOX_PROFILE_ID, info.api_key)
+        this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
         this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks)
         this.#profilesChanged()
       },
       onGone: () => {
-        this.keys.forgetManaged(SANDBOX_PROFILE_ID)
+        this.keys.forgetManaged(this.settings.keyRef(SANDBOX_PROFILE_ID))
         this.settings.setSandboxRuntime({ baseUrl: '', rpcUrl: '' }, null)
         this.#profilesChanged()
       },

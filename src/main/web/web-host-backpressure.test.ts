@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BridgeHost } from '../core/bridge/bridge-host'
+import { SESSION_HEADER } from '../../shared/bridge/web-session'
 import { startWebHost, type WebHost } from './web-host'
+import { webLogin } from './testing/web-login'
 
 /** Issue 10 item 13: an event-stream client that stops reading is dropped, not buffered without end. */
 let dir: string
@@ -17,6 +19,12 @@ afterEach(async () => {
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r))
 
+/** The raw request of a logged-in page for the event stream. */
+async function eventsRequest(url: string): Promise<string> {
+  const login = await webLogin(url)
+  return `GET /bridge/events HTTP/1.1\r\nHost: ${login.host}\r\nCookie: ${login.cookie}\r\n${SESSION_HEADER}: ${login[SESSION_HEADER]}\r\n\r\n`
+}
+
 describe('event stream backpressure', () => {
   it('drops a client that stops reading once its unread backlog passes the bound', async () => {
     dir = mkdtempSync(join(tmpdir(), 'webhost-sse-'))
@@ -26,9 +34,7 @@ describe('event stream backpressure', () => {
     host = await startWebHost({ bridge, staticDir: dir, secret, maxEventBacklogBytes: 256 * 1024 })
     const socket = connect(host.port, '127.0.0.1')
     await new Promise<void>((r) => socket.once('connect', () => r()))
-    socket.write(
-      `GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`,
-    )
+    socket.write(await eventsRequest(host.url))
     // Read the response head, then stop reading.
     await new Promise<void>((r) => socket.once('data', () => r()))
     socket.pause()
@@ -52,9 +58,7 @@ describe('event stream backpressure', () => {
     let received = 0
     socket.on('data', (c: Buffer) => (received += c.length))
     await new Promise<void>((r) => socket.once('connect', () => r()))
-    socket.write(
-      `GET /bridge/events HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\nCookie: chainscope_session_${host.port}=${secret}\r\n\r\n`,
-    )
+    socket.write(await eventsRequest(host.url))
     while (host.eventClients === 0) await tick()
     for (let i = 0; i < 200; i++)
       bridge.emit('notice', { id: String(i), level: 'info', message: 'y'.repeat(1024), at: 'now' })

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline'
 import { createServer, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startScriptedServer } from '../core/testing/scripted-server'
+import { webLogin } from './testing/web-login'
 
 /**
  * The web host as a real child process (run from source with tsx), for what only a process
@@ -96,17 +97,16 @@ function http(
   })
 }
 
-/** A bridge client for the host: the secret exchanged for its cookie, then POSTs. */
+/** A bridge client for the host: the launch token exchanged for a session, then POSTs. */
 async function bridgeOf(
   url: string,
 ): Promise<(name: string, input: unknown) => Promise<{ status: number; body: string }>> {
-  const opened = await http(url)
-  const cookie = String(opened.headers['set-cookie']).split(';')[0]!
+  const login = await webLogin(url)
   const origin = new URL(url).origin
   return (name, input) =>
     http(`${origin}/bridge/invoke`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie },
+      headers: { 'content-type': 'application/json', ...login },
       body: JSON.stringify({ name, input }),
     })
 }

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BridgeHost } from '../core/bridge/bridge-host'
+import { SESSION_HEADER } from '../../shared/bridge/web-session'
 import { startWebHost, type WebHost } from './web-host'
+import { bridgeKeyIn, webLogin, type WebLogin } from './testing/web-login'
 
 interface Reply {
   status: number
@@ -41,6 +43,9 @@ describe('web host', () => {
   let bridge: BridgeHost
   let base: Record<string, string>
 
+  let opened: Reply
+  let login: WebLogin
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chainscope-webhost-'))
     mkdirSync(join(dir, 'assets'))
@@ -49,7 +54,12 @@ describe('web host', () => {
     writeFileSync(join(tmpdir(), 'chainscope-outside.txt'), 'outside')
     bridge = new BridgeHost({ 'app.info': () => ({ name: 'Chainscope', version: '0', host: 'web', platform: 'test' }) })
     host = await startWebHost({ bridge, staticDir: dir, secret })
-    base = { host: `127.0.0.1:${host.port}`, cookie: `chainscope_session_${host.port}=${secret}` }
+    // The one exchange of this host's launch token; every test below uses the session it opened.
+    opened = await call(host.port, `/?token=${secret}`, { headers: { host: `127.0.0.1:${host.port}` } })
+    const bridgeKey = bridgeKeyIn(opened.body)
+    const cookie = String(opened.headers['set-cookie']).split(';')[0]!
+    login = { host: `127.0.0.1:${host.port}`, cookie, [SESSION_HEADER]: bridgeKey }
+    base = { ...login }
   })
 
   afterAll(async () => {
@@ -72,22 +82,47 @@ describe('web host', () => {
     await expect(startWebHost({ bridge, staticDir: dir, host: '192.168.1.10' })).rejects.toThrow(/loopback only/)
   })
 
-  it('prints an opening URL with the secret that it exchanges for an HttpOnly, SameSite=Strict cookie', async () => {
+  it('exchanges the launch token for a session: a port-named HttpOnly, SameSite=Strict cookie that is not the token, and a bridge key', () => {
     expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${secret}`)
-    const r = await call(host.port, `/?token=${secret}`, { headers: { host: base.host! } })
-    expect(r.status).toBe(303)
-    expect(String(r.headers['set-cookie'])).toMatch(
-      new RegExp(`^chainscope_session_${host.port}=${secret}; HttpOnly; SameSite=Strict; Path=/$`),
+    expect(opened.status).toBe(200)
+    const setCookie = String(opened.headers['set-cookie'])
+    expect(setCookie).toMatch(
+      new RegExp(`^chainscope_${host.port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`),
     )
+    expect(setCookie).not.toContain(secret)
+    expect(login[SESSION_HEADER]).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(login.cookie).not.toContain(login[SESSION_HEADER])
+    expect(opened.body).not.toContain(secret)
   })
 
-  it('refuses requests without the secret, with a wrong secret or a wrong token', async () => {
+  it('the launch token is single-use: a replay opens no session and says why', async () => {
+    const replay = await call(host.port, `/?token=${secret}`, { headers: { host: base.host! } })
+    expect(replay.status).toBe(401)
+    expect(replay.headers['set-cookie']).toBeUndefined()
+    expect(JSON.parse(replay.body)).toMatchObject({
+      error: 'token-used',
+      message: expect.stringMatching(/already used/),
+    })
+    // The page that holds the session may load the address again (a reload of the first tab).
+    expect(
+      (await call(host.port, `/?token=${secret}`, { headers: { host: base.host!, cookie: base.cookie! } })).status,
+    ).toBe(200)
+  })
+
+  it('refuses requests without a session, with a wrong one, or with the cookie but not the bridge key', async () => {
     expect((await invoke({ host: base.host! })).status).toBe(401)
-    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port}=wrong` })).status).toBe(401)
-    // Another web host's cookie (another port) does not open this one.
-    expect((await invoke({ host: base.host!, cookie: `chainscope_session_${host.port + 1}=${secret}` })).status).toBe(
-      401,
-    )
+    expect((await invoke({ ...base, cookie: `chainscope_${host.port}=wrong` })).status).toBe(401)
+    // The launch token is not a session.
+    expect((await invoke({ ...base, cookie: `chainscope_${host.port}=${secret}` })).status).toBe(401)
+    // The session named for another port (another web host's cookie) does not open this one.
+    const elsewhere = base.cookie!.replace(`chainscope_${host.port}=`, `chainscope_${host.port + 1}=`)
+    expect((await invoke({ ...base, cookie: elsewhere })).status).toBe(401)
+    // What any server on another 127.0.0.1 port receives from the browser: the cookie, not the key.
+    expect((await invoke({ host: base.host!, cookie: base.cookie! })).status).toBe(401)
+    expect((await invoke({ ...base, [SESSION_HEADER]: 'x'.repeat(43) })).status).toBe(401)
+    expect(
+      (await call(host.port, '/bridge/events', { headers: { host: base.host!, cookie: base.cookie! } })).status,
+    ).toBe(401)
     expect((await call(host.port, '/?token=wrong', { headers: { host: base.host! } })).status).toBe(401)
     expect((await call(host.port, '/', { headers: { host: base.host! } })).status).toBe(401)
   })
@@ -128,11 +163,7 @@ describe('web host', () => {
     const small = await startWebHost({ bridge, staticDir: dir, secret, maxBodyBytes: 1024 })
     const r = await call(small.port, '/bridge/invoke', {
       method: 'POST',
-      headers: {
-        host: `127.0.0.1:${small.port}`,
-        cookie: `chainscope_session_${small.port}=${secret}`,
-        'content-type': 'application/json',
-      },
+      headers: { ...(await webLogin(small.url)), 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'app.info', input: { pad: 'x'.repeat(4096) } }),
     })
     expect(r.status).toBe(413)
@@ -164,7 +195,10 @@ describe('web host', () => {
 
   it('pushes bridge events to subscribers over server-sent events', async () => {
     const received = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: host.port, path: '/bridge/events', headers: base }, (res) => {
+      // As EventSource sends it: the cookie, and the bridge key in the query (it sends no headers).
+      const path = `/bridge/events?session=${login[SESSION_HEADER]}`
+      const headers = { host: login.host, cookie: login.cookie }
+      const req = request({ host: '127.0.0.1', port: host.port, path, headers }, (res) => {
         let text = ''
         res.on('data', (c: Buffer) => {
           text += c.toString()

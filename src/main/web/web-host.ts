@@ -1,10 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createReadStream, statSync, type Stats } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import type { BridgeHost } from '../core/bridge/bridge-host'
 import { CONTENT_SECURITY_POLICY } from '../../shared/security'
 import { isRecord } from '../../shared/guards'
+import { SESSION_FRAGMENT } from '../../shared/bridge/web-session'
+import { WebSessions } from './web-session'
 
 export interface WebHostOptions {
   bridge: BridgeHost
@@ -14,7 +16,7 @@ export interface WebHostOptions {
   host?: string
   /** 0 (default) picks a free port. */
   port?: number
-  /** Fixed secret for tests; a fresh random one per run by default. */
+  /** Fixed launch token for tests; a fresh random one per run by default. */
   secret?: string
   /** Largest bridge request body accepted, in bytes. Default 6 MiB (a 5 MB import plus JSON). */
   maxBodyBytes?: number
@@ -26,7 +28,7 @@ export interface WebHostOptions {
 }
 
 export interface WebHost {
-  /** The address to open: carries the per-run secret once, exchanged for an HttpOnly cookie. */
+  /** The address to open: carries the single-use launch token, exchanged for a session (web-session.ts). */
   url: string
   origin: string
   port: number
@@ -50,8 +52,9 @@ const MIME: Record<string, string> = {
 
 /**
  * Serves the built renderer and the bridge over HTTP on loopback (ARCHITECTURE.md "web/").
- * Every request must carry the per-run secret (as the cookie set from the opening URL), name
- * this host in `Host` (no DNS rebinding) and, when it has an `Origin`, come from this origin.
+ * Every request must carry a session of this host (web-session.ts: the cookie set when the
+ * launch token is exchanged, plus the bridge key for the bridge), name this host in `Host` (no
+ * DNS rebinding) and, when it has an `Origin`, come from this origin.
  */
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const bindHost = options.host ?? '127.0.0.1'
@@ -61,27 +64,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     )
   }
   const secret = options.secret ?? randomBytes(32).toString('base64url')
-  const secretBuf = Buffer.from(secret)
   const staticRoot = resolve(options.staticDir)
   const maxBody = options.maxBodyBytes ?? 6 * 1024 * 1024
   const maxBacklog = options.maxEventBacklogBytes ?? 4 * 1024 * 1024
   const streams = new Set<ServerResponse>()
   let port = 0
-  // Cookies are not scoped by port: a name per port keeps two web hosts on one machine apart.
-  const cookieName = (): string => `chainscope_session_${port}`
+  // Made once the port is known (the cookie is named for it); no request arrives before.
+  let sessions = new WebSessions(secret, port)
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
-  const hasSecret = (req: IncomingMessage): boolean => {
-    const cookie = req.headers.cookie ?? ''
-    for (const part of cookie.split(';')) {
-      const [k, ...v] = part.trim().split('=')
-      if (k === cookieName()) {
-        const given = Buffer.from(v.join('='))
-        if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) return true
-      }
-    }
-    return false
-  }
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
@@ -105,17 +96,35 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     const offered = url.searchParams.get('token')
     if (offered !== null && req.method === 'GET' && url.pathname === '/') {
-      const given = Buffer.from(offered)
-      if (given.length === secretBuf.length && timingSafeEqual(given, secretBuf)) {
-        res.writeHead(303, {
-          'set-cookie': `${cookieName()}=${secret}; HttpOnly; SameSite=Strict; Path=/`,
-          location: '/',
+      const exchange = sessions.exchange(offered)
+      if (exchange.ok) {
+        // A page that moves on by itself rather than a redirect: when the opening address came
+        // from another site (the --open launch page is a file://), a redirect stays in that
+        // cross-site navigation and the browser withholds the new SameSite=Strict cookie from
+        // it; the page's own navigation is same-site. The bridge key goes in the fragment: the
+        // browser keeps it and sends it to no server.
+        const next = `/#${SESSION_FRAGMENT}=${exchange.bridgeKey}`
+        const html = `<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${next}"><title>Chainscope</title><a href="${next}">Open Chainscope</a>`
+        res.writeHead(200, {
+          'set-cookie': exchange.cookie,
+          'content-type': 'text/html; charset=utf-8',
+          'content-length': Buffer.byteLength(html),
+          'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
           'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
         })
-        return void res.end()
+        return void res.end(html)
+      }
+      if (exchange.reason === 'used' && !sessions.page(req)) {
+        return send(res, 401, {
+          error: 'token-used',
+          message:
+            'This opening address was already used: each start of the web host opens one browser session. Use the window it opened, or restart the web host for a new address.',
+        })
       }
     }
-    if (!hasSecret(req)) {
+    const bridgeCall = url.pathname === '/bridge/invoke' || url.pathname === '/bridge/events'
+    if (bridgeCall ? !sessions.bridge(req, url) : !sessions.page(req)) {
       return send(res, 401, {
         error: 'secret',
         message: 'This Chainscope web host needs its per-run secret: open the full address it printed at start.',
@@ -222,6 +231,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('The web host is not listening on a TCP port.')
   port = address.port
+  sessions = new WebSessions(secret, port)
   const origin = `http://${bindHost === '::1' ? '[::1]' : bindHost}:${port}`
   return {
     url: `${origin}/?token=${secret}`,

@@ -43,25 +43,28 @@ export function bridgeHandlers(
 
     'profiles.list': () => s.profileViews(),
     'profiles.save': async (input) => {
+      // The entry the key is in now: re-pointing the profile names another (keyRef).
+      const before = input.id && s.settings.find(input.id) ? s.settings.keyRef(input.id) : null
       const { profile, addressesChanged, originsChanged } = s.settings.save(input)
       const runtime = s.runtime(profile.id)
       runtime.limiters.setLimits(profile.limits)
       if (addressesChanged) runtime.data.clearCache()
       // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
       // so no caller of the bridge can send the stored key to a host of its choosing.
-      if (originsChanged) await s.keys.clear(profile.id)
+      if (originsChanged && before) await s.keys.clear(before)
       s.profilesChanged()
       return s.profileViews().find((p) => p.id === profile.id)!
     },
     'profiles.remove': async ({ id }) => {
       s.settings.get(id)
+      const key = s.settings.keyRef(id)
       s.settings.remove(id)
       s.forgetRuntime(id)
       s.quota.remove(id)
       await s.snapshots.removeProfile(id)
       s.profilesChanged()
       // The profile is gone either way; a keychain that refuses is reported, not hidden.
-      await s.keys.clear(id)
+      await s.keys.clear(key)
       return null
     },
     'profiles.activate': async ({ id }) => {
@@ -77,24 +80,25 @@ export function bridgeHandlers(
       return s.profileViews().find((p) => p.id === id)!
     },
 
+    // The profile id only finds this data folder's profile; the entry is the settings' choice (keyRef).
     'key.status': async ({ profileId }) => {
-      s.settings.get(profileId)
+      const ref = s.settings.keyRef(profileId)
       if (profileId === SANDBOX_PROFILE_ID) {
-        const status = await s.keys.status(profileId)
+        const status = await s.keys.status(ref)
         return { ...status, storage: status.set ? 'session' : 'none' }
       }
-      return s.keys.status(profileId)
+      return s.keys.status(ref)
     },
     'key.set': async ({ profileId, key, sessionOnly }) => {
-      s.settings.get(profileId)
+      const ref = s.settings.keyRef(profileId)
       sandboxKeyManaged(profileId)
-      const status = await s.keys.set(profileId, key, sessionOnly)
+      const status = await s.keys.set(ref, key, sessionOnly)
       return status
     },
     'key.clear': async ({ profileId }) => {
-      s.settings.get(profileId)
+      const ref = s.settings.keyRef(profileId)
       sandboxKeyManaged(profileId)
-      return s.keys.clear(profileId)
+      return s.keys.clear(ref)
     },
     'key.test': async ({ profileId }) => {
       const runtime = s.runtime(profileId)

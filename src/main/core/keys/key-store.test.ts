@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Redactor } from '../util/logger'
-import { KeyStore, loadKeytar, type KeychainBackend } from './key-store'
+import { KeyStore, loadKeytar, type KeychainBackend, type KeyRef } from './key-store'
 
 /**
  * These run against the real Secret Service (gnome-keyring) that scripts/with-keyring.sh
@@ -11,8 +11,12 @@ import { KeyStore, loadKeytar, type KeychainBackend } from './key-store'
 const SERVICE = `ChainscopeTest-${randomBytes(4).toString('hex')}`
 const stores: { store: KeyStore; profiles: string[] }[] = []
 afterEach(async () => {
-  for (const { store, profiles } of stores.splice(0)) for (const p of profiles) await store.clear(p).catch(() => {})
+  for (const { store, profiles } of stores.splice(0))
+    for (const p of profiles) await store.clear(ref(p)).catch(() => {})
 })
+
+/** An entry named plainly (SettingsStore.keyRef names the app's; see key-ref.test.ts). */
+const ref = (account: string): KeyRef => ({ profileId: account, account })
 
 function realStore(profiles: string[]): { store: KeyStore; redactor: Redactor } {
   const redactor = new Redactor()
@@ -28,7 +32,7 @@ describe('KeyStore on the real keychain', () => {
       'run through scripts/with-keyring.sh so a real gnome-keyring is present',
     ).toBe('ready')
     const { store } = realStore(['p-probe'])
-    const status = await store.status('p-probe')
+    const status = await store.status(ref('p-probe'))
     expect(status).toMatchObject({
       keychainAvailable: true,
       keychainProblem: null,
@@ -40,7 +44,7 @@ describe('KeyStore on the real keychain', () => {
 
   it('sets, replaces and clears a key in the keychain, showing only the last four characters', async () => {
     const { store, redactor } = realStore(['p1'])
-    const first = await store.set('p1', 'first-key-ABCD', false)
+    const first = await store.set(ref('p1'), 'first-key-ABCD', false)
     expect(first).toEqual({
       profileId: 'p1',
       set: true,
@@ -53,39 +57,39 @@ describe('KeyStore on the real keychain', () => {
     const keytar = await loadKeytar()
     expect(await keytar.getPassword(SERVICE, 'p1')).toBe('first-key-ABCD')
 
-    await store.set('p1', 'second-key-WXYZ', false)
+    await store.set(ref('p1'), 'second-key-WXYZ', false)
     expect(await keytar.getPassword(SERVICE, 'p1')).toBe('second-key-WXYZ')
     expect(redactor.redact('url?api_key=second-key-WXYZ')).toBe('url?api_key=…WXYZ')
 
     // A new process (a fresh store) finds the key in the keychain.
     const { store: fresh } = realStore([])
-    expect(await fresh.get('p1')).toBe('second-key-WXYZ')
-    expect((await fresh.status('p1')).last4).toBe('WXYZ')
+    expect(await fresh.get(ref('p1'))).toBe('second-key-WXYZ')
+    expect((await fresh.status(ref('p1'))).last4).toBe('WXYZ')
 
-    const cleared = await store.clear('p1')
+    const cleared = await store.clear(ref('p1'))
     expect(cleared).toMatchObject({ set: false, last4: null, storage: 'none' })
     expect(await keytar.getPassword(SERVICE, 'p1')).toBeNull()
   })
 
   it('keeps a session-only key in memory and removes a stored one it replaces', async () => {
     const { store } = realStore(['p2'])
-    await store.set('p2', 'stored-key-1111', false)
-    const status = await store.set('p2', 'session-key-2222', true)
+    await store.set(ref('p2'), 'stored-key-1111', false)
+    const status = await store.set(ref('p2'), 'session-key-2222', true)
     expect(status).toMatchObject({ set: true, last4: '2222', storage: 'session' })
     const keytar = await loadKeytar()
     expect(await keytar.getPassword(SERVICE, 'p2')).toBeNull()
     const { store: fresh } = realStore([])
-    expect(await fresh.get('p2')).toBeNull()
+    expect(await fresh.get(ref('p2'))).toBeNull()
   })
 
   it('keeps one entry per profile', async () => {
     const { store } = realStore(['pa', 'pb'])
-    await store.set('pa', 'key-for-a-AAAA', false)
-    await store.set('pb', 'key-for-b-BBBB', false)
-    expect(await store.get('pa')).toBe('key-for-a-AAAA')
-    expect(await store.get('pb')).toBe('key-for-b-BBBB')
-    await store.clear('pa')
-    expect(await realStore([]).store.get('pb')).toBe('key-for-b-BBBB')
+    await store.set(ref('pa'), 'key-for-a-AAAA', false)
+    await store.set(ref('pb'), 'key-for-b-BBBB', false)
+    expect(await store.get(ref('pa'))).toBe('key-for-a-AAAA')
+    expect(await store.get(ref('pb'))).toBe('key-for-b-BBBB')
+    await store.clear(ref('pa'))
+    expect(await realStore([]).store.get(ref('pb'))).toBe('key-for-b-BBBB')
   })
 })
 
@@ -99,17 +103,17 @@ describe('KeyStore without a usable keychain', () => {
 
   it('explains the problem and offers a session-only key', async () => {
     const store = new KeyStore({ backend: async () => broken, redactor: new Redactor() })
-    const status = await store.status('p')
+    const status = await store.status(ref('p'))
     expect(status.keychainAvailable).toBe(false)
     expect(status.keychainProblem).toMatch(/No system keychain \(Secret Service\) is running/)
-    await expect(store.set('p', 'some-key-1234', false)).rejects.toMatchObject({
+    await expect(store.set(ref('p'), 'some-key-1234', false)).rejects.toMatchObject({
       kind: 'keychain',
       message: expect.stringMatching(/this session only/),
     })
-    const session = await store.set('p', 'some-key-1234', true)
+    const session = await store.set(ref('p'), 'some-key-1234', true)
     expect(session).toMatchObject({ set: true, last4: '1234', storage: 'session', keychainAvailable: false })
-    expect(await store.get('p')).toBe('some-key-1234')
-    expect(await store.clear('p')).toMatchObject({ set: false })
+    expect(await store.get(ref('p'))).toBe('some-key-1234')
+    expect(await store.clear(ref('p'))).toMatchObject({ set: false })
   })
 
   it('reports a keytar that cannot load as unavailable', async () => {
@@ -117,7 +121,7 @@ describe('KeyStore without a usable keychain', () => {
       backend: () => Promise.reject(new Error("Cannot find module '../build/Release/keytar.node'")),
       redactor: new Redactor(),
     })
-    expect(await store.status('p')).toMatchObject({
+    expect(await store.status(ref('p'))).toMatchObject({
       keychainAvailable: false,
       keychainProblem: expect.stringMatching(/cannot be loaded/),
     })
@@ -137,5 +141,33 @@ describe('KeyStore without a usable keychain', () => {
       { env, encoding: 'utf8' },
     )
     expect(r.stdout).toMatch(/^ERR /)
+  })
+})
+
+describe('KeyStore and a key an earlier version stored under the profile id', () => {
+  // Fault injection: a keychain that reads but refuses to store.
+  const entries = new Map<string, string>([['old-id', 'legacy-key-9999']])
+  const readOnly: KeychainBackend = {
+    getPassword: async (_service, account) => entries.get(account) ?? null,
+    setPassword: () => Promise.reject(new Error('The collection is locked')),
+    deletePassword: async (_service, account) => entries.delete(account),
+  }
+
+  it('uses the old entry when the copy cannot be stored, and reads it again next time', async () => {
+    let settled = 0
+    const legacyRef = (): KeyRef => ({
+      profileId: 'old-id',
+      account: 'new-entry',
+      legacy: { account: 'old-id', done: () => settled++ },
+    })
+    const store = new KeyStore({ backend: async () => readOnly, redactor: new Redactor() })
+    expect(await store.get(legacyRef())).toBe('legacy-key-9999')
+    expect(settled).toBe(0)
+    const fresh = new KeyStore({ backend: async () => readOnly, redactor: new Redactor() })
+    expect(await fresh.get(legacyRef())).toBe('legacy-key-9999')
+    // Clearing settles it without touching the old entry (another data folder may read it).
+    await fresh.clear(legacyRef())
+    expect(settled).toBe(1)
+    expect(entries.get('old-id')).toBe('legacy-key-9999')
   })
 })

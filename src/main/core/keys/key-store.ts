@@ -17,9 +17,27 @@ export async function loadKeytar(): Promise<KeychainBackend> {
   return mod.default ?? mod
 }
 
+/**
+ * Which keychain entry holds a profile's key: named by the data folder's settings, never by
+ * the caller (SettingsStore.keyRef), so a profile id from the bridge cannot select a key.
+ */
+export interface KeyRef {
+  /** Reported in the status only. */
+  profileId: string
+  /** The keychain account: a random id of this profile in this data folder, plus its origins. */
+  account: string
+  /**
+   * Where an earlier version kept the key (the account was the profile id alone): read once
+   * when the new entry is empty and copied over; `done` is called once that is settled, so the
+   * old name is never read again. The old entry is left in place: another data folder with a
+   * profile of the same id may still read it (it was shared), and deleting it would lose its key.
+   */
+  legacy?: { account: string; done: () => void }
+}
+
 export interface KeyStoreOptions {
   backend?: () => Promise<KeychainBackend>
-  /** Keychain service name; one account per profile id. Default 'Chainscope'. */
+  /** Keychain service name; one account per `KeyRef.account`. Default 'Chainscope'. */
   service?: string
   redactor: Redactor
   log?: Logger
@@ -42,7 +60,7 @@ interface Held {
 const PROBE_ACCOUNT = '__chainscope_probe__'
 
 /**
- * API keys: in the OS keychain (service "Chainscope", account = profile id) and in main's
+ * API keys: in the OS keychain (service "Chainscope", account = `KeyRef.account`) and in main's
  * memory, nowhere else. The bridge can set, replace, clear, test and ask "is it set" (with
  * the last four characters); no call returns a key. When the keychain cannot be used (no
  * Secret Service, locked, keytar missing) the status says why in plain words and a key can be
@@ -117,48 +135,72 @@ export class KeyStore {
   }
 
   /** The key of a profile, from memory or the keychain; null when none is set. */
-  async get(profileId: string): Promise<string | null> {
-    const held = this.#held.get(profileId)
+  async get(ref: KeyRef): Promise<string | null> {
+    const held = this.#held.get(ref.account)
     if (held) return held.key
     const { backend } = await this.#keychain()
     if (!backend) return null
     let key: string | null
     try {
-      key = await this.#timed(() => backend.getPassword(this.#service, profileId))
+      key = await this.#timed(() => backend.getPassword(this.#service, ref.account))
+      if (key === null && ref.legacy) key = await this.#adoptLegacy(backend, ref)
     } catch (error) {
       if (error instanceof KeychainUnusable) return null
       throw new AppError('keychain', `The keychain could not be read: ${explainKeychainProblem(error)}`)
     }
     if (key) {
       this.#o.redactor.add(key)
-      this.#held.set(profileId, { key, storage: 'keychain' })
+      this.#held.set(ref.account, { key, storage: 'keychain' })
     }
     return key
   }
 
+  /** The key an earlier version stored under the profile id, copied to the entry `ref` names. */
+  async #adoptLegacy(backend: KeychainBackend, ref: KeyRef): Promise<string | null> {
+    const legacy = ref.legacy!.account
+    const key = await this.#timed(() => backend.getPassword(this.#service, legacy))
+    if (key !== null) {
+      try {
+        await this.#timed(() => backend.setPassword(this.#service, ref.account, key))
+        const back = await this.#timed(() => backend.getPassword(this.#service, ref.account))
+        if (back !== key) throw new Error('the keychain did not keep the copy')
+      } catch (error) {
+        // Not copied: the key is used as read, and the old name is read again next time.
+        const why = error instanceof Error ? error.message : String(error)
+        this.#o.log?.warn(`keychain: the key of profile ${ref.profileId} stays in its old entry for now (${why})`)
+        return key
+      }
+      this.#o.log?.info(`keychain: the key of profile ${ref.profileId} moved to this data folder's own entry`)
+    }
+    settleLegacy(ref)
+    return key
+  }
+
   /** A key main manages itself (the sandbox's), kept in memory only. */
-  setManaged(profileId: string, key: string): void {
+  setManaged(ref: KeyRef, key: string): void {
     this.#o.redactor.add(key)
-    this.#held.set(profileId, { key, storage: 'session' })
+    this.#held.set(ref.account, { key, storage: 'session' })
   }
 
-  forgetManaged(profileId: string): void {
-    this.#held.delete(profileId)
+  forgetManaged(ref: KeyRef): void {
+    this.#held.delete(ref.account)
   }
 
-  async set(profileId: string, key: string, sessionOnly: boolean): Promise<KeyStatus> {
+  async set(ref: KeyRef, key: string, sessionOnly: boolean): Promise<KeyStatus> {
     this.#o.redactor.add(key)
+    // The user replaces the key: whatever an earlier version stored is not read any more.
+    settleLegacy(ref)
     const { backend, problem } = await this.#keychain()
     if (sessionOnly) {
       // Replacing a stored key with a session-only one must not leave the old one behind.
-      if (backend) await this.#timed(() => backend.deletePassword(this.#service, profileId)).catch(() => false)
-      this.#held.set(profileId, { key, storage: 'session' })
-      return this.status(profileId)
+      if (backend) await this.#timed(() => backend.deletePassword(this.#service, ref.account)).catch(() => false)
+      this.#held.set(ref.account, { key, storage: 'session' })
+      return this.status(ref)
     }
     if (!backend && this.#unusable !== null) {
       // It stopped answering earlier this run: the session-only fallback, said in the status.
-      this.#held.set(profileId, { key, storage: 'session' })
-      return this.status(profileId)
+      this.#held.set(ref.account, { key, storage: 'session' })
+      return this.status(ref)
     }
     if (!backend) {
       throw new AppError(
@@ -167,53 +209,55 @@ export class KeyStore {
       )
     }
     try {
-      await this.#timed(() => backend.setPassword(this.#service, profileId, key))
+      await this.#timed(() => backend.setPassword(this.#service, ref.account, key))
       // Some backends fail silently (a locked collection); read it back to be sure.
-      const back = await this.#timed(() => backend.getPassword(this.#service, profileId))
+      const back = await this.#timed(() => backend.getPassword(this.#service, ref.account))
       if (back !== key) throw new Error('the keychain did not keep the key (is it locked?)')
     } catch (error) {
       if (error instanceof KeychainUnusable) {
         // It stopped answering: keep the key for this session, as when there is no keychain;
         // the status says why (the key form shows it).
-        this.#held.set(profileId, { key, storage: 'session' })
-        return this.status(profileId)
+        this.#held.set(ref.account, { key, storage: 'session' })
+        return this.status(ref)
       }
       throw new AppError('keychain', `The key could not be stored in the keychain: ${explainKeychainProblem(error)}`)
     }
-    this.#held.set(profileId, { key, storage: 'keychain' })
-    return this.status(profileId)
+    this.#held.set(ref.account, { key, storage: 'keychain' })
+    return this.status(ref)
   }
 
-  async clear(profileId: string): Promise<KeyStatus> {
-    this.#held.delete(profileId)
+  async clear(ref: KeyRef): Promise<KeyStatus> {
+    this.#held.delete(ref.account)
+    // Cleared means no key: an earlier version's entry must not bring one back.
+    settleLegacy(ref)
     const { backend } = await this.#keychain()
     if (backend) {
       try {
-        await this.#timed(() => backend.deletePassword(this.#service, profileId))
+        await this.#timed(() => backend.deletePassword(this.#service, ref.account))
       } catch (error) {
-        if (error instanceof KeychainUnusable) return this.status(profileId)
+        if (error instanceof KeychainUnusable) return this.status(ref)
         throw new AppError(
           'keychain',
           `The key could not be removed from the keychain: ${explainKeychainProblem(error)}`,
         )
       }
     }
-    return this.status(profileId)
+    return this.status(ref)
   }
 
-  async status(profileId: string): Promise<KeyStatus> {
+  async status(ref: KeyRef): Promise<KeyStatus> {
     if (this.#unusable === null && this.#backend && (await this.#backend).problem !== null) this.#backend = null
     const { problem } = await this.#keychain()
     let key: string | null = null
     let keychainProblem = problem
     try {
-      key = await this.get(profileId)
+      key = await this.get(ref)
     } catch (error) {
       keychainProblem = error instanceof Error ? error.message : String(error)
     }
-    const held = this.#held.get(profileId)
+    const held = this.#held.get(ref.account)
     return {
-      profileId,
+      profileId: ref.profileId,
       set: key !== null,
       last4: key ? key.slice(-4) : null,
       storage: held?.storage ?? 'none',
@@ -221,6 +265,13 @@ export class KeyStore {
       keychainProblem,
     }
   }
+}
+
+/** The old entry of `ref` is not to be read again (by this ref, nor by the settings' next one). */
+function settleLegacy(ref: KeyRef): void {
+  const legacy = ref.legacy
+  ref.legacy = undefined
+  legacy?.done()
 }
 
 /** A keychain operation missed its deadline; the message says so in plain words. */

@@ -1,25 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DailyQuota } from './daily-quota'
-import { MemoryQuotaLedger } from './quota-store'
+import { MemoryQuotaLedger, QuotaFile } from './quota-store'
 
 const NOON = Date.UTC(2030, 0, 1, 12, 0, 0)
-beforeEach(() => vi.useFakeTimers({ now: NOON }))
-afterEach(() => vi.useRealTimers())
+let dir: string
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOON })
+  dir = mkdtempSync(join(tmpdir(), 'daily-quota-'))
+})
+afterEach(() => {
+  vi.useRealTimers()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** What a new process finds: the records that reached the ledger, nothing held in memory. */
+function restarted(ledger: MemoryQuotaLedger): MemoryQuotaLedger {
+  const fresh = new MemoryQuotaLedger()
+  for (const [id, record] of ledger.records) fresh.records.set(id, { ...record })
+  return fresh
+}
+
+function spend(quota: DailyQuota, n: number): void {
+  for (let i = 0; i < n; i++) quota.take(1000)
+}
 
 describe('DailyQuota', () => {
   it('writes ahead by the step, so a crash can only over-count, and flush writes the exact count', () => {
     const ledger = new MemoryQuotaLedger()
     const quota = new DailyQuota({ id: 'p', ledger, reserveStep: 10 })
     quota.useKey('k1')
-    for (let i = 0; i < 13; i++) quota.take(1000)
+    spend(quota, 13)
     expect(quota.used()).toBe(13)
-    const onDisk = ledger.load('p')!.used
+    // A restart after a crash reads what reached the ledger.
+    const onDisk = new DailyQuota({ id: 'p', ledger: restarted(ledger) }).used()
     expect(onDisk).toBeGreaterThanOrEqual(13)
     expect(onDisk).toBeLessThanOrEqual(13 + 9)
-    // A restart after a crash reads what reached the ledger.
-    expect(new DailyQuota({ id: 'p', ledger }).used()).toBe(onDisk)
     quota.flush()
-    expect(new DailyQuota({ id: 'p', ledger }).used()).toBe(13)
+    expect(new DailyQuota({ id: 'p', ledger: restarted(ledger) }).used()).toBe(13)
   })
 
   it('never writes ahead past the quota', () => {
@@ -43,5 +63,81 @@ describe('DailyQuota', () => {
     expect(quota.used()).toBe(1)
     expect(quota.useKey('k2')).toBe(true)
     expect(quota.used()).toBe(0)
+  })
+
+  it('K1 → K2 → K1 gives K1 its own count back, not a second quota, also after a restart', () => {
+    const ledger = new MemoryQuotaLedger()
+    const quota = new DailyQuota({ id: 'p', ledger })
+    quota.useKey('k1')
+    spend(quota, 7)
+    quota.useKey('k2')
+    spend(quota, 2)
+    expect(quota.used()).toBe(2)
+    expect(quota.useKey('k1')).toBe(true)
+    expect(quota.used()).toBe(7)
+    spend(quota, 1)
+    quota.flush()
+    const again = new DailyQuota({ id: 'p', ledger: restarted(ledger) })
+    expect(again.used()).toBe(8)
+    again.useKey('k2')
+    expect(again.used()).toBe(2)
+    // A new day: every key starts from zero.
+    vi.setSystemTime(Date.UTC(2030, 0, 2, 0, 0, 1))
+    again.useKey('k1')
+    expect(again.used()).toBe(0)
+  })
+
+  it('two profiles with one key share one count; a profile with another key has its own', () => {
+    const ledger = new MemoryQuotaLedger()
+    const a = new DailyQuota({ id: 'a', ledger })
+    const b = new DailyQuota({ id: 'b', ledger })
+    const c = new DailyQuota({ id: 'c', ledger })
+    a.useKey('k1')
+    b.useKey('k1')
+    c.useKey('k9')
+    spend(a, 600)
+    spend(b, 400)
+    expect(a.used()).toBe(1000)
+    expect(b.used()).toBe(1000)
+    expect(c.used()).toBe(0)
+    // A profile made later with the same key starts from the shared count.
+    const d = new DailyQuota({ id: 'd', ledger })
+    d.useKey('k1')
+    expect(d.used()).toBe(1000)
+  })
+
+  it('the shared count survives a restart through the real file, narrower buckets apart', () => {
+    const path = join(dir, 'quota.json')
+    const file = new QuotaFile(path)
+    const a = new DailyQuota({ id: 'a', ledger: file })
+    const aRpc = new DailyQuota({ id: 'a|rpc', bucket: 'rpc', ledger: file })
+    a.useKey('k1')
+    aRpc.useKey('k1')
+    spend(a, 5)
+    spend(aRpc, 3)
+    a.flush()
+    aRpc.flush()
+    const reopened = new QuotaFile(path)
+    const b = new DailyQuota({ id: 'b', ledger: reopened })
+    b.useKey('k1')
+    expect(b.used()).toBe(5)
+    const bRpc = new DailyQuota({ id: 'b|rpc', bucket: 'rpc', ledger: reopened })
+    bRpc.useKey('k1')
+    expect(bRpc.used()).toBe(3)
+  })
+
+  it("a count an earlier version saved under the profile id is carried into its key's count", () => {
+    const ledger = new MemoryQuotaLedger()
+    ledger.records.set('p', { day: '2030-01-01', used: 640, keyTag: 'k1' })
+    const quota = new DailyQuota({ id: 'p', ledger })
+    // Shown before the first request, and kept once the key is in use.
+    expect(quota.used()).toBe(640)
+    quota.useKey('k1')
+    spend(quota, 1)
+    expect(quota.used()).toBe(641)
+    // Another profile on the same key now sees it too.
+    const other = new DailyQuota({ id: 'q', ledger })
+    other.useKey('k1')
+    expect(other.used()).toBe(641)
   })
 })

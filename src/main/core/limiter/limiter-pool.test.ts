@@ -168,6 +168,25 @@ describe('LimiterPool scopes', () => {
     p.dispose()
   })
 
+  it("counts per key: two profiles' pools on one key share its count, and a new scope carries the key's", async () => {
+    const ledger = new MemoryQuotaLedger()
+    const limits = { ratePerSecond: 1000, burst: 10, quotaPerDay: 10 }
+    const { pool: p } = pool(limits, { ledger })
+    const { pool: q } = pool(limits, { ledger, profileId: 'q' })
+    p.for('alpha', 'data').useKey('k1')
+    q.for('alpha', 'data').useKey('k1')
+    await spend(p.for('alpha', 'data'), 6)
+    await spend(q.for('beta', 'rpc'), 4)
+    await expect(q.for('alpha', 'rpc').acquire({ priority: 'user' })).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    expect(p.state()).toMatchObject({ usedToday: 10, leftToday: 0 })
+    // Narrower buckets of the same key each start from the key's whole count.
+    p.setLimits({ ...limits, scope: 'network' })
+    p.for('beta', 'data').useKey('k1')
+    expect(p.for('beta', 'data').state()).toMatchObject({ usedToday: 10 })
+    p.dispose()
+    q.dispose()
+  })
+
   it('rejects what waited in a bucket that a new scope replaced, with a clear reason', async () => {
     const { pool: p } = pool({ ratePerSecond: 1, burst: 1, scope: 'key' })
     const old = p.for('alpha', 'data')

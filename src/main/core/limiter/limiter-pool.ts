@@ -2,6 +2,7 @@ import type { LimiterState } from '../../../shared/bridge/contract'
 import type { LimitScope, Limits } from '../../../shared/domain/profile'
 import type { Endpoint } from '../service/service-client'
 import { systemClock, utcDay, type Clock } from '../util/clock'
+import { countToday, keyLedgerId, raiseCount } from './daily-quota'
 import { Limiter, type LimiterOptions } from './limiter'
 import type { QuotaLedger } from './quota-store'
 
@@ -94,10 +95,13 @@ export class LimiterPool {
       return
     }
     // Dispose first: each old limiter writes its exact count, which the carry reads.
-    for (const limiter of this.#limiters.values())
+    let keyTag = ''
+    for (const limiter of this.#limiters.values()) {
+      keyTag ||= limiter.keyTag
       limiter.dispose('The request limits changed while this request waited; try again.')
+    }
     this.#limiters.clear()
-    this.#carry(from, limits.scope)
+    this.#carry(from, limits.scope, keyTag)
     this.#publish()
   }
 
@@ -139,6 +143,7 @@ export class LimiterPool {
   #make(key: string): Limiter {
     return new Limiter({
       profileId: ledgerId(this.profileId, key),
+      bucket: key,
       limits: this.#limits,
       ledger: this.#o.ledger,
       clock: this.#clock,
@@ -152,28 +157,21 @@ export class LimiterPool {
     this.#o.onState(this.state())
   }
 
-  /** Seeds each new bucket with today's count of the old buckets it overlaps (never lowers one). */
-  #carry(from: LimitScope, to: LimitScope): void {
+  /**
+   * Seeds each new bucket with today's count of the old buckets it overlaps (never lowers one):
+   * the key's buckets once a key is known (`keyTag`), else the profile's.
+   */
+  #carry(from: LimitScope, to: LimitScope, keyTag: string): void {
     const ledger = this.#o.ledger
     const today = utcDay(this.#clock.now())
     const networks = this.#o.networks()
-    const old = bucketsOf(from, networks).map((b) => ({
-      bucket: b,
-      record: ledger.load(ledgerId(this.profileId, b.key)),
-    }))
+    const idOf = (bucket: string): string =>
+      keyTag === '' ? ledgerId(this.profileId, bucket) : keyLedgerId(keyTag, bucket)
+    const old = bucketsOf(from, networks).map((b) => ({ bucket: b, record: countToday(ledger, idOf(b.key), today) }))
     for (const bucket of bucketsOf(to, networks)) {
       let used = 0
-      let keyTag = ''
-      for (const { bucket: o, record } of old) {
-        if (!record || record.day !== today || !overlap(bucket, o)) continue
-        used += record.used
-        keyTag ||= record.keyTag
-      }
-      if (used === 0) continue
-      const id = ledgerId(this.profileId, bucket.key)
-      const current = ledger.load(id)
-      const counted = current && current.day === today && current.keyTag === keyTag ? current.used : 0
-      if (used > counted) ledger.save(id, { day: today, used, keyTag })
+      for (const { bucket: o, record } of old) if (record && overlap(bucket, o)) used += record.used
+      if (used > 0) raiseCount(ledger, idOf(bucket.key), { day: today, used, keyTag })
     }
   }
 }

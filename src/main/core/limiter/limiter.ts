@@ -10,8 +10,10 @@ import { withDefaults } from '../util/options'
 export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
 
 export interface LimiterOptions {
-  /** The ledger id: the profile id, or `<profile id>|<bucket>` for a narrower scope. */
+  /** The profile's ledger id: the profile id, or `<profile id>|<bucket>` for a narrower scope. */
   profileId: string
+  /** The bucket within the key ('' or absent: the whole key); the key's count is kept per bucket. */
+  bucket?: string
   limits: BucketLimits
   /** Where the daily count is kept (a file in the data folder in the app). */
   ledger: QuotaLedger
@@ -114,6 +116,7 @@ export class Limiter {
     this.#clock = options.clock ?? systemClock
     this.#quota = new DailyQuota({
       id: options.profileId,
+      bucket: options.bucket,
       ledger: options.ledger,
       clock: this.#clock,
       reserveStep: options.reserveStep,
@@ -151,7 +154,12 @@ export class Limiter {
     return Math.floor(this.#limits.quotaPerDay * this.#reserveFraction)
   }
 
-  /** Tells the limiter which key it counts for; a different key starts a fresh count. */
+  /** The fingerprint of the key counted now ('' before the first request). */
+  get keyTag(): string {
+    return this.#quota.keyTag
+  }
+
+  /** Tells the limiter which key it counts for; each key has its own count (daily-quota.ts). */
   useKey(keyTag: string): void {
     if (!this.#quota.useKey(keyTag)) return
     this.#publish()

@@ -101,7 +101,7 @@ export class ProfileRuntime {
 
   async key(): Promise<string> {
     if (this.profileId === SANDBOX_PROFILE_ID) await this.#deps.sandbox.ensure()
-    const key = await this.#deps.keys.get(this.profileId)
+    const key = await this.#deps.keys.get(this.#deps.settings.keyRef(this.profileId))
     if (key) return key
     if (this.profileId === SANDBOX_PROFILE_ID)
       throw new AppError('offline', 'The built-in sandbox stopped; it restarts on the next request.')

@@ -74,4 +74,48 @@ describe('SettingsStore', () => {
     store.setLimits('old-1', { ...limits, scope: 'network-endpoint' })
     expect(new SettingsStore(dir).get('old-1').limits.scope).toBe('network-endpoint')
   })
+
+  it('names keychain entries by a random id per folder and the origins, never by the id a caller gives', () => {
+    const other = mkdtempSync(join(tmpdir(), 'settings-store-'))
+    try {
+      const here = new SettingsStore(dir)
+      const there = new SettingsStore(other)
+      here.save(input('same'))
+      there.save(input('same'))
+      const ref = here.keyRef('same')
+      expect(ref.account).toMatch(/^[0-9a-f]{32} http:\/\/127\.0\.0\.1:1 http:\/\/127\.0\.0\.1:1$/)
+      expect(there.keyRef('same').account).not.toBe(ref.account)
+      expect(ref.legacy).toBeUndefined()
+      // An edit keeps the entry; new origins name another; the id is never shown to the renderer.
+      here.save({ ...input('same'), name: 'Renamed' })
+      expect(here.keyRef('same').account).toBe(ref.account)
+      expect(new SettingsStore(dir).keyRef('same').account).toBe(ref.account)
+      here.save({ ...input('same'), rpcUrl: 'https://rpc.example' })
+      expect(here.keyRef('same').account).toBe(`${ref.account.split(' ')[0]} http://127.0.0.1:1 https://rpc.example`)
+      expect(JSON.stringify(here.list())).not.toContain(ref.account.split(' ')[0])
+      expect(() => here.keyRef('missing')).toThrow(/no profile "missing"/)
+    } finally {
+      rmSync(other, { recursive: true, force: true })
+    }
+  })
+
+  it('gives profiles of an older file their own entry, pointing once at the old one', () => {
+    const limits = { ratePerSecond: 20, burst: 3, quotaPerDay: 700 }
+    const old = {
+      version: 1,
+      activeProfileId: null,
+      profiles: [{ ...input('old-1'), limits }],
+      sandbox: { limits: null, networks: [] },
+      balanceSpelling: {},
+      settings: { allowRemoteIcons: false },
+    }
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify(old))
+    const ref = new SettingsStore(dir).keyRef('old-1')
+    expect(ref.legacy?.account).toBe('old-1')
+    // Saved at once: the next start names the same new entry and still points at the old one.
+    const again = new SettingsStore(dir).keyRef('old-1')
+    expect(again.account).toBe(ref.account)
+    again.legacy!.done()
+    expect(new SettingsStore(dir).keyRef('old-1')).toEqual({ profileId: 'old-1', account: ref.account })
+  })
 })

@@ -16,10 +16,22 @@ import {
   originOf,
 } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
+import type { KeyRef } from '../keys/key-store'
 import type { BalanceSpelling } from '../service/service-client'
 import { VersionedFile } from '../util/versioned-file'
 
-const storedProfile = profileInputSchema.extend({ id: z.string().regex(/^[a-z0-9-]{1,40}$/), limits: limitsSchema })
+const storedProfile = profileInputSchema.extend({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  limits: limitsSchema,
+  // Names the profile's keychain entry (keyRef); absent in files written before it existed.
+  keyId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
+  // The key may still be in the keychain entry an earlier version named by the profile id alone.
+  legacyKey: z.literal(true).optional(),
+})
+type StoredProfile = z.infer<typeof storedProfile>
 const fileSchema = z.object({
   version: z.literal(1),
   activeProfileId: z.string().nullable(),
@@ -39,6 +51,14 @@ const empty = (): SettingsFile => ({
   balanceSpelling: {},
   settings: { allowRemoteIcons: false },
 })
+
+const newKeyId = (): string => randomBytes(16).toString('hex')
+
+/** A stored profile without what only the store uses (its keychain entry's name). */
+function publicProfile(p: StoredProfile): Omit<StoredProfile, 'keyId' | 'legacyKey'> {
+  const { keyId: _keyId, legacyKey: _legacy, ...rest } = p
+  return rest
+}
 
 /** "alpha" → "Alpha": the sandbox names its networks; labels are derived, never hard-coded. */
 export function labelFor(network: string): string {
@@ -67,6 +87,49 @@ export class SettingsStore {
     const loaded = this.#file.load()
     this.#data = loaded.data
     this.notice = loaded.notice
+    this.#giveKeyIds()
+  }
+
+  /**
+   * Profiles saved before keychain entries were named per data folder get their own id now;
+   * their key is still where that version put it (the entry named by the profile id), read
+   * once from there (`KeyRef.legacy`).
+   */
+  #giveKeyIds(): void {
+    if (this.#data.profiles.every((p) => p.keyId)) return
+    const profiles = this.#data.profiles.map((p) =>
+      p.keyId ? p : { ...p, keyId: newKeyId(), legacyKey: true as const },
+    )
+    try {
+      this.#save({ ...this.#data, profiles })
+    } catch {
+      // Not written (a read-only folder): new ids each start, and the key is read from its old
+      // entry each time, so nothing is lost.
+      this.#data = { ...this.#data, profiles }
+    }
+  }
+
+  /**
+   * The keychain entry of a profile of this data folder: its random `keyId` (never chosen by a
+   * caller: `save` makes it) and the origins its key is bound to. Another data folder's profile
+   * with the same id has another `keyId`, so it neither reads nor clears this entry.
+   */
+  keyRef(profileId: string): KeyRef {
+    if (profileId === SANDBOX_PROFILE_ID) return { profileId, account: SANDBOX_PROFILE_ID }
+    const p = this.#data.profiles.find((q) => q.id === profileId)
+    if (!p?.keyId) throw new AppError('not-found', `There is no profile "${profileId}".`, { field: 'profileId' })
+    const account = `${p.keyId} ${originOf(p.baseUrl)} ${originOf(p.rpcUrl)}`
+    if (!p.legacyKey) return { profileId, account }
+    return { profileId, account, legacy: { account: profileId, done: () => this.#legacyKeySettled(p.keyId!) } }
+  }
+
+  #legacyKeySettled(keyId: string): void {
+    const profiles = this.#data.profiles.map((p) => {
+      if (p.keyId !== keyId || !p.legacyKey) return p
+      const { legacyKey: _settled, ...rest } = p
+      return rest
+    })
+    this.#save({ ...this.#data, profiles })
   }
 
   #save(next: SettingsFile): void {
@@ -94,7 +157,7 @@ export class SettingsStore {
   list(): Profile[] {
     return [
       this.sandboxProfile(),
-      ...this.#data.profiles.map((p) => ({ ...p, kind: 'service' as const, networks: [...p.networks] })),
+      ...this.#data.profiles.map((p) => ({ ...publicProfile(p), kind: 'service' as const, networks: [...p.networks] })),
     ]
   }
 
@@ -132,8 +195,11 @@ export class SettingsStore {
     }
     const existing = input.id ? this.#data.profiles.find((p) => p.id === input.id) : undefined
     const id = input.id ?? this.#newId(input.name)
-    const stored = {
+    const stored: StoredProfile = {
       id,
+      // A new profile gets a new entry, whatever id the caller gave it; an edit keeps its own.
+      keyId: existing?.keyId ?? newKeyId(),
+      ...(existing?.legacyKey ? { legacyKey: true as const } : {}),
       name: input.name,
       baseUrl: input.baseUrl.replace(/\/+$/, ''),
       rpcUrl: input.rpcUrl.replace(/\/+$/, ''),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createHttpBridge } from './http-bridge'
+import { adoptWebSession } from './web-session'
 
 /** `fetch` is replaced only to inject the host's answers; the e2e suite drives the real host. */
 function answer(status: number, body: string): void {
@@ -54,5 +55,24 @@ describe('createHttpBridge invoke', () => {
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     )
     expect(await createHttpBridge().invoke('app.info', {})).toMatchObject({ ok: false, error: { kind: 'offline' } })
+  })
+})
+
+describe('the web session handed over in the address', () => {
+  it('keeps the bridge key from the fragment, restores the route, and sends the key with each call', async () => {
+    const key = 'k'.repeat(43)
+    window.history.replaceState(null, '', `/#chainscope-session=${key}`)
+    adoptWebSession()
+    expect(window.location.hash).toBe('#/')
+    expect(window.localStorage.getItem('chainscope.webSession')).toBe(key)
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ ok: true }), { status: 200 }))
+    vi.stubGlobal('fetch', fetchMock)
+    await createHttpBridge().invoke('app.info', {})
+    expect(fetchMock.mock.calls[0]).toMatchObject(['/bridge/invoke', { headers: { 'x-chainscope-session': key } }])
+    // Any other fragment is the app's own route, left alone.
+    window.history.replaceState(null, '', '/#/watchlists')
+    adoptWebSession()
+    expect(window.location.hash).toBe('#/watchlists')
+    window.localStorage.clear()
   })
 })

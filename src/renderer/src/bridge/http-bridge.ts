@@ -6,12 +6,15 @@ import {
 } from '@shared/bridge/contract'
 import { isBridgeError, type BridgeResult } from '@shared/bridge/errors'
 import { isRecord } from '@shared/guards'
+import { SESSION_HEADER, SESSION_QUERY } from '@shared/bridge/web-session'
+import { webSessionKey } from './web-session'
 
 type AnyListener = (payload: unknown) => void
 
 /**
  * The bridge over HTTP to the web host: calls are POSTs to `/bridge/invoke`, events arrive
- * on one EventSource. The session cookie (HttpOnly, set from the opening URL) authenticates.
+ * on one EventSource. The session cookie (HttpOnly, set from the opening URL) and the
+ * session's bridge key (web-session.ts; a header, or the stream's query) authenticate.
  */
 export function createHttpBridge(base = ''): ChainscopeBridge {
   const listeners = new Map<BridgeEventName, Set<AnyListener>>()
@@ -19,7 +22,7 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
 
   const connect = (): void => {
     if (source) return
-    source = new EventSource(`${base}/bridge/events`)
+    source = new EventSource(`${base}/bridge/events?${SESSION_QUERY}=${encodeURIComponent(webSessionKey())}`)
     source.onmessage = (message: MessageEvent<string>) => {
       let data: unknown
       try {
@@ -38,7 +41,7 @@ export function createHttpBridge(base = ''): ChainscopeBridge {
       try {
         response = await fetch(`${base}/bridge/invoke`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', [SESSION_HEADER]: webSessionKey() },
           body: JSON.stringify({ name, input }),
           credentials: 'same-origin',
         })

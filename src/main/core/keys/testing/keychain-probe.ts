@@ -22,10 +22,11 @@ const step = async (name: string, run: () => Promise<unknown>): Promise<void> =>
   }
   steps[name]!.ms = Math.round(performance.now() - started)
 }
-await step('statusBefore', () => store.status('probe'))
-await step('set', () => store.set('probe', 'probe-key-0123-ABCD', false))
-await step('statusAfter', () => store.status('probe'))
-await step('clear', () => store.clear('probe'))
+const probe = { profileId: 'probe', account: 'probe' }
+await step('statusBefore', () => store.status(probe))
+await step('set', () => store.set(probe, 'probe-key-0123-ABCD', false))
+await step('statusAfter', () => store.status(probe))
+await step('clear', () => store.clear(probe))
 process.stdout.write(`${JSON.stringify(steps)}\n`, () => {
   // A hung keytar thread blocks process.exit (libuv joins its threads): end by signal then.
   if (store.stuck) process.kill(process.pid, 'SIGKILL')
