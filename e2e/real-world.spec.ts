@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
 import { fixtureDir } from '../src/shared/testing/blockscout-fixtures'
 import { expect, test } from './fixtures'
-import { connectService, shootBothThemes, startServiceSandbox } from './ui-helpers'
+import { connectReplay, shootBothThemes } from './ui-helpers'
 
 /**
  * Blockscout's own items (shared/fixtures/blockscout) served through the sandbox's replay mode,
@@ -101,14 +100,9 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
   test.setTimeout(180_000)
   const page = app
   const replay = replayDir()
-  const key = `e2e_${randomBytes(10).toString('hex')}`
-  const service = await startServiceSandbox(['--api-key', key, '--replay', replay.dir])
+  const service = await connectReplay(page, replay.dir, replay.address)
   try {
-    await connectService(page, service.info, key)
     const main = page.getByRole('main')
-    const search = page.getByRole('combobox', { name: 'Address' })
-    await search.fill(replay.address)
-    await search.press('Enter')
 
     // Balances: 16 fixture rows + 2 extreme ones, exact amounts with decimals.
     const balances = main.getByRole('table', { name: 'Token balances' })

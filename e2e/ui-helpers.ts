@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -112,6 +113,25 @@ export async function connectService(page: Page, info: ServiceSandboxInfo, key: 
   await page.getByLabel('API key', { exact: true }).fill(key)
   await page.getByRole('button', { name: 'Save and test' }).click()
   await page.getByRole('heading', { level: 1, name: 'Open an address' }).waitFor({ timeout: 30_000 })
+}
+
+/**
+ * A sandbox answering from the replay items in `dir` under a fresh key, the app connected to it
+ * as a user would, and `address` opened from the search box (its page may still be loading).
+ */
+export async function connectReplay(page: Page, dir: string, address: string): Promise<ServiceSandbox> {
+  const key = `e2e_${randomBytes(10).toString('hex')}`
+  const service = await startServiceSandbox(['--api-key', key, '--replay', dir])
+  try {
+    await connectService(page, service.info, key)
+    const search = page.getByRole('combobox', { name: 'Address' })
+    await search.fill(address)
+    await search.press('Enter')
+    return service
+  } catch (error) {
+    await service.stop()
+    throw error
+  }
 }
 
 /** Opens `address` from the search box, as a user types it, and waits for its page. */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
+import { writeMethodRefusal } from '../domain/rpc-read-only'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
@@ -17,6 +18,15 @@ export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
 const scope = z.string().min(1).max(80).optional()
 
 const listName = z.string().trim().pipe(watchListName)
+
+/** A standard read method: the console never signs or sends (`writeMethodRefusal`), in a batch neither. */
+const rpcMethod = z
+  .string()
+  .regex(/^(eth|net|web3)_[A-Za-z0-9_]+$/, 'only standard eth_, net_ and web3_ methods')
+  .superRefine((method, ctx) => {
+    const refusal = writeMethodRefusal(method)
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal })
+  })
 
 const watchEntryInput = z.object({
   address,
@@ -75,7 +85,7 @@ export const bridgeCalls = {
   'rpc.call': z
     .object({
       network: networkName,
-      method: z.string().regex(/^(eth|net|web3)_[A-Za-z0-9_]+$/, 'only standard eth_, net_ and web3_ methods'),
+      method: rpcMethod,
       params: z.array(z.unknown()).max(64).default([]),
     })
     .strict(),
@@ -85,7 +95,7 @@ export const bridgeCalls = {
       calls: z
         .array(
           z.object({
-            method: z.string().regex(/^(eth|net|web3)_[A-Za-z0-9_]+$/, 'only standard eth_, net_ and web3_ methods'),
+            method: rpcMethod,
             params: z.array(z.unknown()).max(64).default([]),
           }),
         )

@@ -205,3 +205,48 @@ describe('formatCount', () => {
       expect(formatCount(n)).toBe(n.toLocaleString('en-US'))
   })
 })
+
+describe('long numbers: every formatting path is one pass', () => {
+  // No timing here: the inputs are long enough that quadratic code (as before: a lookahead regex
+  // for grouping, 23 s for 200,000 digits; `/0+$/` for trimming, 14 s for 100,000 zeros) runs
+  // past the test's time limit (30 s), where one pass takes milliseconds.
+  it('groups a 400,000-digit amount exactly, in groups of three from the right', () => {
+    const digits = '9876543210'.repeat(40_000)
+    const text = formatUnits(BigInt(digits), 0)
+    const groups = text.split(',')
+    expect(groups.join('')).toBe(digits)
+    expect(groups[0]).toBe('9')
+    expect(groups.slice(1).every((g) => g.length === 3)).toBe(true)
+  })
+
+  it('trims a fraction of 250,000 zeros before its last digit', () => {
+    expect(formatUnits(1n, 250_000)).toBe(`0.${'0'.repeat(249_999)}1`)
+    expect(formatUnits(10n ** 100_000n + 1n, 100_000)).toBe(`1.${'0'.repeat(99_999)}1`)
+    expect(formatUnitsDetailed(1n, 100_000, { maxFractionDigits: 6 })).toEqual({ text: '<0.000001', exact: false })
+    expect(formatUnitsDetailed(1n, 100_000, { maxFractionDigits: 50_000 }).text).toBe('<0.' + '0'.repeat(49_999) + '1')
+  })
+
+  it('groups as the locale does (property, signs included)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 120n), max: 10n ** 120n }), (n) => {
+        expect(formatUnits(n, 0)).toBe(n.toLocaleString('en-US'))
+      }),
+    )
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        expect(formatCount(n)).toBe(n.toLocaleString('en-US'))
+      }),
+    )
+  })
+
+  it('trims trailing zeros as the exact value says (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 90n }), fc.integer({ min: 0, max: 100 }), (v, d) => {
+        const text = formatUnits(v, d, { group: false })
+        const [int, frac = ''] = text.split('.')
+        expect(frac.endsWith('0')).toBe(false)
+        expect(BigInt(int! + frac.padEnd(d, '0'))).toBe(v)
+      }),
+    )
+  })
+})

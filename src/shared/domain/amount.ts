@@ -34,8 +34,24 @@ export interface FormatOptions {
   maxFractionDigits?: number
 }
 
+/**
+ * "1234567" → "1,234,567", in one pass: a lookahead regex (`\B(?=(\d{3})+(?!\d))`) rescans
+ * the rest of the number at every digit, seconds for a number of 100,000 digits.
+ */
 function groupDigits(int: string): string {
-  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  const sign = int.startsWith('-') ? '-' : ''
+  const digits = sign ? int.slice(1) : int
+  const head = digits.length % 3 || 3
+  const parts = [digits.slice(0, head)]
+  for (let i = head; i < digits.length; i += 3) parts.push(digits.slice(i, i + 3))
+  return sign + parts.join(',')
+}
+
+/** Without its trailing zeros, in one pass (`/0+$/` retries from every zero of a long run). */
+function trimTrailingZeros(text: string): string {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 48) end--
+  return text.slice(0, end)
 }
 
 /**
@@ -63,11 +79,11 @@ export function formatUnitsDetailed(
   const digits = (negative ? -value : value).toString()
   const padded = digits.padStart(decimals + 1, '0')
   const intPart = decimals === 0 ? padded : padded.slice(0, padded.length - decimals)
-  let frac = decimals === 0 ? '' : padded.slice(padded.length - decimals).replace(/0+$/, '')
+  let frac = decimals === 0 ? '' : trimTrailingZeros(padded.slice(padded.length - decimals))
   let exact = true
   const max = options.maxFractionDigits
   if (max !== undefined && frac.length > max) {
-    frac = frac.slice(0, max).replace(/0+$/, '')
+    frac = trimTrailingZeros(frac.slice(0, max))
     exact = false
   }
   const int = options.group === false ? intPart : groupDigits(intPart)

@@ -7,10 +7,26 @@ import { ADDRESS_PATTERN } from './address'
  * strings here; code converts them to bigint where it computes.
  */
 
-export const decimalString = z.string().regex(/^\d+$/, 'expected a non-negative decimal string')
+/**
+ * The most digits a uint256 has (2^256 - 1 is 78 digits long). Every amount, id and count on the
+ * wire is one: a longer string is no chain's value, and formatting it costs time that grows with
+ * its length, so the item carrying it is unreadable (shown as such), never the page.
+ */
+export const MAX_DECIMAL_DIGITS = 78
+
+export const decimalString = z
+  .string()
+  .max(MAX_DECIMAL_DIGITS, `expected at most ${MAX_DECIMAL_DIGITS} digits (a uint256)`)
+  .regex(/^\d+$/, 'expected a non-negative decimal string')
 const nullableDecimal = z.union([decimalString, z.null()])
-/** Rates and market caps may carry a fraction ("1843.21"). */
-const decimalNumberString = z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal number string')
+/** Rates and market caps may carry a fraction ("1843.21"); each part is held to a uint256's digits. */
+const decimalNumberString = z
+  .string()
+  .max(2 * MAX_DECIMAL_DIGITS + 1, `expected at most ${MAX_DECIMAL_DIGITS} digits on each side of the point`)
+  .regex(
+    /^\d{1,78}(\.\d{1,78})?$/,
+    `expected a decimal number string of at most ${MAX_DECIMAL_DIGITS} digits on each side of the point`,
+  )
 const nullableDecimalNumber = z.union([decimalNumberString, z.null()])
 export const hexString = z.string().regex(/^0x[0-9a-fA-F]*$/, 'expected 0x-prefixed hex')
 export const addressHash = z.string().regex(ADDRESS_PATTERN, 'expected a 20-byte address')

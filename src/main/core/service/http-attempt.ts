@@ -7,6 +7,8 @@ export interface HttpAnswer {
   contentType: string
   retryAfter: string | null
   text: string
+  /** The Location of a redirect, for the caller to follow or not (redirects.ts); fetch follows none. */
+  location?: string | null
 }
 
 export interface HttpAttemptOptions {
@@ -40,12 +42,19 @@ export async function httpAttempt(options: HttpAttemptOptions): Promise<HttpAnsw
   options.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     if (options.signal?.aborted) throw options.signal.reason
-    const response = await options.fetch(options.url, { ...options.init, signal: controller.signal })
+    // 'manual': fetch would follow up to 20 redirects inside this one attempt, past the limiter,
+    // the quota and the key's origin (redirects.ts follows them, one request per hop).
+    const response = await options.fetch(options.url, {
+      ...options.init,
+      redirect: 'manual',
+      signal: controller.signal,
+    })
     const text = await readCapped(response, options.maxBodyBytes, options.what)
     return {
       status: response.status,
       contentType: response.headers.get('content-type') ?? '',
       retryAfter: response.headers.get('retry-after'),
+      location: response.headers.get('location'),
       text,
     }
   } catch (error) {

@@ -16,6 +16,7 @@ import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
+import { followRedirects, HopNotSent } from './redirects'
 import {
   errorForStatus,
   parseBody,
@@ -372,24 +373,38 @@ export class ServiceClient {
           `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
           { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
         )
-      const permit = await limiter.acquire({ priority: options.priority, signal: options.signal })
+      const acquire = () => limiter.acquire({ priority: options.priority, signal: options.signal })
+      const permit = await acquire()
       let error: AppError
       try {
-        const answer = await httpAttempt({
-          url,
-          init,
-          clock: o.clock,
-          fetch: o.fetch,
-          timeoutMs: o.timeoutMs,
-          maxBodyBytes: o.maxBodyBytes,
+        // Each redirect is a request of its own: a permit of its own, counted against the quota.
+        const answer = await followRedirects(
+          { url, init },
+          async (hop, index) => {
+            const held = index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
+            try {
+              return await httpAttempt({
+                ...hop,
+                clock: o.clock,
+                fetch: o.fetch,
+                timeoutMs: o.timeoutMs,
+                maxBodyBytes: o.maxBodyBytes,
+                what,
+              })
+            } finally {
+              held.release()
+            }
+          },
           what,
-        })
+          o.redact,
+        )
         o.onReachability?.(true, null)
         if (answer.status !== 429) limiter.noteAccepted()
         if (answer.status >= 200 && answer.status < 300) return answer
         error = classify?.(answer) ?? errorForStatus(answer, what, o.clock.now(), o.redact)
         if (answer.status === 429) error = refusalOf(error, limiter.noteRefused())
       } catch (caught) {
+        if (caught instanceof HopNotSent) throw caught.reason
         if (!(caught instanceof AppError)) throw caught
         if (caught.kind === 'offline') o.onReachability?.(false, caught.message)
         error = caught

@@ -1,3 +1,4 @@
+import { SPEC_LIMITS, type Profile } from '../../../shared/domain/profile'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import { makeBalance, makeTx } from '../../../shared/testing/service-samples'
 
@@ -24,5 +25,21 @@ export function nextPage(last: Transaction) {
     inserted_at: '2024-01-01T00:00:00.000000Z',
     items_count: 50,
     value: last.value,
+  }
+}
+
+/** A service profile `p` at `baseUrl` (its RPC endpoint at `/rpc`), networks alpha and beta. */
+export function serviceProfile(baseUrl: string): Profile {
+  return {
+    id: 'p',
+    name: 'P',
+    kind: 'service',
+    baseUrl,
+    rpcUrl: `${baseUrl}/rpc`,
+    networks: [
+      { name: 'alpha', label: 'Alpha' },
+      { name: 'beta', label: 'Beta' },
+    ],
+    limits: SPEC_LIMITS,
   }
 }

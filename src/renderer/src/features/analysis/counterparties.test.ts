@@ -105,4 +105,15 @@ describe('counterparties', () => {
     expect(filterCounterparties(s.rows, 'DEX.E', (c) => c.label).map((r) => r.address)).toEqual([DEX])
     expect(filterCounterparties(s.rows, '0x2222', (c) => c.label).map((r) => r.address)).toEqual([BOB])
   })
+
+  it('labels a counterparty by its name as shown: an address-like name is marked, bidi controls go', () => {
+    const EVE = '0x5555555555555555555555555555555555555555'
+    const items = [
+      tx(EVE, ME, { minute: 1, from: party(EVE, { name: '0x2222…2222' }) }),
+      tx(DEX, ME, { minute: 2, from: party(DEX, { ens_domain_name: 'dex\u202Ehte.' }) }),
+    ]
+    const rows = counterparties(items, ME).rows
+    expect(rows.find((r) => r.address === EVE)!.label).toBe('name “0x2222…2222”')
+    expect(rows.find((r) => r.address === DEX)!.label).toBe('dexhte.')
+  })
 })

@@ -1,6 +1,7 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { parseDecimals } from '@shared/domain/amount'
 import { normaliseAddress } from '@shared/domain/address'
+import { displayName } from '@shared/domain/display-name'
 
 /**
  * The one place the analysis views read `token_transfers`: the typed shape main parsed at the
@@ -31,9 +32,6 @@ export interface TransfersOf {
   overflow: boolean
 }
 
-const str = (v: string | null | undefined): string | null =>
-  typeof v === 'string' && v.trim() !== '' ? v.trim() : null
-
 export function partyHash(party: AddressObject | null | undefined): string | null {
   return party ? normaliseAddress(party.hash) : null
 }
@@ -41,11 +39,11 @@ export function partyHash(party: AddressObject | null | undefined): string | nul
 /** The best name an address object carries: service name, then ENS, then its first tag. */
 export function partyLabel(party: AddressObject | null | undefined): string | null {
   if (!party) return null
-  const name = str(party.name) ?? str(party.ens_domain_name)
+  const name = displayName(party.name) ?? displayName(party.ens_domain_name)
   if (name) return name
   for (const tags of [party.public_tags, party.private_tags]) {
     for (const t of tags ?? []) {
-      const label = typeof t === 'string' ? str(t) : (str(t.display_name) ?? str(t.label))
+      const label = typeof t === 'string' ? displayName(t) : (displayName(t.display_name) ?? displayName(t.label))
       if (label) return label
     }
   }
@@ -61,14 +59,14 @@ export function transfersOf(tx: Transaction): TransfersOf {
     const tokenId = r.total.token_id ?? null
     // An ERC-721 transfer names its token id and moves exactly one.
     const value = r.total.value !== null && r.total.value !== undefined ? BigInt(r.total.value) : 1n
-    const symbol = str(r.token.symbol) ?? str(r.token.name) ?? 'token'
+    const symbol = displayName(r.token.symbol) ?? displayName(r.token.name) ?? 'token'
     return {
       from: partyHash(r.from),
       to: partyHash(r.to),
       token: normaliseAddress(r.token.address),
       symbol,
       decimals: parseDecimals(r.total.decimals ?? r.token.decimals ?? null),
-      type: str(r.token.type) ?? r.type,
+      type: displayName(r.token.type) ?? r.type,
       value,
       tokenId,
       fromLabel: partyLabel(r.from),

@@ -1,4 +1,5 @@
 import type { BalanceItem } from '@shared/domain/service-schemas'
+import { displayName } from '@shared/domain/display-name'
 import {
   compareAmounts,
   exactFiatValue,
@@ -31,7 +32,8 @@ export interface BalanceRow {
 export type BalanceSortKey = 'amount' | 'fiat' | 'name' | 'symbol' | 'type'
 export type SortDir = 'asc' | 'desc'
 
-const str = (v: string | null | undefined, fallback: string): string => (v && v.trim() !== '' ? v : fallback)
+/** The service's name or symbol as it may be shown (`displayName`), else a stand-in. */
+const str = (v: string | null | undefined, fallback: string): string => displayName(v) ?? fallback
 
 /** One row per parsed item; null names and symbols get a readable stand-in. */
 export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {

@@ -4,6 +4,7 @@ import { makeLimiter, sandboxProfile } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useSessionStore } from '../shell/session-store'
 import RpcView from './RpcView.vue'
+import { useRpcConsoleStore } from './rpc-console-store'
 
 describe('RpcView', () => {
   let t: TestApp
@@ -64,6 +65,23 @@ describe('RpcView', () => {
     const send = w.findAll('button').find((b) => b.text() === 'Send')!
     expect(send.attributes('disabled')).toBeDefined()
     expect(w.get(`#${send.attributes('aria-describedby')}`).text()).toMatch(/quota is used up; it resets at \d\d:\d\d/)
+    w.unmount()
+  })
+
+  it('refuses a method that signs or sends, in raw JSON or from an old history entry, before anything is sent', async () => {
+    const w = mountWith(RpcView, t)
+    await w.findAll('input[type="radio"]')[1]!.setValue(true)
+    await w.get('textarea').setValue('{"method": "eth_sendRawTransaction", "params": ["0x02f86b01"]}')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    expect(w.text()).toContain('eth_sendRawTransaction signs, sends or broadcasts; the RPC console is read-only')
+    // A history entry written by a build that sent it, put back as a params array for its method.
+    const rpc = useRpcConsoleStore()
+    rpc.method = 'eth_sendTransaction'
+    rpc.rawText = '[{"to": "0x2222222222222222222222222222222222222222"}]'
+    expect(await rpc.send('alpha')).toBe(false)
+    expect(rpc.fieldErrors.raw).toMatch(/^eth_sendTransaction signs, sends or broadcasts/)
+    expect(t.bridge.callsOf('rpc.call')).toEqual([])
     w.unmount()
   })
 })

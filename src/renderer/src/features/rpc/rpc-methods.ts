@@ -1,5 +1,6 @@
 import { checkAddress } from '@shared/domain/address'
 import { isRecord } from '@shared/guards'
+import { writeMethodRefusal } from '@shared/domain/rpc-read-only'
 
 /** Kinds of parameter the console's form knows how to check and convert. */
 export type ParamKind =
@@ -224,13 +225,21 @@ export function buildFromRaw(text: string, pickedMethod: string): BuildResult {
   const parsed = parseJson(text)
   if (!parsed.ok) return { ok: false, errors: { raw: parsed.message } }
   const value = parsed.value
-  if (Array.isArray(value)) return { ok: true, call: { method: pickedMethod, params: value } }
+  if (Array.isArray(value)) {
+    // The picked method may come from a history entry of a build that sent writes.
+    const refusal = writeMethodRefusal(pickedMethod)
+    return refusal
+      ? { ok: false, errors: { raw: refusal } }
+      : { ok: true, call: { method: pickedMethod, params: value } }
+  }
   if (!isRecord(value))
     return { ok: false, errors: { raw: 'Enter a JSON object with "method" and "params", or a params array.' } }
   const { method, params } = value
   if (typeof method !== 'string' || !METHOD_RE.test(method)) {
     return { ok: false, errors: { raw: '"method" must be a standard eth_, net_ or web3_ method name.' } }
   }
+  const refusal = writeMethodRefusal(method)
+  if (refusal) return { ok: false, errors: { raw: refusal } }
   if (params === undefined) return { ok: true, call: { method, params: [] } }
   if (!Array.isArray(params)) return { ok: false, errors: { raw: '"params" must be an array.' } }
   if (params.length > 64) return { ok: false, errors: { raw: 'At most 64 params.' } }

@@ -9,6 +9,7 @@ import {
 } from '@shared/domain/amount'
 import { paramViews, type DecodedParam } from './revert-reason'
 import { partyView, shortHash } from './tx-view'
+import { displayName } from '@shared/domain/display-name'
 
 /** Exact native-coin reading of a wei amount: "0.000021 (21000000000000 wei)". */
 export function coin(wei: unknown): { text: string; wei: string } {
@@ -70,7 +71,7 @@ export function transferViews(tx: Transaction): TransferView[] {
     return {
       from: partyView(t.from),
       to: partyView(t.to),
-      token: t.token.symbol || t.token.name || shortHash(t.token.address),
+      token: displayName(t.token.symbol) ?? displayName(t.token.name) ?? shortHash(t.token.address),
       tokenAddress: t.token.address,
       amount: amount ? amount.text : '1',
       exact: amount ? amount.exact : '1',

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { makeTx, ME, party } from '../../testing/samples'
+import type { AddressObject } from '@shared/domain/service-schemas'
+import { makeTx, ME, OTHER, party } from '../../testing/samples'
 
 /** A canvas whose fonts measure 7 px per character at 14 px (scaled by size), as a browser would measure. */
 function fakeCanvas(): void {
@@ -85,5 +86,26 @@ describe('rowView: which cells clip', () => {
     const v = rowView(makeTx(0, { value: max }), ME, listFonts())
     expect(v.cutValue).toBe(true)
     expect(v.value.exact.replace(/,/g, '')).toContain(max.slice(0, 20))
+  })
+
+  it('two senders never read the same: a name that looks like an address is marked, bidi controls go', async () => {
+    const { listFonts, rowView } = await load()
+    const f = listFonts()
+    const real = rowView(makeTx(2, { from: party(OTHER) }), ME, f)
+    const named = (extra: Partial<AddressObject>) =>
+      rowView(makeTx(3, { from: party('0x5555555555555555555555555555555555555555', extra) }), ME, f).fromText
+    expect(real.fromText).toBe('0x2222…2222')
+    expect(named({ name: '0x2222…2222' })).toBe('name “0x2222…2222”')
+    expect(named({ ens_domain_name: '0x2222…2222' })).toBe('name “0x2222…2222”')
+    // Drawn right to left, "\u202E2222…2222x0" reads "0x2222…2222".
+    expect(named({ name: '\u202E2222…2222x0' })).toBe('2222…2222x0')
+    // Nothing visible: the address is shown, as for a party without a name.
+    expect(named({ name: '\u200B\u2066', ens_domain_name: null })).toBe('0x5555…5555')
+    const to = rowView(
+      makeTx(4, { to: party('0x6666666666666666666666666666666666666666', { name: '0x2222…2222' }) }),
+      ME,
+      f,
+    )
+    expect(to.toText).toBe('name “0x2222…2222”')
   })
 })

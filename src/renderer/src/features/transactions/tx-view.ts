@@ -1,5 +1,6 @@
 import type { AddressObject, AddressTag, Transaction } from '@shared/domain/service-schemas'
 import { checksumAddress } from '@shared/domain/address'
+import { displayName } from '@shared/domain/display-name'
 
 export type Direction = 'in' | 'out' | 'self' | 'other'
 
@@ -31,6 +32,7 @@ export const DIRECTION_LABEL: Record<Direction, string> = { in: 'In', out: 'Out'
 export interface PartyView {
   /** Checksummed address, or null for a missing party (contract creation). */
   address: string | null
+  /** The service's name or ENS name as shown (`displayName`): never readable as an address. */
   name: string | null
   isContract: boolean
   isVerified: boolean
@@ -55,13 +57,14 @@ function checksumCached(lower: string): string {
 
 /** A tag as shown: its display name, else its label (Blockscout objects) or the string (spec). */
 export function tagText(tag: AddressTag): string {
-  return typeof tag === 'string' ? tag : tag.display_name || tag.label || JSON.stringify(tag)
+  if (typeof tag === 'string') return displayName(tag) ?? ''
+  return displayName(tag.display_name) ?? displayName(tag.label) ?? displayName(JSON.stringify(tag)) ?? ''
 }
 
 export function partyView(party: AddressObject | null | undefined): PartyView {
   if (!party) return { address: null, name: null, isContract: false, isVerified: false, short: '—' }
   const address = checksumCached(party.hash.toLowerCase())
-  const name = party.name || party.ens_domain_name || null
+  const name = displayName(party.name) ?? displayName(party.ens_domain_name)
   return {
     address,
     name,
