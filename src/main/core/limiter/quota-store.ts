@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { writeFileAtomicSync } from '../util/atomic-file'
+import { DiskReports } from '../util/disk-error'
 
 /**
  * The daily request count per profile, on disk so a restart or a crash does not reset it.
@@ -21,6 +22,7 @@ const recordSchema = z.object({
 })
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), recordSchema) })
 export type QuotaRecord = z.infer<typeof recordSchema>
+const WHAT = 'daily request count'
 
 export interface QuotaLedger {
   load(profileId: string): QuotaRecord | null
@@ -29,10 +31,27 @@ export interface QuotaLedger {
 
 export class QuotaFile implements QuotaLedger {
   readonly #path: string
+  readonly #disk: DiskReports
   #records: Record<string, QuotaRecord> | null = null
 
-  constructor(path: string) {
+  /** `disk`: where a failed write is told (the app's notices); by default nowhere. */
+  constructor(path: string, disk: DiskReports = new DiskReports(() => undefined)) {
     this.#path = path
+    this.#disk = disk
+  }
+
+  /**
+   * Writes run inside the limiter (its timers, a request's permit): a disk that refuses one
+   * must not end the process or fail the request. The count goes on in memory and the user
+   * is told once; the next write that succeeds catches the file up.
+   */
+  #write(all: Record<string, QuotaRecord>): void {
+    try {
+      writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+      this.#disk.saved(WHAT)
+    } catch (error) {
+      this.#disk.failed(WHAT, error, 'the count goes on in memory, but a restart starts from the last count saved.')
+    }
   }
 
   #all(): Record<string, QuotaRecord> {
@@ -57,7 +76,7 @@ export class QuotaFile implements QuotaLedger {
   save(profileId: string, record: QuotaRecord): void {
     const all = this.#all()
     all[profileId] = { ...record }
-    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+    this.#write(all)
   }
 
   /** Forgets the profile's count and those of its narrower buckets (`<id>|…`, limiter-pool.ts). */
@@ -66,7 +85,7 @@ export class QuotaFile implements QuotaLedger {
     const ids = Object.keys(all).filter((id) => id === profileId || id.startsWith(`${profileId}|`))
     if (ids.length === 0) return
     for (const id of ids) delete all[id]
-    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+    this.#write(all)
   }
 }
 
