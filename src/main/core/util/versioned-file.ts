@@ -51,7 +51,11 @@ function removeStaleTemps(path: string): void {
     const m =
       name.startsWith(prefix) && name.endsWith('.tmp') ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length)) : null
     if (!m || isAlive(Number(m[1]))) continue
-    rmSync(join(dirname(path), name), { force: true })
+    try {
+      rmSync(join(dirname(path), name), { force: true })
+    } catch {
+      // A read-only folder keeps its leftovers; they hide nothing (the file itself is read).
+    }
   }
 }
 
