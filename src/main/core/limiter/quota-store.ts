@@ -47,10 +47,14 @@ export class QuotaFile implements QuotaLedger {
    */
   #write(all: Record<string, QuotaRecord>): void {
     try {
-      writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+      const text = JSON.stringify({ version: 1, profiles: all })
+      // Read back through the load's schema first: a count the next start would drop is not written.
+      const check = fileSchema.safeParse(JSON.parse(text))
+      if (!check.success) throw new Error(`the count would not load again (${check.error.issues[0]?.message ?? ''})`)
+      writeFileAtomicSync(this.#path, text)
       this.#disk.saved(WHAT)
     } catch (error) {
-      this.#disk.failed(WHAT, error, 'the count goes on in memory, but a restart starts from the last count saved.')
+      this.#disk.failed(WHAT, error, 'a restart would count on from the last count saved.')
     }
   }
 

@@ -9,6 +9,8 @@ const PLAIN: Record<string, string> = {
   EACCES: 'Chainscope is not allowed to write to its data folder',
   EPERM: 'Chainscope is not allowed to write to its data folder',
   ENOTDIR: 'a file stands where the data folder (or a folder in it) should be',
+  // mkdir of a folder where a file stands.
+  EEXIST: 'a file stands where the data folder (or a folder in it) should be',
   EISDIR: 'a folder stands where a data file should be',
   EIO: 'the disk reported a read or write error',
   EMFILE: 'too many files are open at once',
