@@ -150,7 +150,7 @@ export class WatchlistStore {
     const parsed = parseImport(format, text, listName ?? `Imported ${nowIso.slice(0, 10)}`, nowIso)
     this.#assertRoomForLists(
       parsed.length,
-      `Nothing was imported: you have ${this.#lists.length.toLocaleString('en-US')} already and the file would add ${parsed.length.toLocaleString('en-US')} more; delete some lists or import fewer.`,
+      `You have ${this.#lists.length.toLocaleString('en-US')} already and the file would add ${parsed.length.toLocaleString('en-US')} more, so nothing was imported. Delete some lists first, or import a file with fewer lists.`,
     )
     const taken = new Set(this.#lists.map((l) => l.name.toLowerCase()))
     const added: Watchlist[] = parsed.map((p) => {
