@@ -163,4 +163,21 @@ describe('a data folder whose disk refuses writes', () => {
     expect(notices.filter((n) => n.message.includes('could not save the daily request count'))).toHaveLength(1)
     expect(existsSync(join(dir, 'quota.json', 'in-the-way'))).toBe(true)
   }, 60_000)
+
+  it('a start on a full disk, or under a file, is refused in plain words and leaves no lock behind', async () => {
+    const disk = smallDisk()
+    const words = disk.refuse()
+    await expect(open(disk.dir)).rejects.toMatchObject({
+      message: expect.stringMatching(new RegExp(`cannot use the data folder .*: .*${words}.*--data-dir`)),
+    })
+    expect(existsSync(join(disk.dir, 'chainscope.lock'))).toBe(false)
+    disk.allow()
+    await expect(open(disk.dir)).resolves.toBeTruthy()
+
+    const file = join(base, 'a-file')
+    writeFileSync(file, '')
+    await expect(open(join(file, 'data'))).rejects.toMatchObject({
+      message: expect.stringContaining('a file stands where the data folder (or a folder in it) should be'),
+    })
+  })
 })
