@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
@@ -75,6 +75,21 @@ describe('QuotaFile', () => {
       expect(told).toEqual([
         "Chainscope could not save the daily request count: a file stands where the data folder (or a folder in it) should be. It goes on working from memory; a restart would count on from the last count saved. Free some space or fix the folder's permissions, and it saves again.",
       ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('keeps a damaged count file aside instead of overwriting it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quota-'))
+    try {
+      writeFileSync(join(dir, 'quota.json'), '{"version":1,"profiles":{"p":{"day":"x"}}}')
+      const file = new QuotaFile(join(dir, 'quota.json'))
+      expect(file.load('p')).toBeNull()
+      file.save('p', { day: '2030-01-01', used: 1, keyTag: '' })
+      const aside = readdirSync(dir).filter((n) => n.startsWith('quota.json.damaged-'))
+      expect(aside).toHaveLength(1)
+      expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe('{"version":1,"profiles":{"p":{"day":"x"}}}')
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, renameSync } from 'node:fs'
 import { z } from 'zod'
 import { writeFileAtomicSync } from '../util/atomic-file'
 import { DiskReports } from '../util/disk-error'
@@ -60,13 +60,22 @@ export class QuotaFile implements QuotaLedger {
 
   #all(): Record<string, QuotaRecord> {
     if (this.#records) return this.#records
+    let text: string | null = null
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(readFileSync(this.#path, 'utf8')))
-      this.#records = parsed.success ? parsed.data.profiles : {}
+      text = readFileSync(this.#path, 'utf8')
     } catch {
-      // Missing or unreadable: start from zero. (A corrupt count file cannot be repaired;
-      // the service's own 429 "quota" answer then corrects the count.)
-      this.#records = {}
+      // Missing or unreadable: start from zero.
+    }
+    const parsed = text === null ? null : fileSchema.safeParse(parseJson(text))
+    this.#records = parsed?.success ? parsed.data.profiles : {}
+    // A corrupt count file cannot be repaired (the service's own 429 "quota" answer then
+    // corrects the count); it is kept aside rather than overwritten by the next count.
+    if (parsed && !parsed.success) {
+      try {
+        renameSync(this.#path, `${this.#path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+      } catch {
+        // Left where it is; the next write replaces it.
+      }
     }
     return this.#records
   }
@@ -104,5 +113,13 @@ export class MemoryQuotaLedger implements QuotaLedger {
   save(profileId: string, record: QuotaRecord): void {
     this.writes += 1
     this.records.set(profileId, { ...record })
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
   }
 }
