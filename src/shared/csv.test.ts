@@ -29,6 +29,20 @@ describe('csv', () => {
     expect(uncell(parseCsv(csvCell("'=x")).rows[0]!.cells[0]!)).toBe("'=x")
   })
 
+  it('neutralises a formula behind leading white space or line breaks', () => {
+    const cases = [' =1+1', '  +1', '\t=1', '\t@SUM(A1)', '\r=1', '\n=1', '\r\n-1', ' \t\r\n=cmd', '\u00a0=1', "' =1"]
+    for (const value of cases) {
+      expect(csvCell(value), JSON.stringify(value)).toMatch(/^"'/)
+      // Import reads every line end as LF, inside quoted cells too.
+      expect(uncell(parseCsv(`h\r\n${csvCell(value)}\r\n`).rows[1]!.cells[0]!)).toBe(value.replace(/\r\n?/g, '\n'))
+    }
+    // A line break or tab alone at the start is neutralised too (spreadsheets read tab and CR as formula starts).
+    expect(csvCell('\nplain')).toBe(`"'\nplain"`)
+    // White space before ordinary text is only quoted, not prefixed.
+    expect(csvCell(' 12')).toBe('" 12"')
+    expect(csvCell('a =1')).toBe('a =1')
+  })
+
   it('round-trips any table of strings', () => {
     fc.assert(
       fc.property(

@@ -3,11 +3,13 @@ import Papa from 'papaparse'
 /**
  * CSV (RFC 4180) for every export and import, on Papa Parse: quoted fields, doubled quotes,
  * CRLF or LF line ends, an optional BOM. Spreadsheets run a cell that starts with = + - @ tab
- * or CR as a formula, so export prefixes such a cell with ' and import removes that prefix
- * again (OWASP "CSV injection"). The guard also covers a value that already starts with quote
- * marks before such a character, so `uncell(cell)` gives back exactly what was exported.
+ * or CR as a formula, and skip white space and line breaks before deciding, so export prefixes
+ * with ' a cell that starts with a tab or line break, or with = + - @ after any white space
+ * (OWASP "CSV injection"); import removes that prefix again. The guard also covers a value that
+ * already starts with quote marks before such a start, so `uncell(cell)` gives back exactly
+ * what was exported.
  */
-const FORMULA = /^'*[=+\-@\t\r]/
+const FORMULA = /^'*(?:[\t\r\n]|\s*[=+\-@])/
 
 /** One cell's text: objects as JSON, null and undefined as empty. */
 function cellText(value: unknown): string {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '../../shared/bridge/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../shared/domain/profile'
 import { AppError } from './util/app-error'
+import { DiskReports } from './util/disk-error'
 import { SnapshotStore } from './data/snapshot-store'
 import { HeightWatcher, type HeightWatcherOptions } from './height/height-watcher'
 import { KeyStore, type KeychainBackend } from './keys/key-store'
@@ -63,7 +64,9 @@ export class CoreServices {
   constructor(options: CoreServicesOptions) {
     this.#o = options
     const { dataDir, log } = options
-    this.settings = new SettingsStore(dataDir)
+    // Writes nobody waits for (quota count, watch state, cache, learned settings) report here.
+    const disk = new DiskReports((message) => this.notify('warning', message))
+    this.settings = new SettingsStore(dataDir, disk)
     this.keys = new KeyStore({
       backend: options.keychain,
       service: options.keychainService,
@@ -74,9 +77,10 @@ export class CoreServices {
       root: join(dataDir, 'snapshots'),
       log,
       redact: options.redactor,
+      disk,
       ...options.snapshots,
     })
-    this.quota = new QuotaFile(join(dataDir, 'quota.json'))
+    this.quota = new QuotaFile(join(dataDir, 'quota.json'), disk)
     this.watchlists = new WatchlistStore({
       dataDir,
       now: () => options.clock.now(),
@@ -118,6 +122,7 @@ export class CoreServices {
     })
     this.watch = new WatchService({
       dataDir,
+      disk,
       watchlists: this.watchlists,
       active: async () => {
         const runtime = this.active()

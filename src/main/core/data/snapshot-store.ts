@@ -12,6 +12,7 @@ import {
 } from '../../../shared/domain/service-schemas'
 import { jsonMayHoldSecret, type Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
+import { isDiskError, type DiskReports } from '../util/disk-error'
 import { normaliseAddress } from '../../../shared/domain/address'
 import { withDefaults } from '../util/options'
 
@@ -51,7 +52,11 @@ export interface SnapshotStoreOptions {
    * URL with `?api_key=`) must not put it in a file. Default: none.
    */
   redact?: { contains(text: string): boolean; redact(text: string): string }
+  /** Where a disk that refuses the cache's writes is told. */
+  disk?: DiskReports
 }
+
+const DISK_WHAT = 'cache of fetched data'
 
 // `unreadable` came later: older snapshots without it have none.
 const unreadableList = z.array(unreadableItemSchema).default([])
@@ -86,6 +91,7 @@ export class SnapshotStore {
   readonly #maxPages: number
   readonly #log: Logger | undefined
   readonly #redact: SnapshotStoreOptions['redact']
+  readonly #disk: DiskReports | undefined
   #chain: Promise<void> = Promise.resolve()
   /** Per file, the write that waits its turn (not yet serialised): a newer write replaces its text. */
   readonly #waiting = new Map<string, { text: () => string; done: Promise<void> }>()
@@ -100,6 +106,7 @@ export class SnapshotStore {
     this.#maxPages = o.maxPagesPerAddress
     this.#log = options.log
     this.#redact = options.redact
+    this.#disk = options.disk
   }
 
   #dir(profileId: string, network: string, address: string): string {
@@ -242,6 +249,9 @@ export class SnapshotStore {
   #serial(task: () => Promise<void>): Promise<void> {
     const next = this.#chain.then(task).catch((error: unknown) => {
       this.#log?.warn(`snapshot store: ${error instanceof Error ? error.message : String(error)}`)
+      // A full or read-only disk: the user is told once; the app answers from the network.
+      if (isDiskError(error))
+        this.#disk?.failed(DISK_WHAT, error, 'data is fetched again when it is needed instead of read from the cache.')
     })
     this.#chain = next
     return next
@@ -262,6 +272,7 @@ export class SnapshotStore {
       const data = entry.text()
       const index = await this.#loadIndex()
       await writeFileAtomic(file, data, { fsync: false })
+      this.#disk?.saved(DISK_WHAT)
       const previous = index.get(file)
       if (previous) this.#drop(file, previous.size)
       const size = Buffer.byteLength(data)

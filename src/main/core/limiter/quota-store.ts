@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, renameSync } from 'node:fs'
 import { z } from 'zod'
 import { writeFileAtomicSync } from '../util/atomic-file'
+import { DiskReports } from '../util/disk-error'
 
 /**
  * The daily request count per profile, on disk so a restart or a crash does not reset it.
@@ -21,6 +22,7 @@ const recordSchema = z.object({
 })
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), recordSchema) })
 export type QuotaRecord = z.infer<typeof recordSchema>
+const WHAT = 'daily request count'
 
 export interface QuotaLedger {
   load(profileId: string): QuotaRecord | null
@@ -29,21 +31,51 @@ export interface QuotaLedger {
 
 export class QuotaFile implements QuotaLedger {
   readonly #path: string
+  readonly #disk: DiskReports
   #records: Record<string, QuotaRecord> | null = null
 
-  constructor(path: string) {
+  /** `disk`: where a failed write is told (the app's notices); by default nowhere. */
+  constructor(path: string, disk: DiskReports = new DiskReports(() => undefined)) {
     this.#path = path
+    this.#disk = disk
+  }
+
+  /**
+   * Writes run inside the limiter (its timers, a request's permit): a disk that refuses one
+   * must not end the process or fail the request. The count goes on in memory and the user
+   * is told once; the next write that succeeds catches the file up.
+   */
+  #write(all: Record<string, QuotaRecord>): void {
+    try {
+      const text = JSON.stringify({ version: 1, profiles: all })
+      // Read back through the load's schema first: a count the next start would drop is not written.
+      const check = fileSchema.safeParse(JSON.parse(text))
+      if (!check.success) throw new Error(`the count would not load again (${check.error.issues[0]?.message ?? ''})`)
+      writeFileAtomicSync(this.#path, text)
+      this.#disk.saved(WHAT)
+    } catch (error) {
+      this.#disk.failed(WHAT, error, 'a restart would count on from the last count saved.')
+    }
   }
 
   #all(): Record<string, QuotaRecord> {
     if (this.#records) return this.#records
+    let text: string | null = null
     try {
-      const parsed = fileSchema.safeParse(JSON.parse(readFileSync(this.#path, 'utf8')))
-      this.#records = parsed.success ? parsed.data.profiles : {}
+      text = readFileSync(this.#path, 'utf8')
     } catch {
-      // Missing or unreadable: start from zero. (A corrupt count file cannot be repaired;
-      // the service's own 429 "quota" answer then corrects the count.)
-      this.#records = {}
+      // Missing or unreadable: start from zero.
+    }
+    const parsed = text === null ? null : fileSchema.safeParse(parseJson(text))
+    this.#records = parsed?.success ? parsed.data.profiles : {}
+    // A corrupt count file cannot be repaired (the service's own 429 "quota" answer then
+    // corrects the count); it is kept aside rather than overwritten by the next count.
+    if (parsed && !parsed.success) {
+      try {
+        renameSync(this.#path, `${this.#path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+      } catch {
+        // Left where it is; the next write replaces it.
+      }
     }
     return this.#records
   }
@@ -57,7 +89,7 @@ export class QuotaFile implements QuotaLedger {
   save(profileId: string, record: QuotaRecord): void {
     const all = this.#all()
     all[profileId] = { ...record }
-    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+    this.#write(all)
   }
 
   /** Forgets the profile's count and those of its narrower buckets (`<id>|…`, limiter-pool.ts). */
@@ -66,7 +98,7 @@ export class QuotaFile implements QuotaLedger {
     const ids = Object.keys(all).filter((id) => id === profileId || id.startsWith(`${profileId}|`))
     if (ids.length === 0) return
     for (const id of ids) delete all[id]
-    writeFileAtomicSync(this.#path, JSON.stringify({ version: 1, profiles: all }))
+    this.#write(all)
   }
 }
 
@@ -81,5 +113,13 @@ export class MemoryQuotaLedger implements QuotaLedger {
   save(profileId: string, record: QuotaRecord): void {
     this.writes += 1
     this.records.set(profileId, { ...record })
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
   }
 }

@@ -4,6 +4,7 @@ import type { Note } from '../../../shared/bridge/contract'
 import { networkName } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
+import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { ADDRESS_OR_HASH_PATTERN } from '../../../shared/domain/address'
 import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
 
@@ -115,11 +116,8 @@ export class NotesStore {
     try {
       this.#file.save({ version: NOTES_VERSION, notes: [...next.values()] })
     } catch (error) {
-      if (error instanceof AppError) throw error
-      throw new AppError(
-        'internal',
-        `The notes could not be saved (${error instanceof Error ? error.message : String(error)}); nothing was changed.`,
-      )
+      if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
+      throw new AppError('internal', `The notes could not be saved (${diskProblem(error)}); nothing was changed.`)
     }
     this.#notes = next
     this.revision++

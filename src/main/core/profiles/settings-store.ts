@@ -19,6 +19,7 @@ import { AppError } from '../util/app-error'
 import type { KeyRef } from '../keys/key-store'
 import type { BalanceSpelling } from '../service/service-client'
 import { VersionedFile } from '../util/versioned-file'
+import { DiskReports, DiskWriteError } from '../util/disk-error'
 
 const storedProfile = profileInputSchema.extend({
   id: z.string().regex(/^[a-z0-9-]{1,40}$/),
@@ -41,6 +42,7 @@ const fileSchema = z.object({
   settings: z.object({ allowRemoteIcons: z.boolean() }),
 })
 type SettingsFile = z.infer<typeof fileSchema>
+const WHAT = 'settings'
 
 const empty = (): SettingsFile => ({
   version: 1,
@@ -75,8 +77,11 @@ export class SettingsStore {
   #data: SettingsFile
   readonly notice: string | null
   #sandboxUrls = { baseUrl: '', rpcUrl: '' }
+  readonly #disk: DiskReports
 
-  constructor(dataDir: string) {
+  /** `disk`: where a failed write that nobody waits for is told (the app's notices). */
+  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined)) {
+    this.#disk = disk
     this.#file = new VersionedFile<SettingsFile>({
       path: join(dataDir, 'settings.json'),
       version: 1,
@@ -132,8 +137,25 @@ export class SettingsStore {
     this.#save({ ...this.#data, profiles })
   }
 
+  /** A change the user asked for: if the disk refuses it, nothing changes and they are told why. */
   #save(next: SettingsFile): void {
-    this.#file.save(next)
+    try {
+      this.#file.save(next)
+    } catch (error) {
+      if (!(error instanceof DiskWriteError)) throw error
+      throw new AppError('internal', `The settings could not be saved (${error.problem}); nothing was changed.`)
+    }
+    this.#disk.saved(WHAT)
+    this.#data = next
+  }
+
+  /**
+   * What the app learns by itself (the sandbox's networks, a service's balances spelling),
+   * saved while answering something else: a disk that refuses it must not fail that answer,
+   * so it is kept in memory and told once.
+   */
+  #remember(next: SettingsFile): void {
+    this.#disk.attempt(WHAT, 'what it learned about the services is kept until it closes.', () => this.#file.save(next))
     this.#data = next
   }
 
@@ -256,7 +278,7 @@ export class SettingsStore {
     if (networks) {
       const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name) }))
       if (JSON.stringify(configs) !== JSON.stringify(this.#data.sandbox.networks)) {
-        this.#save({ ...this.#data, sandbox: { ...this.#data.sandbox, networks: configs } })
+        this.#remember({ ...this.#data, sandbox: { ...this.#data.sandbox, networks: configs } })
       }
     }
   }
@@ -267,7 +289,7 @@ export class SettingsStore {
       get: () => (Object.hasOwn(this.#data.balanceSpelling, profileId) ? this.#data.balanceSpelling[profileId]! : null),
       set: (s) => {
         if (this.#data.balanceSpelling[profileId] === s || !this.find(profileId)) return
-        this.#save({ ...this.#data, balanceSpelling: { ...this.#data.balanceSpelling, [profileId]: s } })
+        this.#remember({ ...this.#data, balanceSpelling: { ...this.#data.balanceSpelling, [profileId]: s } })
       },
     }
   }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
+import { diskProblem, isDiskError } from './disk-error'
 import { errorCode } from '../../../shared/guards'
 
 /**
@@ -28,7 +29,19 @@ type LockInfo = z.infer<typeof lockSchema>
 export const LOCK_FILE = 'chainscope.lock'
 
 export function acquireDataLock(dataDir: string, host: string, pid = process.pid): DataLock {
-  mkdirSync(dataDir, { recursive: true })
+  // A folder the disk will not let us write (full, read-only, a file in the way) is refused in
+  // plain words: starting without the lock would let a second host count the same quota.
+  const unusable = (error: unknown): AppError =>
+    new AppError(
+      'internal',
+      `Chainscope cannot use the data folder ${dataDir}: ${diskProblem(error)}. Free some space, fix the folder's permissions, or start with another data folder (--data-dir).`,
+      { field: 'dataDir' },
+    )
+  try {
+    mkdirSync(dataDir, { recursive: true })
+  } catch (error) {
+    throw unusable(error)
+  }
   const path = join(dataDir, LOCK_FILE)
   const mine: LockInfo = {
     pid,
@@ -42,9 +55,13 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
       const fd = openSync(path, 'wx', 0o600)
       try {
         writeSync(fd, JSON.stringify(mine))
-      } finally {
+      } catch (error) {
+        // Created but not written (a full disk): not left behind as someone's lock.
         closeSync(fd)
+        rmSync(path, { force: true })
+        throw unusable(error)
       }
+      closeSync(fd)
       let released = false
       return {
         path,
@@ -56,7 +73,8 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
         },
       }
     } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error
+      if (error instanceof AppError) throw error
+      if (errorCode(error) !== 'EEXIST') throw isDiskError(error) ? unusable(error) : error
     }
     const holder = readHolder(path)
     const otherMachine = holder !== null && holder.machine !== hostname()

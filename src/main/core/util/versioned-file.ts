@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
+import { diskProblem, DiskWriteError } from './disk-error'
 import { errorCode, isRecord } from '../../../shared/guards'
 
 /**
@@ -11,8 +12,12 @@ import { errorCode, isRecord } from '../../../shared/guards'
  * - Saving writes the previous good content to `<file>.bak`, then the new content to the
  *   file, each atomically (temp, fsync, rename), so a crash at any instant leaves a valid
  *   file and a valid backup.
+ * - Saving first reads the new text back through the same schema as loading: a change that
+ *   would not load is refused before anything is written, so the file and its backup are
+ *   always loadable.
  * - Loading migrates older versions; a damaged file is moved aside (`<file>.damaged-<time>`,
- *   nothing is deleted), the backup is restored and a notice says so.
+ *   nothing is deleted), the backup is restored and a notice says so. A backup that does not
+ *   load either is moved aside as well, never overwritten.
  * - A file from a newer Chainscope is never overwritten: the store opens read-only.
  */
 export interface VersionedFileOptions<T> {
@@ -46,7 +51,11 @@ function removeStaleTemps(path: string): void {
     const m =
       name.startsWith(prefix) && name.endsWith('.tmp') ? /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length)) : null
     if (!m || isAlive(Number(m[1]))) continue
-    rmSync(join(dirname(path), name), { force: true })
+    try {
+      rmSync(join(dirname(path), name), { force: true })
+    } catch {
+      // A read-only folder keeps its leftovers; they hide nothing (the file itself is read).
+    }
   }
 }
 
@@ -98,6 +107,7 @@ function describeProblem(error: unknown): string {
 
 export class VersionedFile<T> {
   readonly #o: VersionedFileOptions<T>
+  /** The text last read or written; always one that `parse` accepts, so it is safe as the backup. */
   #lastGood: string | null = null
   #readOnly = false
 
@@ -113,82 +123,137 @@ export class VersionedFile<T> {
     const o = this.#o
     removeStaleTemps(o.path)
     removeStaleTemps(this.backupPath)
-    const readText = (p: string): string | null => {
-      try {
-        return readFileSync(p, 'utf8')
-      } catch {
-        return null
-      }
-    }
     const main = readText(o.path)
-    if (main !== null) {
-      const parsed = parse(main, o)
-      if (parsed.ok) {
-        this.#lastGood = main
-        return { data: parsed.data, notice: null, readOnly: false }
-      }
-      if (parsed.future) {
-        this.#readOnly = true
+    if (main === null) {
+      if (!existsSync(this.backupPath)) return { data: o.empty(), notice: null, readOnly: false }
+      const backup = this.#fromBackup()
+      if (backup.ok)
         return {
-          data: o.empty(),
-          notice: `Your ${o.label} file was written by a newer version of Chainscope, so this version leaves it untouched and cannot change it. Update Chainscope to see it.`,
-          readOnly: true,
-        }
-      }
-      const aside = `${o.path}.damaged-${new Date(o.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-')}`
-      renameSync(o.path, aside)
-      const restored = this.#fromBackup()
-      if (restored) {
-        return {
-          data: restored,
-          notice: `Your ${o.label} file was damaged (${parsed.why}) and has been restored from its backup; changes after that backup may be missing. The damaged file was kept as ${basename(aside)}.`,
+          data: backup.data,
+          notice: `Your ${o.label} file was missing and has been restored from its backup.${backup.unwritten}`,
           readOnly: false,
         }
-      }
-      this.#lastGood = null
       return {
         data: o.empty(),
-        notice: `Your ${o.label} file was damaged (${parsed.why}) and no usable backup exists, so it starts empty. The damaged file was kept as ${basename(aside)}.`,
+        notice: `Your ${o.label} file was missing and its backup could not be used (${backup.why}), so it starts empty.${backup.kept}`,
         readOnly: false,
       }
     }
-    if (existsSync(this.backupPath)) {
-      const restored = this.#fromBackup()
-      if (restored)
-        return {
-          data: restored,
-          notice: `Your ${o.label} file was missing and has been restored from its backup.`,
-          readOnly: false,
-        }
+    const parsed = parse(main, o)
+    if (parsed.ok) {
+      this.#lastGood = main
+      return { data: parsed.data, notice: null, readOnly: false }
     }
-    return { data: o.empty(), notice: null, readOnly: false }
+    if (parsed.future) {
+      this.#readOnly = true
+      return {
+        data: o.empty(),
+        notice: `Your ${o.label} file was written by a newer version of Chainscope, so this version leaves it untouched and cannot change it. Update Chainscope to see it.`,
+        readOnly: true,
+      }
+    }
+    const aside = this.#moveAside(o.path)
+    if (!aside.ok) {
+      // The damaged file cannot be kept aside, so nothing may replace it: shown from the backup, changed never.
+      this.#readOnly = true
+      const backup = parse(readText(this.backupPath) ?? '', o)
+      return {
+        data: backup.ok ? backup.data : o.empty(),
+        notice: `Your ${o.label} file is damaged (${parsed.why}) and could not be moved aside (${aside.why}), so Chainscope leaves it as it is${backup.ok ? ', shows its backup' : ''} and cannot save changes to it until that is fixed.`,
+        readOnly: true,
+      }
+    }
+    const backup = this.#fromBackup()
+    if (backup.ok) {
+      return {
+        data: backup.data,
+        notice: `Your ${o.label} file was damaged (${parsed.why}) and has been restored from its backup; changes after that backup may be missing. The damaged file was kept as ${aside.name}.${backup.unwritten}`,
+        readOnly: false,
+      }
+    }
+    this.#lastGood = null
+    return {
+      data: o.empty(),
+      notice: `Your ${o.label} file was damaged (${parsed.why}) and no usable backup exists (${backup.why}), so it starts empty. The damaged file was kept as ${aside.name}.${backup.kept}`,
+      readOnly: false,
+    }
   }
 
-  #fromBackup(): T | null {
-    let text: string
+  /** Renames a file that does not load to `<file>.damaged-<time>`: nothing is deleted. */
+  #moveAside(path: string): { ok: true; name: string } | { ok: false; why: string } {
+    const stamp = new Date(this.#o.now?.() ?? Date.now()).toISOString().replace(/[:.]/g, '-')
+    const aside = `${path}.damaged-${stamp}`
     try {
-      text = readFileSync(this.backupPath, 'utf8')
-    } catch {
-      return null
+      renameSync(path, aside)
+      return { ok: true, name: basename(aside) }
+    } catch (error) {
+      return { ok: false, why: diskProblem(error) }
     }
-    const parsed = parse(text, this.#o)
-    if (!parsed.ok) return null
-    writeFileAtomicSync(this.#o.path, text)
-    this.#lastGood = text
-    return parsed.data
   }
 
-  /** Writes `data` (already in the current shape, with its version) and keeps the previous as backup. */
+  /**
+   * The backup, written back as the file. One that does not load is moved aside too, so that a
+   * later save (which makes the last good text the backup) never replaces the only copy of it.
+   */
+  #fromBackup(): { ok: true; data: T; unwritten: string } | { ok: false; why: string; kept: string } {
+    const text = readText(this.backupPath)
+    if (text === null) return { ok: false, why: 'there is none', kept: '' }
+    const parsed = parse(text, this.#o)
+    if (!parsed.ok) {
+      const aside = this.#moveAside(this.backupPath)
+      return {
+        ok: false,
+        why: `the backup: ${parsed.why}`,
+        kept: aside.ok ? ` The unusable backup was kept as ${aside.name}.` : '',
+      }
+    }
+    this.#lastGood = text
+    try {
+      writeFileAtomicSync(this.#o.path, text)
+      return { ok: true, data: parsed.data, unwritten: '' }
+    } catch (error) {
+      return {
+        ok: true,
+        data: parsed.data,
+        unwritten: ` It could not be written back yet (${diskProblem(error)}); the next change tries again.`,
+      }
+    }
+  }
+
+  /**
+   * Writes `data` (already in the current shape, with its version) and keeps the previous as
+   * backup. The text is read back through the same schema as `load` before anything is
+   * written: a change the next start could not load is refused here, with the reason.
+   */
   save(data: T & { version: number }): void {
     if (this.#readOnly) {
       throw new AppError(
         'conflict',
-        `The ${this.#o.label} file belongs to a newer version of Chainscope; this version does not change it.`,
+        `The ${this.#o.label} file belongs to a newer version of Chainscope or cannot be replaced safely; this version does not change it.`,
       )
     }
     const text = JSON.stringify(data, null, 1)
-    if (this.#lastGood !== null && this.#lastGood !== text) writeFileAtomicSync(this.backupPath, this.#lastGood)
-    writeFileAtomicSync(this.#o.path, text)
+    const check = parse(text, this.#o)
+    if (!check.ok) {
+      throw new AppError(
+        'invalid-input',
+        `Nothing was saved: the ${this.#o.label} would not load again (${check.why}).`,
+      )
+    }
+    try {
+      if (this.#lastGood !== null && this.#lastGood !== text) writeFileAtomicSync(this.backupPath, this.#lastGood)
+      writeFileAtomicSync(this.#o.path, text)
+    } catch (error) {
+      throw new DiskWriteError(this.#o.label, error)
+    }
     this.#lastGood = text
+  }
+}
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return null
   }
 }

@@ -2,7 +2,7 @@ import type { Priority, RpcBatchItem, WatchCheckResult, WatchStatus } from '../.
 import { AppError } from '../util/app-error'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { RpcCallSpec } from '../service/service-client'
-import { stateKey, statusOf, type AddressState, type ProfileWatchState } from './watch-state'
+import { addTokenDelta, stateKey, statusOf, type AddressState, type ProfileWatchState } from './watch-state'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 
 /**
@@ -230,7 +230,7 @@ async function checkNetwork(
     }
     const moved = deltas.get(address)
     const tokenDeltas = { ...prev.tokenDeltas }
-    for (const [k, v] of moved ?? []) tokenDeltas[k] = (BigInt(tokenDeltas[k] ?? '0') + v).toString()
+    for (const [k, v] of moved ?? []) tokenDeltas[k] = addTokenDelta(tokenDeltas[k], v)
     const isChanged =
       nonce.toString() !== prev.nonce || balance.toString() !== prev.balanceWei || (moved?.size ?? 0) > 0
     state.addresses[key] = {

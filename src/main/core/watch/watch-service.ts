@@ -8,12 +8,15 @@ import type { Clock, ClockTimer } from '../util/clock'
 import type { WatchlistStore } from '../watchlists/watchlist-store'
 import { byNetwork, runWatchCheck, watchRequests, type WatchTarget } from './watch-check'
 import { markSeen, stateKey, statusOf, WatchStateStore } from './watch-state'
+import type { DiskReports } from '../util/disk-error'
 
 /** A desktop notification: Electron's `Notification` in the desktop app; the web host leaves it to the page. */
 export type DesktopNotifier = (title: string, body: string) => void
 
 export interface WatchServiceOptions {
   dataDir: string
+  /** Where a failed write of the check's state is told. */
+  disk?: DiskReports
   watchlists: WatchlistStore
   /** The active profile's runtime (ready: the sandbox started) and its networks, or a typed error. */
   active: () => Promise<{ runtime: ProfileRuntime; networks: string[] }>
@@ -46,7 +49,7 @@ export class WatchService {
 
   constructor(options: WatchServiceOptions) {
     this.#o = options
-    this.#state = new WatchStateStore(options.dataDir)
+    this.#state = new WatchStateStore(options.dataDir, options.disk)
   }
 
   get notice(): string | null {

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { WatchDelta, WatchStatus } from '../../../shared/bridge/contract'
 import { VersionedFile } from '../util/versioned-file'
+import { DiskReports } from '../util/disk-error'
 
 /**
  * What the watch check remembers, in its own file `<dataDir>/watch-state.json` (schema 1),
@@ -12,18 +13,43 @@ import { VersionedFile } from '../util/versioned-file'
  */
 export const WATCH_STATE_VERSION = 1
 
-const decimal = z.string().regex(/^-?\d{1,80}$/)
+/**
+ * The bounds of the amounts, from what the chain can give. A nonce and a balance are read with
+ * `parseHexQuantity` (at most 64 hex digits): each is a uint256. A token delta is a signed sum
+ * of log amounts, each a uint256 word, over every check since the last look: n words give less
+ * than n · 2^256, and no node can send 2^64 words (2^69 bytes), so |delta| < 2^320 (97
+ * digits). `addTokenDelta` saturates at that bound rather than ever writing a longer number.
+ */
+const UINT256_MAX = 2n ** 256n - 1n
+export const TOKEN_DELTA_MAX = 2n ** 320n - 1n
+
+const uint256 = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,77})$/, 'expected a whole number of at most 78 digits')
+  .refine((s) => BigInt(s) <= UINT256_MAX, 'expected at most 2^256 - 1')
+const tokenDelta = z
+  .string()
+  .regex(/^-?(0|[1-9]\d{0,96})$/, 'expected a signed whole number of at most 97 digits')
+  .refine((s) => (s.startsWith('-') ? -BigInt(s) : BigInt(s)) <= TOKEN_DELTA_MAX, 'expected less than 2^320')
+
+/** `previous` + `amount`, held within ±TOKEN_DELTA_MAX. */
+export function addTokenDelta(previous: string | undefined, amount: bigint): string {
+  const sum = BigInt(previous ?? '0') + amount
+  const held = sum > TOKEN_DELTA_MAX ? TOKEN_DELTA_MAX : sum < -TOKEN_DELTA_MAX ? -TOKEN_DELTA_MAX : sum
+  return held.toString()
+}
+
 const addressState = z.object({
-  nonce: decimal,
-  balanceWei: decimal,
+  nonce: uint256,
+  balanceWei: uint256,
   checkedAt: z.string(),
   /** The block of the last look (baseline or mark seen): transactions after it are new. */
   lookBlock: z.number().int().min(0),
-  lookBalanceWei: decimal,
+  lookBalanceWei: uint256,
   newTxs: z.number().int().min(0),
   newTxsMore: z.boolean(),
   /** Token deltas since the last look, keyed `<standard>|<token>`. */
-  tokenDeltas: z.record(z.string(), decimal),
+  tokenDeltas: z.record(z.string(), tokenDelta),
   /** Symbol and decimals of the tokens in `tokenDeltas`, from the refetched balances (absent in older files). */
   tokenMeta: z
     .record(
@@ -47,6 +73,7 @@ const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string
 type WatchStateFile = z.infer<typeof fileSchema>
 
 export const DEFAULT_WATCH_BUDGET = 0.05
+const WHAT = 'watch check state'
 
 export const stateKey = (network: string, address: string): string => `${network}|${address.toLowerCase()}`
 
@@ -55,8 +82,11 @@ export class WatchStateStore {
   readonly #file: VersionedFile<WatchStateFile>
   #data: WatchStateFile
   readonly notice: string | null
+  readonly #disk: DiskReports
 
-  constructor(dataDir: string) {
+  /** `disk`: where a failed write is told (the app's notices); by default nowhere. */
+  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined)) {
+    this.#disk = disk
     this.#file = new VersionedFile<WatchStateFile>({
       path: join(dataDir, 'watch-state.json'),
       version: WATCH_STATE_VERSION,
@@ -80,10 +110,18 @@ export class WatchStateStore {
     )
   }
 
-  /** Replaces a profile's state and saves (atomically, with a backup). */
+  /**
+   * Replaces a profile's state and saves (atomically, with a backup). A state the file could
+   * not load again is refused (and not kept); a disk that refuses the write is told once and
+   * the state is kept in memory: a check's result is still shown, and found again by the next
+   * check after a restart.
+   */
   save(profileId: string, state: ProfileWatchState): void {
-    this.#data = { ...this.#data, profiles: { ...this.#data.profiles, [profileId]: state } }
-    this.#file.save(this.#data)
+    const next = { ...this.#data, profiles: { ...this.#data.profiles, [profileId]: state } }
+    this.#disk.attempt(WHAT, 'what the watch check found is shown, but a restart forgets it.', () =>
+      this.#file.save(next),
+    )
+    this.#data = next
   }
 }
 

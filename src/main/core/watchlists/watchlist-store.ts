@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
+import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
 import { normaliseAddress } from '../../../shared/domain/address'
-import { errorMessage } from '../../../shared/guards'
+import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
 
 export interface WatchlistStoreOptions {
   /** The file is `<dataDir>/watchlists.json`, its backup `watchlists.json.bak`. */
@@ -54,6 +55,7 @@ export class WatchlistStore {
 
   create(name: string): Watchlist {
     this.#assertFreeName(name)
+    this.#assertRoomForLists(1, 'Delete one first.')
     const list: Watchlist = { id: randomUUID(), name, entries: [] }
     this.#commit([...this.#lists, list])
     return structuredClone(list)
@@ -78,6 +80,7 @@ export class WatchlistStore {
           field: 'entry.address',
         })
       }
+      assertRoomIn(l, 'listId')
       const added: WatchEntry = {
         id: randomUUID(),
         ...entry,
@@ -131,6 +134,7 @@ export class WatchlistStore {
         field: 'toListId',
       })
     }
+    assertRoomIn(to, 'toListId')
     const next = this.#lists.map((l) => {
       if (l.id === fromId) return { ...l, entries: l.entries.filter((e) => e.id !== entryId) }
       if (l.id === toId) return { ...l, entries: [...l.entries, entry] }
@@ -144,6 +148,10 @@ export class WatchlistStore {
   import(format: 'json' | 'csv', text: string, listName?: string): { lists: number; entries: number } {
     const nowIso = new Date(this.#now()).toISOString()
     const parsed = parseImport(format, text, listName ?? `Imported ${nowIso.slice(0, 10)}`, nowIso)
+    this.#assertRoomForLists(
+      parsed.length,
+      `You have ${this.#lists.length.toLocaleString('en-US')} already and the file would add ${parsed.length.toLocaleString('en-US')} more, so nothing was imported. Delete some lists first, or import a file with fewer lists.`,
+    )
     const taken = new Set(this.#lists.map((l) => l.name.toLowerCase()))
     const added: Watchlist[] = parsed.map((p) => {
       const name = freeName(p.name, taken)
@@ -177,6 +185,11 @@ export class WatchlistStore {
     }
   }
 
+  #assertRoomForLists(more: number, advice: string): void {
+    if (this.#lists.length + more > WATCH_LIMITS.lists)
+      throw new AppError('invalid-input', `Chainscope keeps at most ${WATCH_LIMITS.lists} watchlists. ${advice}`)
+  }
+
   #commitList(id: string, change: (l: Watchlist) => Watchlist): Watchlist {
     const changed = change(this.#find(id))
     this.#commit(this.#lists.map((l) => (l.id === id ? changed : l)))
@@ -190,12 +203,22 @@ export class WatchlistStore {
     try {
       this.#file.save({ version: WATCHLIST_VERSION, lists: next } satisfies WatchlistFile)
     } catch (error) {
-      if (error instanceof AppError) throw error
-      throw new AppError('internal', `The watchlists could not be saved (${errorMessage(error)}); nothing was changed.`)
+      if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
+      throw new AppError('internal', `The watchlists could not be saved (${diskProblem(error)}); nothing was changed.`)
     }
     this.#lists = next
     this.#onChange?.(this.list())
   }
+}
+
+/** Room for one more entry: the file's schema (watchlist-schema.ts) holds no more. */
+function assertRoomIn(list: Watchlist, field: string): void {
+  if (list.entries.length >= WATCH_LIMITS.entries)
+    throw new AppError(
+      'invalid-input',
+      `"${list.name}" holds ${WATCH_LIMITS.entries.toLocaleString('en-US')} entries, the most one list can hold; remove some or use another list.`,
+      { field },
+    )
 }
 
 /** The entry's own network is implied; repeats are dropped. */
