@@ -125,7 +125,8 @@ export class RpcTransport {
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
     const idempotent = calls.every((c) => !isStateChanging(c.method))
     const classify = (answer: HttpAnswer): AppError | null => {
-      if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 408, 429].includes(answer.status))
+      // Not a refusal of the batch: the key, the quota, an unknown network, a timeout, the rate.
+      if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 404, 408, 429].includes(answer.status))
         return new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, {
           data: safeExcerpt(answer.text, this.#o.redact),
         })
