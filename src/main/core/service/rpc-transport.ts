@@ -161,6 +161,8 @@ export class RpcTransport {
       if (!parsed.success) throw new AppError('protocol', `Reply ${i + 1} of ${what} is not a JSON-RPC response.`)
       byId.set(parsed.data.id, parsed.data)
     }
+    const refusal = sizeRefusalInList([...byId.values()], calls.length, what, this.#o.redact)
+    if (refusal) throw refusal
     return calls.map((c, i) => {
       const reply = byId.get(firstId + i)
       if (!reply)
@@ -274,6 +276,33 @@ export class RpcTransport {
 }
 
 type RpcError = z.infer<typeof rpcErrorObjectSchema>
+
+/**
+ * A list that is really a refusal of the batch's size: every reply an error about the batch
+ * ("batch too large" repeated per call), or fewer replies than calls (a provider that answers
+ * only the first N: N is taken as its cap). Null for a list of answers.
+ */
+function sizeRefusalInList(
+  replies: z.infer<typeof rpcResponseSchema>[],
+  calls: number,
+  what: string,
+  redact: (s: string) => string,
+): BatchRefusedError | null {
+  const errors = replies.map((r) => rpcErrorObjectSchema.safeParse(r.error)).filter((e) => e.success)
+  if (replies.length > 0 && errors.length === replies.length) {
+    const first = errors[0]!.data
+    if (/\bbatch\b/i.test(first.message) && errors.every((e) => e.data.message === first.message)) {
+      const err = rpcError('batch', first, redact)
+      return new BatchRefusedError(err.kind, err.message, err.details)
+    }
+  }
+  if (replies.length > 0 && replies.length < calls)
+    return new BatchRefusedError(
+      'protocol',
+      `The RPC endpoint answered only ${replies.length} of ${what}: at most ${replies.length} calls a batch, it seems.`,
+    )
+  return null
+}
 
 /** One `rpcCalls`: its calls, and their outcomes as they come in. */
 interface CallsJob {
