@@ -111,7 +111,7 @@ export class CoreServices {
       onStatus: (status) => options.emit('sandbox', status),
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
-        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks)
+        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks, info.billing)
         this.#profilesChanged()
       },
       onGone: () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
-import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
+import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
 
 /**
@@ -47,7 +47,7 @@ export const bridgeCalls = {
   'profiles.save': profileInputSchema,
   'profiles.remove': z.object({ id }).strict(),
   'profiles.activate': z.object({ id }).strict(),
-  'profiles.setLimits': z.object({ id, limits: limitsSchema }).strict(),
+  'profiles.setLimits': z.object({ id, limits: limitsSchema, billing: billingSchema.optional() }).strict(),
 
   'key.status': z.object({ profileId: id }).strict(),
   'key.set': z

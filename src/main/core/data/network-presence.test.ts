@@ -26,8 +26,13 @@ describe('PresenceChecker (both networks side by side)', () => {
     const runtime: PresenceRuntime = {
       profileId: 'p',
       client: {
-        rpcBatch: async (network, calls) => {
+        // As the client counts a batch of two where the service bills per call plus one per batch.
+        rpcCalls: async (network, calls, options) => {
           batches.push(`${network}:${calls.map((c) => c.method).join('+')}`)
+          if (options.meter) {
+            options.meter.requests += 1
+            options.meter.units += calls.length + 1
+          }
           if (network === 'beta') throw new AppError('offline', 'The service cannot be reached.')
           return [
             { ok: true, result: '0xde0b6b3a7640000' },
@@ -49,7 +54,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       tokens: 1,
       cachedTransactions: 2,
       source: 'network',
-      requests: 1,
+      requests: 3,
       error: null,
     })
     expect(beta).toMatchObject({
@@ -57,7 +62,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       nativeWei: null,
       tokens: null,
       source: 'none',
-      requests: 1,
+      requests: 3,
       error: { kind: 'offline' },
     })
 

@@ -15,7 +15,7 @@ export interface PresenceOptions {
 /** What the check needs of a profile's runtime. */
 export interface PresenceRuntime {
   profileId: string
-  client: Pick<ServiceClient, 'rpcBatch'>
+  client: Pick<ServiceClient, 'rpcCalls'>
 }
 
 interface Seen {
@@ -27,8 +27,8 @@ interface Seen {
 /**
  * "Both networks side by side" (issue 12): per network, whether an address holds anything
  * and has sent anything. The cheapest answer the service has is one JSON-RPC batch
- * (`eth_getBalance` + `eth_getTransactionCount`): one request, however many calls it holds
- * (spec 8 counts a batch once). Fresh answers are reused; cached balances and pages add what
+ * (`eth_getBalance` + `eth_getTransactionCount`), or two calls where batches are refused; its
+ * cost is told in the service's unit (one request, or 2-3 where it bills per call). Fresh answers are reused; cached balances and pages add what
  * they know for free. The cost of each answer is part of it, so the view can say so.
  */
 export class PresenceChecker {
@@ -81,14 +81,17 @@ export class PresenceChecker {
         error: null,
       }
     }
+    // What it cost in the service's unit (a batch of 2 is 3 where it bills per call plus one).
+    const meter = { requests: 0, units: 0 }
     try {
-      const [balance, count] = await runtime.client.rpcBatch(
+      // As one batch where the endpoint takes batches, as two calls where it does not.
+      const [balance, count] = await runtime.client.rpcCalls(
         network,
         [
           { method: 'eth_getBalance', params: [address, 'latest'] },
           { method: 'eth_getTransactionCount', params: [address, 'latest'] },
         ],
-        { priority: 'prefetch' },
+        { priority: 'prefetch', meter },
       )
       const wei = balance?.ok ? parseHexQuantity(balance.result) : null
       const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
@@ -103,14 +106,15 @@ export class PresenceChecker {
         nativeWei: fresh.nativeWei,
         nonce: fresh.nonce,
         source: 'network',
-        requests: 1,
+        requests: meter.units,
         fetchedAt: new Date(now).toISOString(),
         error: null,
       }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
       // A refused request costs no quota (spec 8); one that went out may have been counted.
-      const requests = e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : 1
+      const requests =
+        e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : meter.units
       return {
         ...base,
         nativeWei: seen?.nativeWei ?? null,

@@ -41,5 +41,6 @@ export function serviceProfile(baseUrl: string): Profile {
       { name: 'beta', label: 'Beta' },
     ],
     limits: SPEC_LIMITS,
+    billing: 'request',
   }
 }

@@ -88,10 +88,7 @@ export function byNetwork(targets: WatchTarget[]): Map<string, string[]> {
 export function watchRequests(runtime: ProfileRuntime, state: ProfileWatchState, targets: WatchTarget[]): number {
   let n = 0
   for (const [network, addresses] of byNetwork(targets)) {
-    n += runtime.client.requestsFor(
-      network,
-      watchCalls(addresses, state.networks[network]?.checkedBlock ?? null).length,
-    )
+    n += runtime.client.unitsFor(network, watchCalls(addresses, state.networks[network]?.checkedBlock ?? null).length)
   }
   return n
 }
@@ -179,12 +176,10 @@ async function checkNetwork(
     scope: 'watch-check',
     attempts: options.priority === 'background' ? 1 : undefined,
   }
-  const untried = runtime.client.batchSupport(network) === null
-  const items = await runtime.client.rpcCalls(network, calls, request)
-  // The refused batch that taught us (once per profile and network) cost a request too.
-  let requests =
-    runtime.client.requestsFor(network, calls.length) +
-    (untried && runtime.client.batchSupport(network) === false ? 1 : 0)
+  // Counted as sent, in the service's unit: a refused or split batch and its retries included.
+  const meter = { requests: 0, units: 0 }
+  const items = await runtime.client.rpcCalls(network, calls, { ...request, meter })
+  let requests = meter.units
   const headItem = items[0]
   const head = headItem?.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
   if (head === null)
