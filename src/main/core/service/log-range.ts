@@ -39,8 +39,8 @@ const hex = (n: number): string => `0x${n.toString(16)}`
  * per network for this profile (the client lives as long as the profile), so later reads and
  * cost previews (`plannedLogCalls`) start at the size that works. A refusal by result count is
  * about where the logs are, not the range: it shrinks the current read only, which grows back
- * after two answers in a row (doubling, never past a known cap). Blocks are read in order, each exactly
- * once: a part starts where the last answered part ended, so no block is skipped.
+ * after two answers in a row (doubling, never past a known cap). Blocks are read in order, each
+ * exactly once: a part starts where the last answered part ended, so no block is skipped.
  */
 export class LogRanges {
   readonly #rpc: RpcCall
