@@ -2,3 +2,4 @@ export { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph, type FlowNode 
 export { limitFlows, parseMinAmount, FlowFilterError, type FlowDirection, type FlowLimits } from './flow-limit'
 export { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 export { findPath } from './flow-path'
+export { default as FlowsPanel } from './FlowsPanel.vue'
