@@ -168,9 +168,13 @@ export const useFlowsStore = defineStore('flows', () => {
   const pathFrom = ref('')
   const pathTo = ref('')
   const pathHops = ref(4)
+  /** Off: only chains along which value moved from A towards B. */
+  const pathUndirected = ref(false)
   const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
   function searchPath(): void {
-    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value)
+    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value, {
+      undirected: pathUndirected.value,
+    })
   }
 
   return {
@@ -196,6 +200,7 @@ export const useFlowsStore = defineStore('flows', () => {
     pathFrom,
     pathTo,
     pathHops,
+    pathUndirected,
     path,
     searchPath,
   }

@@ -80,6 +80,10 @@ export function graphStyle(c: GraphColours): unknown[] {
         'text-valign': 'bottom',
         'text-margin-y': 3,
         'min-zoomed-font-size': 7,
+        // Labels sit over edges: a backing in the page's colour keeps them readable.
+        'text-background-color': c.surface,
+        'text-background-opacity': 0.85,
+        'text-background-padding': '1px',
         'background-color': c.muted,
         'border-color': c.surface,
         'border-width': 1,
@@ -101,12 +105,12 @@ export function graphStyle(c: GraphColours): unknown[] {
         'target-arrow-shape': 'triangle',
         'curve-style': 'straight',
         'arrow-scale': 0.7,
-        opacity: 0.8,
+        opacity: 0.55,
       },
     },
     {
       selector: 'edge[?onPath]',
-      style: { 'line-color': c.out, 'target-arrow-color': c.out, width: 4, 'z-index': 9 },
+      style: { 'line-color': c.out, 'target-arrow-color': c.out, width: 4, opacity: 1, 'z-index': 9 },
     },
   ]
 }
@@ -116,6 +120,6 @@ export const LAYOUT = {
   name: 'concentric',
   concentric: (n: { data: (k: string) => number }) => 100 - n.data('hop'),
   levelWidth: () => 1,
-  minNodeSpacing: 12,
+  minNodeSpacing: 40,
   animate: false,
 } as const
