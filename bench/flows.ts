@@ -13,17 +13,28 @@
  * - path_ms: findPath between the two farthest addresses within 6 hops.
  * - select_ms: selecting one node and centring on it.
  *
- * Options: --nodes N (500), --edges N (2000), --runs N (3), --cose.
+ * Then the same elements drawn in headless Chromium with --disable-gpu (canvas 2D, the view's
+ * style and layout), three runs, each printed:
+ *
+ *   flows-browser run=1 nodes=500 edges=2000 first_draw_ms=… zoom_frame_ms_mean=… zoom_frame_ms_max=… pan_frame_ms_mean=… pan_frame_ms_max=… select_frame_ms=…
+ *
+ * - first_draw_ms: creating the graph, its layout and the first two painted frames.
+ * - zoom/pan frame times: 20 zoom steps and 20 pan steps, each waited to its painted frame.
+ *
+ * Options: --nodes N (500), --edges N (2000), --runs N (3), --cose, --no-browser, --shot FILE.png
+ * (a picture of the last run's graph, to judge it readable).
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
+import { resolve } from 'node:path'
 import cytoscape from 'cytoscape'
+import { launchBenchBrowser } from './ui-support'
 import type { Transaction } from '../src/shared/domain/service-schemas'
 import { buildFlowGraph } from '../src/renderer/src/features/flows/flow-graph'
 import { limitFlows } from '../src/renderer/src/features/flows/flow-limit'
 import { collapseHubs } from '../src/renderer/src/features/flows/flow-hubs'
 import { findPath } from '../src/renderer/src/features/flows/flow-path'
-import { edgeData, LAYOUT, nodeData } from '../src/renderer/src/features/flows/graph-elements'
+import { edgeData, graphStyle, LAYOUT, nodeData } from '../src/renderer/src/features/flows/graph-elements'
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +42,8 @@ const { values } = parseArgs({
     edges: { type: 'string', default: '2000' },
     runs: { type: 'string', default: '3' },
     cose: { type: 'boolean', default: false },
+    'no-browser': { type: 'boolean', default: false },
+    shot: { type: 'string' },
   },
 })
 const NODES = Number(values.nodes)
@@ -126,4 +139,77 @@ for (let run = 1; run <= RUNS; run++) {
     `flows run=${run} nodes=${view.nodes.length} edges=${view.edges.length} build_ms=${ms(buildMs)} filter_ms=${ms(filterMs)} ` +
       `layout_concentric_ms=${ms(concentricMs)}${values.cose ? ` layout_cose_ms=${ms(coseMs)}` : ''} path_ms=${ms(pathMs)} select_ms=${ms(selectMs)}`,
   )
+}
+
+/** In the page: draw, then zoom and pan frame by frame (a string: the bench has no DOM types). */
+const IN_PAGE = `async ({ elements, style, spacing, keep }) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()))
+  const host = document.getElementById('g')
+  const t0 = performance.now()
+  const cy = cytoscape({ container: host, elements, style, textureOnViewport: true, hideEdgesOnViewport: true })
+  cy.layout({ name: 'concentric', concentric: (n) => 100 - n.data('hop'), levelWidth: () => 1, minNodeSpacing: spacing, animate: false }).run()
+  cy.fit(undefined, 24)
+  await frame(); await frame()
+  const firstDraw = performance.now() - t0
+  const steps = async (act) => {
+    const out = []
+    for (let i = 0; i < 20; i++) { const s = performance.now(); act(i); await frame(); out.push(performance.now() - s) }
+    return out
+  }
+  const centre = { x: host.clientWidth / 2, y: host.clientHeight / 2 }
+  const zoom = await steps((i) => cy.zoom({ level: cy.zoom() * (i < 10 ? 1.15 : 1 / 1.15), renderedPosition: centre }))
+  const pan = await steps((i) => cy.panBy({ x: i < 10 ? 25 : -25, y: 10 }))
+  const s = performance.now()
+  cy.nodes().last().select()
+  await frame()
+  const select = performance.now() - s
+  if (keep) { cy.fit(undefined, 24); await frame() } else cy.destroy()
+  return { firstDraw, zoom, pan, select }
+}`
+
+if (!values['no-browser']) {
+  const graph = buildFlowGraph(txs)
+  const root = addr(0)
+  const limited = limitFlows(graph.edges, root, { hops: 6, direction: 'both', minAmount: '' })
+  const elements = [
+    ...[...limited.distance].map(([a, hop]) => ({
+      group: 'nodes',
+      data: nodeData(a, hop, graph.nodes.get(a) ?? null, { root: hop === 0, loaded: false, folded: 0 }),
+    })),
+    ...limited.edges.map((e) => ({ group: 'edges', data: edgeData(e, new Set()) })),
+  ]
+  const style = graphStyle({
+    text: '#1b1f24',
+    surface: '#ffffff',
+    border: '#57606a',
+    accent: '#0b5cad',
+    muted: '#57606a',
+    warn: '#9a6700',
+    out: '#b3361b',
+  })
+  const browser = await launchBenchBrowser()
+  try {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 800 } })
+    await page.setContent('<div id="g" style="width:1000px;height:700px"></div>')
+    await page.addScriptTag({ path: resolve(import.meta.dirname, '../node_modules/cytoscape/dist/cytoscape.min.js') })
+    const stat = (xs: number[]): string => `${ms(xs.reduce((a, b) => a + b, 0) / xs.length)}`
+    for (let run = 1; run <= RUNS; run++) {
+      const r = (await page.evaluate(
+        `(${IN_PAGE})(${JSON.stringify({ elements, style, spacing: LAYOUT.minNodeSpacing, keep: run === RUNS && !!values.shot })})`,
+      )) as {
+        firstDraw: number
+        zoom: number[]
+        pan: number[]
+        select: number
+      }
+      console.log(
+        `flows-browser run=${run} nodes=${limited.distance.size} edges=${limited.edges.length} first_draw_ms=${ms(r.firstDraw)} ` +
+          `zoom_frame_ms_mean=${stat(r.zoom)} zoom_frame_ms_max=${ms(Math.max(...r.zoom))} ` +
+          `pan_frame_ms_mean=${stat(r.pan)} pan_frame_ms_max=${ms(Math.max(...r.pan))} select_frame_ms=${ms(r.select)}`,
+      )
+    }
+    if (values.shot) await page.locator('#g').screenshot({ path: values.shot })
+  } finally {
+    await browser.close()
+  }
 }
