@@ -12,7 +12,7 @@ const D = '0x000000000000000000000000000000000000000d'
 const me = ME.toLowerCase()
 
 /** Each address's first page: ME paid B, B paid C and D, D's page cannot be read. */
-function serve(t: TestApp): void {
+function serve(t: TestApp, cached: readonly string[] = []): void {
   const pages: Record<string, ReturnType<typeof tx>[]> = {
     [me]: [tx(ME, B, { value: '5', minute: 1 })],
     [B]: [
@@ -27,6 +27,9 @@ function serve(t: TestApp): void {
   pages[C]![0] = pages[B]![1]!
   t.bridge.handle('data.transactions', (input) => {
     const items = pages[input.address.toLowerCase()]
+    // Main's cache: only the addresses named cached answer a cache-only read.
+    if (input.cacheOnly && !cached.includes(input.address.toLowerCase()))
+      throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
     if (!items) throw new FakeBridgeFailure({ kind: 'server', message: 'The service did not answer.' })
     return makePage(0, 0, null, { address: input.address, items })
   })
@@ -47,9 +50,15 @@ describe('flows store', () => {
     return flows
   }
 
+  /** Calls that may cost a request: every `data.transactions` call that is not cache-only. */
+  const requests = (): { address: string; priority: string }[] =>
+    (t.bridge.callsOf('data.transactions') as { address: string; priority: string; cacheOnly?: boolean }[]).filter(
+      (c) => !c.cacheOnly,
+    )
+
   it('starts from the address page’s transactions, with no request of its own', async () => {
     const flows = await opened()
-    expect(t.bridge.callsOf('data.transactions')).toHaveLength(1) // the transactions store's first page
+    expect(requests()).toHaveLength(1) // the transactions store's first page
     expect(flows.view.edges.map((e) => [e.from, e.to, e.value])).toEqual([[me, B, 5n]])
     expect(flows.unloadedAtHop(1)).toEqual([B])
   })
@@ -57,7 +66,7 @@ describe('flows store', () => {
   it('expands at prefetch priority in the graph’s scope, counting a transaction seen twice once', async () => {
     const flows = await opened()
     await flows.expand([B])
-    expect(t.bridge.callsOf('data.transactions').at(-1)).toMatchObject({
+    expect(requests().at(-1)).toMatchObject({
       address: B,
       cursor: null,
       priority: 'prefetch',
@@ -68,7 +77,22 @@ describe('flows store', () => {
     expect(flows.unloadedAtHop(2)).toEqual([C, D])
     // Loaded already: nothing is asked again.
     await flows.expand([B, ME])
-    expect(t.bridge.callsOf('data.transactions')).toHaveLength(2)
+    expect(requests()).toHaveLength(2)
+  })
+
+  it('knows the cost before expanding, and it is what expanding then asks: cached pages are free', async () => {
+    t = setupTestApp()
+    serve(t, [C])
+    const flows = await opened()
+    await flows.expand([B])
+    expect(flows.costOf([C, D])).toBeNull() // not looked up yet
+    await flows.probe([C, D])
+    expect(flows.costOf([C, D])).toBe(1) // C is cached, D is not
+    const before = requests().length
+    await flows.expand([C, D])
+    expect(requests().length - before).toBe(1)
+    expect(requests().at(-1)).toMatchObject({ address: D, priority: 'prefetch' })
+    expect(flows.isLoaded(C)).toBe(true)
   })
 
   it('keeps going past an address that fails, and lists it', async () => {

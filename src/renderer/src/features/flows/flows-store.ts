@@ -27,9 +27,10 @@ export function flowScope(network: string, root: string): string {
 
 /**
  * The flow graph of the open address: the address page's own loaded transactions, plus the
- * first page of every address the user expands (one request each, fewer when main has it
- * cached). Expansion runs at prefetch priority through main's limiter, so the user's own
- * clicks go first and the daily reserve applies as to any other prefetch.
+ * first page of every address the user expands: from main's cache when it has one (free, of
+ * any age, as the analysis views widen), else one request. Those requests run at prefetch
+ * priority through main's limiter, so the user's own clicks go first and the daily reserve
+ * applies as to any other prefetch; their number is known before (`probe`, `costOf`).
  */
 export const useFlowsStore = defineStore('flows', () => {
   const txs = useTransactionsStore()
@@ -111,6 +112,57 @@ export const useFlowsStore = defineStore('flows', () => {
 
   const isLoaded = (address: string): boolean => address === root.value?.address || expanded.value.has(address)
 
+  /**
+   * What main has cached, asked for free (`cacheOnly` never sends a request): the page of an
+   * address when cached (of any age, as the analysis views widen), null when it is not.
+   */
+  const probed = shallowRef<Map<string, Transaction[] | null>>(new Map())
+  let probing: Promise<void> = Promise.resolve()
+
+  async function readCached(network: string, address: string): Promise<Transaction[] | null> {
+    const result = await bridge.invoke('data.transactions', {
+      network,
+      address,
+      cursor: null,
+      priority: 'user',
+      refresh: false,
+      cacheOnly: true,
+    })
+    return result.ok ? result.value.items : null
+  }
+
+  /** Finds out which of these addresses are cached, so their cost is known before they expand. */
+  function probe(addresses: readonly string[]): Promise<void> {
+    const r = root.value
+    if (!r) return probing
+    const todo = addresses.map((a) => a.toLowerCase()).filter((a) => !isLoaded(a) && !probed.value.has(a))
+    if (todo.length === 0) return probing
+    probing = probing.then(async () => {
+      const found = new Map<string, Transaction[] | null>()
+      for (const a of todo) {
+        if (root.value !== r) return
+        if (!probed.value.has(a) && !found.has(a)) found.set(a, await readCached(r.network, a))
+      }
+      if (root.value === r) probed.value = new Map([...probed.value, ...found])
+    })
+    return probing
+  }
+
+  /**
+   * Requests expanding these addresses will cost: one per address neither loaded nor cached.
+   * Null while any of them is still being looked up.
+   */
+  function costOf(addresses: readonly string[]): number | null {
+    let n = 0
+    for (const raw of addresses) {
+      const a = raw.toLowerCase()
+      if (isLoaded(a)) continue
+      if (!probed.value.has(a)) return null
+      if (probed.value.get(a) === null) n++
+    }
+    return n
+  }
+
   /** The addresses at one hop that are not loaded yet: what "expand all at this hop" loads. */
   function unloadedAtHop(hop: number): string[] {
     return shownNodes.value.filter((n) => n.hop === hop && !isLoaded(n.address)).map((n) => n.address)
@@ -122,6 +174,7 @@ export const useFlowsStore = defineStore('flows', () => {
     if (root.value) void bridge.invoke('work.cancel', { scope: flowScope(root.value.network, root.value.address) })
     root.value = { network, address: a }
     expanded.value = new Map()
+    probed.value = new Map()
     selected.value = null
     progress.value = { running: false, done: 0, total: 0, failed: [] }
   }
@@ -137,6 +190,16 @@ export const useFlowsStore = defineStore('flows', () => {
     if (todo.length === 0) return
     progress.value = { running: true, done: 0, total: todo.length, failed: [] }
     for (const address of todo) {
+      // A cached page costs nothing; only an address main has never loaded is asked for.
+      const cached = probed.value.get(address) ?? (await readCached(r.network, address))
+      if (root.value !== r) return
+      if (cached) {
+        const next = new Map(expanded.value)
+        next.set(address, cached)
+        expanded.value = next
+        progress.value = { ...progress.value, done: progress.value.done + 1 }
+        continue
+      }
       const result = await bridge.invoke('data.transactions', {
         network: r.network,
         address,
@@ -194,6 +257,8 @@ export const useFlowsStore = defineStore('flows', () => {
     shownNodes,
     isLoaded,
     unloadedAtHop,
+    probe,
+    costOf,
     open,
     expand,
     cancel,
