@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import Papa from 'papaparse'
+import { dataUrl, http } from '../sandbox/test-helpers'
 import { expect, test } from './fixtures'
 import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, describeFindings } from './axe'
 import { connectService, shootBothThemes, startServiceSandbox, type ServiceSandbox } from './ui-helpers'
@@ -24,6 +27,47 @@ test('flow graph: expand two hops with the cost confirmed, filter by asset, find
     await expect(canvas).toBeVisible({ timeout: 30_000 })
     const edges = main.getByRole('table', { name: /^Value moved, per sender, receiver and asset/ })
     await expect(edges.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 })
+
+    await test.step('the seeded data: every edge of the whale equals a sum worked out here from the raw page', async () => {
+      // The service's own first page, read raw (not through the app's schema or adapter).
+      type Party = { hash: string } | null
+      type Raw = {
+        from: Party
+        to: Party
+        value: string
+        status: string | null
+        result: string
+        token_transfers:
+          { from: Party; to: Party; token: { address: string }; total: { value?: string | null } }[] | null
+      }
+      const raw = await http<{ items: Raw[] }>(
+        dataUrl(service.info.base_url, 'alpha', 'transactions', { api_key: key, address: whale! }),
+      )
+      expect(raw.status).toBe(200)
+      const me = whale!.toLowerCase()
+      const expected = new Map<string, bigint>()
+      const add = (from: Party, to: Party, asset: string, value: bigint): void => {
+        const [f, t] = [from?.hash.toLowerCase(), to?.hash.toLowerCase()]
+        if (!f || !t || f === t || value === 0n || (f !== me && t !== me)) return
+        const k = `${f}>${t}>${asset}`
+        expected.set(k, (expected.get(k) ?? 0n) + value)
+      }
+      for (const tx of raw.json.items) {
+        if (tx.status !== 'ok' || tx.result !== 'success') continue
+        add(tx.from, tx.to, 'native', BigInt(tx.value))
+        for (const tr of tx.token_transfers ?? [])
+          add(tr.from, tr.to, tr.token.address.toLowerCase(), tr.total.value ? BigInt(tr.total.value) : 1n)
+      }
+      expect(expected.size).toBeGreaterThan(3)
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        main.getByRole('button', { name: 'Export edges as CSV' }).click(),
+      ])
+      const rows = Papa.parse<string[]>(readFileSync((await download.path())!, 'utf8').trim()).data.slice(1)
+      const got = new Map<string, bigint>()
+      for (const r of rows) if (r[0] === me || r[2] === me) got.set(`${r[0]}>${r[2]}>${r[4]}`, BigInt(r[6]!))
+      expect(got).toEqual(expected)
+    })
 
     await test.step('hop 1: expand all, the cost shown before and confirmed', async () => {
       const expandAll = main.getByRole('button', { name: 'Expand all at hop 1' })
