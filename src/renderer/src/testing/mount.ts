@@ -24,7 +24,11 @@ export function setupTestApp(routes: RouteRecordRaw[] = []): TestApp {
     routes: [
       { path: '/', name: 'home', component: stub },
       { path: '/welcome', name: 'welcome', component: stub },
-      { path: '/address/:network/:address/:tab(balances|transactions)?', name: 'address', component: stub },
+      {
+        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history|flows)?',
+        name: 'address',
+        component: stub,
+      },
       { path: '/rpc', name: 'rpc', component: stub },
       { path: '/watchlists', name: 'watchlists', component: stub },
       { path: '/settings', name: 'settings', component: stub },

@@ -36,6 +36,22 @@ describe('CostConfirm', () => {
     w.unmount()
   })
 
+  it('asks before every run when told to confirm, naming the cost', async () => {
+    const w = mountWith(CostConfirm, t, { props: { label: 'Expand', requests: 3, confirm: true } })
+    t.bridge.emit('limiter', makeLimiter({ leftToday: 900, reserve: 200 }))
+    await flushPromises()
+    await w.get('button').trigger('click')
+    await flushPromises()
+    expect(w.emitted('run')).toBeUndefined()
+    expect(document.body.textContent).toContain('This costs 3 requests (0.4 % of the 900 left today).')
+    expect(document.body.textContent).not.toContain('use the reserve?')
+    const run = [...document.body.querySelectorAll('button')].find((b) => b.textContent === 'Run')!
+    run.click()
+    await flushPromises()
+    expect(w.emitted('run')).toHaveLength(1)
+    w.unmount()
+  })
+
   it('says so when the cost cannot be known in advance', () => {
     const w = mountWith(CostConfirm, t, {
       props: {

@@ -6,6 +6,7 @@ import { bridge } from '../../bridge'
 import { useBalancesStore } from '../balances/balances-store'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useWatchlistsStore } from '../watchlists/watchlists-store'
+import { watchLabelsOn } from '../watchlists/watch-labels'
 import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
 import {
   counterparties,
@@ -36,18 +37,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const query = ref('')
   const chartMetric = ref<'count' | 'native'>('count')
 
-  /** Watchlist labels of the open network, by lowercase address (an entry may list other networks too). */
-  const watchLabels = computed(() => {
-    const net = txs.target?.network
-    const out = new Map<string, string>()
-    for (const list of watchlists.lists) {
-      for (const e of list.entries) {
-        if (e.label && (e.network === net || (net && e.alsoNetworks?.includes(net))))
-          out.set(e.address.toLowerCase(), e.label)
-      }
-    }
-    return out
-  })
+  /** Watchlist labels of the open network, by lowercase address. */
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network))
   const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
 
   const summary = computed(() => (txs.target ? counterparties(txs.items, txs.target.address) : null))

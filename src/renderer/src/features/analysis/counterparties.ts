@@ -1,7 +1,5 @@
 import type { Transaction } from '@shared/domain/service-schemas'
-import { parseAmount } from '@shared/domain/amount'
-import { isFailed } from '../transactions/tx-view'
-import { partyHash, partyLabel, transfersOf } from './transfers'
+import { movementsOf } from './movements'
 
 /** Per token, what moved between the open address and one counterparty (smallest units). */
 export interface TokenFlow {
@@ -52,7 +50,7 @@ interface Acc extends Omit<Counterparty, 'tokens'> {
 
 /**
  * Who the address dealt with, over the loaded transactions (issue 12). Top-level `from`/`to`
- * with the native value, and every token transfer, count; exact bigint sums throughout. A
+ * with the native value, and every token transfer, count (`movementsOf`); exact bigint sums throughout. A
  * failed transaction counts (the attempt happened) but moves no value; a self-transfer has
  * no counterparty and is only counted in the summary.
  */
@@ -112,40 +110,35 @@ export function counterparties(items: readonly Transaction[], address: string): 
 
   items.forEach((tx, i) => {
     if (!tx || typeof tx !== 'object') return
-    const failed = isFailed(tx)
+    const { failed, ms, overflow, movements } = movementsOf(tx)
     if (failed) failedCount++
-    const parsedMs = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
-    const ms = Number.isNaN(parsedMs) ? null : parsedMs
-    const from = partyHash(tx.from)
-    const to = partyHash(tx.to)
-    const value = failed ? 0n : (parseAmount(tx.value) ?? 0n)
-    if (from === me && to === me) selfTransfers++
-    else if (from === me && to) touch(to, partyLabel(tx.to), i, 'out', failed, ms).nativeOut += value
-    else if (to === me && from) touch(from, partyLabel(tx.from), i, 'in', failed, ms).nativeIn += value
-
-    const t = transfersOf(tx)
-    if (t.overflow) overflowed++
-    for (const f of t.flows) {
-      let who: string | null = null
-      let dir: 'in' | 'out' = 'in'
-      let label: string | null = null
-      if (f.from === me && f.to === me) {
+    if (overflow) overflowed++
+    for (const m of movements) {
+      if (m.from === me && m.to === me) {
         selfTransfers++
         continue
       }
-      if (f.from === me && f.to) [who, dir, label] = [f.to, 'out', f.toLabel]
-      else if (f.to === me && f.from) [who, dir, label] = [f.from, 'in', f.fromLabel]
+      let who: string | null = null
+      let dir: 'in' | 'out' = 'in'
+      let label: string | null = null
+      if (m.from === me && m.to) [who, dir, label] = [m.to, 'out', m.toLabel]
+      else if (m.to === me && m.from) [who, dir, label] = [m.from, 'in', m.fromLabel]
       if (!who) continue
       const a = touch(who, label, i, dir, failed, ms)
+      if (m.kind === 'native') {
+        if (dir === 'in') a.nativeIn += m.value
+        else a.nativeOut += m.value
+        continue
+      }
       a.transfers++
       if (failed) continue
-      let flow = a.tokens.get(f.token)
+      let flow = a.tokens.get(m.asset)
       if (!flow) {
-        flow = { token: f.token, symbol: f.symbol, decimals: f.decimals, in: 0n, out: 0n }
-        a.tokens.set(f.token, flow)
+        flow = { token: m.asset, symbol: m.symbol, decimals: m.decimals, in: 0n, out: 0n }
+        a.tokens.set(m.asset, flow)
       }
-      if (dir === 'in') flow.in += f.value
-      else flow.out += f.value
+      if (dir === 'in') flow.in += m.value
+      else flow.out += m.value
     }
   })
 

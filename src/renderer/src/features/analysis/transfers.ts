@@ -24,6 +24,9 @@ export interface TransferFlow {
   /** Names the item gives its parties (service name, ENS, tags). */
   fromLabel: string | null
   toLabel: string | null
+  /** The parties as the item describes them (contract and verified marks, ENS, tags). */
+  fromParty: AddressObject | null
+  toParty: AddressObject | null
 }
 
 export interface TransfersOf {
@@ -71,6 +74,8 @@ export function transfersOf(tx: Transaction): TransfersOf {
       tokenId,
       fromLabel: partyLabel(r.from),
       toLabel: partyLabel(r.to),
+      fromParty: r.from ?? null,
+      toParty: r.to ?? null,
     }
   })
   return { flows, overflow: tx.token_transfers_overflow === true }
