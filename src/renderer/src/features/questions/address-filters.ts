@@ -29,8 +29,8 @@ export function hasFilters(f: AddressFilters): boolean {
  * string case changes, regexes or bigint parsing on the way.
  */
 export interface TxKeys {
-  /** Time in ms, NaN when pending. */
-  ms: number
+  /** Time in ms, NaN when pending; worked out on the first date filter only (undefined until then). */
+  ms: number | undefined
   /** Tokens of the transfers that touch the address, plus COIN when coin moved to or from it. */
   tokens: string[]
   /** Everyone else on a side of the transaction or of a transfer touching the address. */
@@ -59,8 +59,7 @@ export function txKeys(tx: Transaction, me: string): TxKeys {
     add(parties, tf)
     add(parties, tt)
   }
-  const ms = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
-  return { ms, tokens, parties }
+  return { ms: undefined, tokens, parties }
 }
 
 /** Keys per address: a transaction object is parsed once and never changes afterwards. */
@@ -104,7 +103,10 @@ export function filterPredicate(address: string, f: AddressFilters): TxPredicate
     const k = keysOf(tx, me)
     if (token !== null && !k.tokens.includes(token)) return false
     if (party !== null && !k.parties.includes(party)) return false
-    if (dated && !(k.ms >= from && k.ms < until)) return false
+    if (dated) {
+      const ms = (k.ms ??= typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN)
+      if (!(ms >= from && ms < until)) return false
+    }
     return true
   }
 }

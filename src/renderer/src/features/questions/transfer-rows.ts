@@ -35,25 +35,52 @@ export function transferRows(
   const me = address.toLowerCase()
   const rows: TransferRow[] = []
   const cut: string[] = []
+  const byTx = memoFor(me)
   for (const tx of items) {
-    const { flows, overflow } = transfersOf(tx)
-    if (overflow) cut.push(tx.hash)
-    const ms = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
-    flows.forEach((fl, i) => {
-      if (fl.from !== me && fl.to !== me) return
-      if (f.token !== null && fl.token !== f.token) return
-      if (f.party !== null && fl.from !== f.party && fl.to !== f.party) return
-      rows.push({
-        ...fl,
-        key: `${tx.hash}:${i}`,
-        txHash: tx.hash,
-        ms,
-        direction: fl.from === me && fl.to === me ? 'self' : fl.to === me ? 'in' : 'out',
-        cut: overflow,
-      })
-    })
+    let mine = byTx.get(tx)
+    if (!mine) {
+      mine = rowsOf(tx, me)
+      byTx.set(tx, mine)
+    }
+    if (mine.cut) cut.push(tx.hash)
+    for (const r of mine.rows) {
+      if (f.token !== null && r.token !== f.token) continue
+      if (f.party !== null && r.from !== f.party && r.to !== f.party) continue
+      rows.push(r)
+    }
   }
   return { rows, cut }
+}
+
+/** One transaction's rows for one address: built once, as a transaction never changes once read. */
+function rowsOf(tx: Transaction, me: string): { rows: TransferRow[]; cut: boolean } {
+  const { flows, overflow } = transfersOf(tx)
+  const rows: TransferRow[] = []
+  const ms = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
+  flows.forEach((fl, i) => {
+    if (fl.from !== me && fl.to !== me) return
+    rows.push({
+      ...fl,
+      key: `${tx.hash}:${i}`,
+      txHash: tx.hash,
+      ms,
+      direction: fl.from === me && fl.to === me ? 'self' : fl.to === me ? 'in' : 'out',
+      cut: overflow,
+    })
+  })
+  return { rows, cut: overflow }
+}
+
+const memo = new Map<string, WeakMap<Transaction, { rows: TransferRow[]; cut: boolean }>>()
+function memoFor(me: string): WeakMap<Transaction, { rows: TransferRow[]; cut: boolean }> {
+  let m = memo.get(me)
+  if (!m) {
+    // A handful of addresses are open in a session; old ones go so memory stays bounded.
+    if (memo.size >= 8) memo.clear()
+    m = new WeakMap()
+    memo.set(me, m)
+  }
+  return m
 }
 
 export type TransferSort = 'time' | 'token' | 'amount' | 'from' | 'to'

@@ -4,6 +4,7 @@ import { useTransactionsStore } from '../transactions/transactions-store'
 import { filterPredicate } from './address-filters'
 import { filterQuery, NO_PAGE_FILTERS, parseFilterQuery, sameQuery } from './filter-query'
 import { useQuestionsStore } from './questions-store'
+import { warmKeys } from './warm-keys'
 
 /**
  * Keeps the address page's filters in its URL. The URL is read into the stores whenever it
@@ -46,8 +47,25 @@ export function useUrlFilters(address: Ref<string | null>): void {
     void router.push({ name: 'address', params: route.params, query: next })
   })
 
+  // Keys for the filters are worked out in idle time as pages arrive; pages are appended, so
+  // only the new tail is read (a new first page starts over).
+  let stopWarm: (() => number) | null = null
+  watch(
+    () => [txs.items, address.value] as const,
+    ([items, addr], old) => {
+      const reached = stopWarm?.() ?? 0
+      stopWarm = null
+      if (!addr || items.length === 0) return
+      const [prevItems, prevAddr] = old ?? [[], null]
+      const appended = prevAddr === addr && prevItems.length > 0 && items[0] === prevItems[0]
+      stopWarm = warmKeys(items, addr, appended ? Math.min(reached, items.length) : 0)
+    },
+    { immediate: true },
+  )
+
   // Another page has no address filters: the list is whole again when the address page comes back.
   onBeforeUnmount(() => {
+    stopWarm?.()
     txs.narrowing = null
     questions.filters = { ...NO_PAGE_FILTERS }
     questions.problems = []
