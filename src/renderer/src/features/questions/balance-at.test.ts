@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { balanceHistory, NATIVE } from '../analysis/balance-history'
-import { balanceAtDay } from './balance-at'
+import { balanceAtDay, cutAfter } from './balance-at'
 import { fixtureTransactions } from './fixture-items'
 
 const { address: ME, byId, items } = fixtureTransactions()
@@ -55,5 +55,11 @@ describe('balance at the end of a day, on the Blockscout items', () => {
 
   it('says the day ends at midnight UTC', () => {
     expect(balanceAtDay(all, '2022-10-10', true).atMs).toBe(Date.UTC(2022, 9, 11))
+  })
+
+  it('counts the transactions after the day whose transfers the service cut', () => {
+    // withTokenTransfer (2022-10-10) lists only its first transfers; pending ones count as later.
+    expect(cutAfter(items, Date.UTC(2022, 9, 10) - 1)).toBe(1)
+    expect(cutAfter(items, Date.UTC(2022, 9, 11) - 1)).toBe(0)
   })
 })

@@ -1,3 +1,4 @@
+import type { Transaction } from '@shared/domain/service-schemas'
 import type { BalanceHistory } from '../analysis/balance-history'
 import { dayEndMs } from './address-filters'
 
@@ -62,4 +63,19 @@ export function balanceAtDay(history: BalanceHistory, day: string, allLoaded: bo
     return { key: a.key, symbol: a.symbol, decimals: a.decimals, value, today: a.today, inconsistent: a.inconsistent }
   })
   return { atMs, sureness: complete ? 'complete' : 'partial', completeFromMs: from, assets }
+}
+
+/**
+ * Transactions after a moment whose token transfers the service cut short
+ * (`token_transfers_overflow`): the walk back could not undo the missing ones, so token
+ * balances before them may be off, and the view says so next to "complete".
+ */
+export function cutAfter(items: readonly Transaction[], ms: number): number {
+  let n = 0
+  for (const tx of items) {
+    if (tx.token_transfers_overflow !== true) continue
+    const t = typeof tx.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN
+    if (!(t <= ms)) n++
+  }
+  return n
 }
