@@ -65,6 +65,12 @@ test('balance at a date, token transfers, and filters kept in the URL', async ({
       const then = await tokenRows.locator('td:nth-child(2)').allTextContents()
       for (const v of then) expect(v.trim()).toMatch(/^[\d,]+(\.\d+)?$/)
       expect(then.filter((v) => v.trim() === '0').length).toBeGreaterThan(then.length / 2)
+      // The day is in the URL with the filters: a reload reopens the same answer from the cache.
+      await expect(page).toHaveURL(/[?&]at=2000-01-01/)
+      await page.reload()
+      await main.getByRole('button', { name: 'Load the first page of transactions' }).click()
+      await expect(table).toBeVisible({ timeout: 20_000 })
+      await expect(date).toHaveValue('2000-01-01')
       // Today (not over yet): today's balances, complete.
       const today = new Date().toISOString().slice(0, 10)
       await date.fill(today)

@@ -13,6 +13,7 @@ describe('filters in the URL', () => {
       dir: 'in',
       kind: 'token_transfer',
       status: 'ok',
+      at: '2022-10-15',
     }
     const { filters, problems } = parseFilterQuery(q)
     expect(problems).toEqual([])
@@ -24,6 +25,7 @@ describe('filters in the URL', () => {
       direction: 'in',
       kind: 'token_transfer',
       status: 'ok',
+      at: '2022-10-15',
     })
     expect(parseFilterQuery(filterQuery(filters)).filters).toEqual(filters)
     expect(parseFilterQuery({ token: 'COIN' }).filters.token).toBe('coin')
@@ -38,6 +40,7 @@ describe('filters in the URL', () => {
       dir: 'sideways',
       kind: 'DROP TABLE',
       status: ['ok', 'failed'],
+      at: '2022-10-32',
       other: 'ignored',
     })
     expect(filters).toEqual(NO_PAGE_FILTERS)
@@ -46,6 +49,7 @@ describe('filters in the URL', () => {
       'Counterparty “0x123” is not an address (0x and 40 hex digits).',
       'From date “2026-02-30” is not a day written YYYY-MM-DD.',
       'To date “yesterday” is not a day written YYYY-MM-DD.',
+      'Balance date “2022-10-32” is not a day written YYYY-MM-DD.',
       'Direction “sideways” is not one of all, in, out, self, other.',
       'Kind “DROP TABLE” is not a transaction kind.',
       '“status” was given 2 times; it takes one value, so it is left out.',

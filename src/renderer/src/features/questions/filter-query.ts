@@ -2,7 +2,7 @@ import { isAddressText } from '@shared/domain/address'
 import { COIN, NO_FILTERS, type AddressFilters } from './address-filters'
 
 /**
- * Every filter of the address page as it sits in the page's URL (`?token=…&party=…&from=…`),
+ * Every filter of the address page as it sits in the page's URL (`?token=…&party=…&from=…&at=…`),
  * so a view can be reopened: back, forward and reload give the same rows. Read at the edge:
  * each value is checked on its own, and one that is not understood is left out with a note
  * naming it, never thrown.
@@ -15,9 +15,11 @@ export interface PageFilters extends AddressFilters {
   /** A transaction kind (`tx_types`), or 'all'. */
   kind: string
   status: StatusValue
+  /** The day of "Balance at a date", "YYYY-MM-DD" (UTC). */
+  at: string | null
 }
 
-export const NO_PAGE_FILTERS: PageFilters = { ...NO_FILTERS, direction: 'all', kind: 'all', status: 'all' }
+export const NO_PAGE_FILTERS: PageFilters = { ...NO_FILTERS, direction: 'all', kind: 'all', status: 'all', at: null }
 
 export type RouteQuery = Record<string, string | null | (string | null)[] | undefined>
 
@@ -78,6 +80,11 @@ export function parseFilterQuery(query: RouteQuery): ParsedQuery {
     filters.fromDay = null
     filters.toDay = null
   }
+  const at = one('at')
+  if (at !== null) {
+    if (isDay(at)) filters.at = at
+    else problems.push(`Balance date ${quoted(at)} is not a day written YYYY-MM-DD.`)
+  }
   const dir = one('dir')
   if (dir !== null) {
     if ((DIRECTIONS as readonly string[]).includes(dir)) filters.direction = dir as DirectionValue
@@ -106,6 +113,7 @@ export function filterQuery(f: PageFilters): Record<string, string> {
   if (f.direction !== 'all') q.dir = f.direction
   if (f.kind !== 'all') q.kind = f.kind
   if (f.status !== 'all') q.status = f.status
+  if (f.at !== null) q.at = f.at
   return q
 }
 

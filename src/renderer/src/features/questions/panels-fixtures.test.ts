@@ -53,6 +53,7 @@ describe('the new views on real-world items', () => {
     await useTransactionsStore().open('alpha', ADDRESS)
     await flushPromises()
     await w.get('input[type="date"]').setValue('2022-10-09')
+    await w.get('input[type="date"]').trigger('change')
     await flushPromises()
     expect(w.text()).toContain('Complete: every page of transactions is loaded.')
     expect(w.text()).toContain('1 transaction after that day lists only the first token transfers')
