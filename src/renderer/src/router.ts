@@ -1,3 +1,4 @@
+import { ADDRESS_ROUTE_PATH } from './address-tabs'
 import { createRouter, createWebHashHistory, type Router } from 'vue-router'
 import HomeView from './features/address/HomeView.vue'
 import { useSessionStore } from './features/shell/session-store'
@@ -18,7 +19,7 @@ export function createAppRouter(): Router {
         meta: { open: true },
       },
       {
-        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history|flows)?',
+        path: ADDRESS_ROUTE_PATH,
         name: 'address',
         component: () => import('./features/address/AddressView.vue'),
       },

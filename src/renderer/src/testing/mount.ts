@@ -1,3 +1,4 @@
+import { ADDRESS_ROUTE_PATH } from '../address-tabs'
 import { mount, type ComponentMountingOptions } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import type { Component } from 'vue'
@@ -25,7 +26,7 @@ export function setupTestApp(routes: RouteRecordRaw[] = []): TestApp {
       { path: '/', name: 'home', component: stub },
       { path: '/welcome', name: 'welcome', component: stub },
       {
-        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history|flows)?',
+        path: ADDRESS_ROUTE_PATH,
         name: 'address',
         component: stub,
       },

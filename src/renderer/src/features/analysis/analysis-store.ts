@@ -41,7 +41,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network))
   const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
 
-  const summary = computed(() => (txs.target ? counterparties(txs.items, txs.target.address) : null))
+  // The page's token, counterparty and date filters narrow the table; the history walks all.
+  const summary = computed(() => (txs.target ? counterparties(txs.narrowed, txs.target.address) : null))
   const rows = computed(() => {
     const s = summary.value
     return s ? sortCounterparties(filterCounterparties(s.rows, query.value, labelOf), sortKey.value, sortDir.value) : []

@@ -51,17 +51,29 @@ export const useTransactionsStore = defineStore('transactions', () => {
   const directionFilter = ref<DirectionFilter>('all')
   const typeFilter = ref('all')
   const statusFilter = ref<StatusFilter>('all')
+  /**
+   * A further narrowing another view sets (by token, counterparty and dates): it applies to
+   * the list here and to every view built from `narrowed`. Null: none.
+   */
+  const narrowing = shallowRef<((tx: Transaction) => boolean) | null>(null)
 
   const complete = computed(() => pages.value > 0 && nextCursor.value === null)
   const unreadable = computed(() => entries.value.length - items.value.length)
+  /** The readable transactions that pass the narrowing (all of them when none is set). */
+  const narrowed = computed(() => {
+    const n = narrowing.value
+    return n ? items.value.filter(n) : items.value
+  })
   /** The rows shown. Unreadable rows stay whatever the filters: what they are is unknown. */
   const filtered = computed(() => {
     const t = target.value
     if (!t) return []
     const f = { direction: directionFilter.value, type: typeFilter.value, status: statusFilter.value }
-    return isFilterOff(f)
-      ? entries.value
-      : entries.value.filter((e) => e instanceof UnreadableRow || matchesFilter(e, t.address, f))
+    const n = narrowing.value
+    if (isFilterOff(f) && !n) return entries.value
+    return entries.value.filter(
+      (e) => e instanceof UnreadableRow || ((!n || n(e)) && (isFilterOff(f) || matchesFilter(e, t.address, f))),
+    )
   })
   const types = computed(() => {
     const set = new Set<string>()
@@ -314,6 +326,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     directionFilter,
     typeFilter,
     statusFilter,
+    narrowing,
+    narrowed,
     complete,
     filtered,
     types,

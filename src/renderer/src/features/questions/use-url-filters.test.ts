@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { defineComponent, h, ref } from 'vue'
+import { flushPromises } from '@vue/test-utils'
+import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import { useTransactionsStore } from '../transactions/transactions-store'
+import { useQuestionsStore } from './questions-store'
+import { useUrlFilters } from './use-url-filters'
+
+const ADDRESS = `0x${'1'.repeat(40)}`
+const TOKEN = `0x${'c'.repeat(40)}`
+const PARTY = `0x${'2'.repeat(40)}`
+
+/** The address page's use of the filters, without the rest of the page. */
+const Page = defineComponent({
+  setup() {
+    useUrlFilters(ref(ADDRESS))
+    return () => h('div')
+  },
+})
+
+async function open(t: TestApp, query: Record<string, string>) {
+  await t.router.push({ name: 'address', params: { network: 'alpha', address: ADDRESS }, query })
+  const w = mountWith(Page, t)
+  await flushPromises()
+  return w
+}
+
+describe('filters kept in the URL', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('reads the URL into the stores, and a changed filter into a new history entry that back undoes', async () => {
+    const t = setupTestApp()
+    const w = await open(t, { token: TOKEN, dir: 'out' })
+    const questions = useQuestionsStore()
+    const txs = useTransactionsStore()
+    expect(questions.filters.token).toBe(TOKEN)
+    expect(txs.directionFilter).toBe('out')
+    expect(txs.narrowing).not.toBeNull()
+
+    questions.set({ party: PARTY })
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ token: TOKEN, party: PARTY, dir: 'out' })
+    // The Transactions tab's own selects write the store: that goes to the URL too.
+    txs.statusFilter = 'failed'
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ token: TOKEN, party: PARTY, dir: 'out', status: 'failed' })
+
+    t.router.back()
+    await flushPromises()
+    await vi.waitFor(() => expect(txs.statusFilter).toBe('all'))
+    expect(questions.filters.party).toBe(PARTY)
+    w.unmount()
+    expect(txs.narrowing).toBeNull()
+  })
+
+  it('leaves bad values out with a note, keeps them in the URL until a filter changes, and never throws', async () => {
+    const t = setupTestApp()
+    await open(t, { token: 'usdc', party: PARTY, from: '2026-13-01' })
+    const questions = useQuestionsStore()
+    expect(questions.filters.token).toBeNull()
+    expect(questions.filters.party).toBe(PARTY)
+    expect(questions.problems).toHaveLength(2)
+    expect(t.router.currentRoute.value.query.token).toBe('usdc')
+    questions.set({ toDay: '2026-01-31' })
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ party: PARTY, to: '2026-01-31' })
+    expect(questions.problems).toEqual([])
+  })
+})

@@ -1,0 +1,73 @@
+import { computed, onBeforeUnmount, watch, type Ref } from 'vue'
+import { useRoute, useRouter } from 'vue-router'
+import { useTransactionsStore } from '../transactions/transactions-store'
+import { filterPredicate } from './address-filters'
+import { filterQuery, NO_PAGE_FILTERS, parseFilterQuery, sameQuery } from './filter-query'
+import { useQuestionsStore } from './questions-store'
+import { warmKeys } from './warm-keys'
+
+/**
+ * Keeps the address page's filters in its URL. The URL is read into the stores whenever it
+ * changes (opening a link, back, forward, reload); a filter the user changes (here or in the
+ * Transactions tab's own selects) becomes a new history entry, so back undoes it. A URL value
+ * that is not understood stays in the URL, is left out of the filters and is named in a note
+ * until the user changes a filter.
+ */
+export function useUrlFilters(address: Ref<string | null>): void {
+  const route = useRoute()
+  const router = useRouter()
+  const questions = useQuestionsStore()
+  const txs = useTransactionsStore()
+  const fromUrl = computed(() => parseFilterQuery(route.name === 'address' ? route.query : {}))
+
+  watch(
+    [fromUrl, address],
+    ([parsed, addr]) => {
+      const f = parsed.filters
+      questions.filters = f
+      questions.problems = parsed.problems
+      txs.directionFilter = f.direction
+      txs.typeFilter = f.kind
+      txs.statusFilter = f.status
+      txs.narrowing = addr ? filterPredicate(addr, f) : null
+    },
+    { immediate: true },
+  )
+
+  const wanted = computed(() =>
+    filterQuery({
+      ...questions.filters,
+      direction: txs.directionFilter,
+      kind: txs.typeFilter,
+      status: txs.statusFilter,
+    }),
+  )
+  watch(wanted, (next) => {
+    if (route.name !== 'address' || sameQuery(next, filterQuery(fromUrl.value.filters))) return
+    void router.push({ name: 'address', params: route.params, query: next })
+  })
+
+  // Keys for the filters are worked out in idle time as pages arrive; pages are appended, so
+  // only the new tail is read (a new first page starts over).
+  let stopWarm: (() => number) | null = null
+  watch(
+    () => [txs.items, address.value] as const,
+    ([items, addr], old) => {
+      const reached = stopWarm?.() ?? 0
+      stopWarm = null
+      if (!addr || items.length === 0) return
+      const [prevItems, prevAddr] = old ?? [[], null]
+      const appended = prevAddr === addr && prevItems.length > 0 && items[0] === prevItems[0]
+      stopWarm = warmKeys(items, addr, appended ? Math.min(reached, items.length) : 0)
+    },
+    { immediate: true },
+  )
+
+  // Another page has no address filters: the list is whole again when the address page comes back.
+  onBeforeUnmount(() => {
+    stopWarm?.()
+    txs.narrowing = null
+    questions.filters = { ...NO_PAGE_FILTERS }
+    questions.problems = []
+  })
+}
