@@ -147,6 +147,17 @@ export const bridgeCalls = {
       text: watchNote,
     })
     .strict(),
+  // Address labels: a CSV previewed, then imported with the changes the user picked.
+  'labels.list': empty,
+  'labels.preview': z.object({ text: z.string().max(5_000_000), network: networkName }).strict(),
+  'labels.import': z
+    .object({
+      text: z.string().max(5_000_000),
+      network: networkName,
+      replace: z.array(z.string().max(120)).max(10_000).default([]),
+    })
+    .strict(),
+  'labels.export': empty,
   'search.query': z
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
     .strict(),

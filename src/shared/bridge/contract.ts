@@ -317,6 +317,12 @@ export interface BridgeCallOutputs {
   'notes.list': Note[]
   /** Empty text removes the note (answers null). */
   'notes.set': Note | null
+  'labels.list': import('../domain/address-label').AddressLabel[]
+  /** What a label CSV would add and change; nothing is written. */
+  'labels.preview': import('../domain/address-label').LabelImportPreview
+  /** `replace`: the changed labels the user picked; others keep their old label. */
+  'labels.import': { added: number; replaced: number; kept: number }
+  'labels.export': ExportFile
   'search.query': SearchAnswer
   'analysis.networks': NetworkPresence[]
   /** What a watch check of a list (or every list) costs now, before it runs. */
@@ -335,6 +341,7 @@ export interface BridgeEvents {
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
   'notes.changed': Note[]
+  'labels.changed': import('../domain/address-label').AddressLabel[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
@@ -354,6 +361,7 @@ export const bridgeEventNames = [
   'profiles.changed',
   'watchlists.changed',
   'notes.changed',
+  'labels.changed',
   'watch.changed',
   'sandbox',
   'notice',

@@ -175,6 +175,10 @@ export function bridgeHandlers(
 
     'notes.list': () => s.notes.list(),
     'notes.set': ({ key, ...rest }) => s.notes.set({ ...rest, key: key.toLowerCase() }),
+    'labels.list': () => s.labels.list(),
+    'labels.preview': ({ text, network }) => s.labels.preview(text, network),
+    'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
+    'labels.export': () => s.labels.export(),
     'search.query': ({ query, limit }) => s.search.query(query, limit),
     'analysis.networks': async ({ address: input, refresh }) => {
       const addr = address(input)
