@@ -6,6 +6,8 @@ import { bridge } from '../../bridge'
 import { useBalancesStore } from '../balances/balances-store'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useWatchlistsStore } from '../watchlists/watchlists-store'
+import { useLabelsStore } from '../labels'
+import { displayName } from '@shared/domain/display-name'
 import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
 import {
   counterparties,
@@ -25,6 +27,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const txs = useTransactionsStore()
   const balances = useBalancesStore()
   const watchlists = useWatchlistsStore()
+  const labels = useLabelsStore()
+  void labels.load()
 
   const presence = shallowRef<NetworkPresence[] | null>(null)
   const presenceFor = ref<string | null>(null)
@@ -48,7 +52,12 @@ export const useAnalysisStore = defineStore('analysis', () => {
     }
     return out
   })
-  const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
+  /**
+   * Watchlist label first, then the user's own address label (imported from other tools, so
+   * shown through displayName like a service name), then what the service names it.
+   */
+  const labelOf = (c: Counterparty): string | null =>
+    watchLabels.value.get(c.address) ?? displayName(labels.get(txs.target?.network, c.address)?.label) ?? c.label
 
   const summary = computed(() => (txs.target ? counterparties(txs.items, txs.target.address) : null))
   const rows = computed(() => {
