@@ -18,6 +18,7 @@ import { WatchService, type DesktopNotifier } from './watch/watch-service'
 import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
 import { LabelsStore } from './labels/labels-store'
+import { CaseStore } from './cases/case-store'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 
@@ -53,6 +54,7 @@ export class CoreServices {
   readonly quota: QuotaFile
   readonly notes: NotesStore
   readonly labels: LabelsStore
+  readonly cases: CaseStore
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
@@ -104,6 +106,11 @@ export class CoreServices {
       now: () => options.clock.now(),
       onChange: (labels) => options.emit('labels.changed', labels),
     })
+    this.cases = new CaseStore({
+      dataDir,
+      now: () => options.clock.now(),
+      onChange: (cases) => options.emit('cases.changed', cases),
+    })
     this.search = new SearchService({
       snapshots: this.snapshots,
       profileId: () => this.settings.activeProfileId,
@@ -150,6 +157,7 @@ export class CoreServices {
       this.watchlists.notice,
       this.notes.notice,
       this.labels.notice,
+      this.cases.notice,
       this.watch.notice,
     ])
       if (notice) this.notify('warning', notice)

@@ -1,3 +1,4 @@
+import type { CaseFile } from '../domain/case-file'
 import type { z } from 'zod'
 import type { BridgeResult } from './errors'
 import type { LimitScope, Profile, NetworkConfig } from '../domain/profile'
@@ -323,6 +324,18 @@ export interface BridgeCallOutputs {
   /** `replace`: the changed labels the user picked; others keep their old label. */
   'labels.import': { added: number; replaced: number; kept: number }
   'labels.export': ExportFile
+  'cases.list': CaseFile[]
+  'cases.create': CaseFile
+  'cases.rename': CaseFile
+  'cases.delete': null
+  'cases.addAddress': CaseFile
+  'cases.updateAddress': CaseFile
+  'cases.removeAddress': CaseFile
+  'cases.setNotes': CaseFile
+  'cases.setGraph': CaseFile
+  'cases.export': ExportFile
+  /** The imported case, added with a new id (an import never replaces a case). */
+  'cases.import': CaseFile
   'search.query': SearchAnswer
   'analysis.networks': NetworkPresence[]
   /** What a watch check of a list (or every list) costs now, before it runs. */
@@ -342,6 +355,7 @@ export interface BridgeEvents {
   'watchlists.changed': Watchlist[]
   'notes.changed': Note[]
   'labels.changed': import('../domain/address-label').AddressLabel[]
+  'cases.changed': CaseFile[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
@@ -362,6 +376,7 @@ export const bridgeEventNames = [
   'watchlists.changed',
   'notes.changed',
   'labels.changed',
+  'cases.changed',
   'watch.changed',
   'sandbox',
   'notice',
