@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { networkName } from './profile'
 import { WATCH_LIMITS } from './watch-limits'
+import { CASE_LIMITS } from './case-limits'
+
+export { CASE_LIMITS }
 
 /**
  * A case: a named investigation with its addresses on any network, its notes, the labels the
@@ -10,14 +13,6 @@ import { WATCH_LIMITS } from './watch-limits'
  * The graph state is its own small versioned object so the flow graph can adopt and extend it
  * (a later version migrates from 1) without changing the case around it.
  */
-export const CASE_LIMITS = {
-  cases: 200,
-  name: 80,
-  addresses: 500,
-  notes: 20_000,
-  expanded: 500,
-  hopLimit: 6,
-} as const
 
 const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
 const lowerAddress = z.string().regex(/^0x[0-9a-f]{40}$/, 'expected a lowercase address (0x and 40 hex digits)')
