@@ -6,12 +6,13 @@ const A = '0x52908400098527886e0f7030069857d2e4169ee7'
 const B = '0x8617e340b3d01fa5f11f306f4090fd50e238070d'
 const A_SUM = '0x52908400098527886E0F7030069857D2E4169EE7'
 
+/** Rows as labels; a column the file lacks reads as '' here (the store keeps the old value then). */
 const simple = (text: string, network = 'alpha') =>
   parseLabelsCsv(text, network).rows.map(({ address, network: n, label, note }) => ({
     address,
     network: n,
-    label,
-    note,
+    label: label ?? '',
+    note: note ?? '',
   }))
 
 function refusal(text: string): string {
@@ -49,9 +50,12 @@ describe('label CSV import layouts', () => {
     ])
   })
 
-  it('reads a headerless two-column file by position', () => {
+  it('reads a headerless two-column file by position, with no note column', () => {
     const parsed = parseLabelsCsv(`${A},Alice\n${B},Bob\n`, 'alpha')
-    expect(parsed.rows.map((r) => r.label)).toEqual(['Alice', 'Bob'])
+    expect(parsed.rows.map((r) => [r.label, r.note])).toEqual([
+      ['Alice', null],
+      ['Bob', null],
+    ])
     expect(parsed.layout).toContain('no header row')
   })
 

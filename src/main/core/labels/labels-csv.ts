@@ -15,10 +15,16 @@ import { AppError } from '../util/app-error'
  *   then note (our four-column layout when there are four or more);
  * - quoted cells, a BOM, CRLF or LF line ends; the separator is `;` or a tab only when the
  *   first line holds that and no comma, since a comma inside a label must not split it.
+ * A file without a label (or note) column leaves the label (or note) kept now as it is.
  * Every cell is checked before anything is kept: the first problem is named by row (line of
  * the file) and column, and nothing is applied.
  */
-export type LabelRow = Omit<AddressLabel, 'updatedAt'> & { row: number }
+export type LabelRow = Pick<AddressLabel, 'address' | 'network'> & {
+  row: number
+  /** Null when the file has no such column: the label or note kept now stays as it is. */
+  label: string | null
+  note: string | null
+}
 
 type Field = 'address' | 'network' | 'label' | 'note'
 
@@ -122,14 +128,14 @@ export function parseLabelsCsv(text: string, network: string): ParsedLabels {
     if (n && !NETWORK_NAME_PATTERN.test(net))
       refuse(line, n.where, `"${net.slice(0, 40)}" is not a network name (lowercase letters, digits, dashes)`)
     const l = cell('label')
-    const label = l?.text ?? ''
-    if (l && label.length > WATCH_LIMITS.label)
+    const label = l ? l.text : null
+    if (l && label !== null && label.length > WATCH_LIMITS.label)
       refuse(line, l.where, `the label has ${label.length} characters; at most ${WATCH_LIMITS.label}`)
     const o = cell('note')
-    const note = o?.text ?? ''
-    if (o && note.length > WATCH_LIMITS.note)
+    const note = o ? o.text : null
+    if (o && note !== null && note.length > WATCH_LIMITS.note)
       refuse(line, o.where, `the note has ${note.length} characters; at most ${WATCH_LIMITS.note}`)
-    if (label === '' && note === '') {
+    if (!label && !note) {
       empty++
       continue
     }

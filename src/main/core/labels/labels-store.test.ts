@@ -51,6 +51,16 @@ describe('LabelsStore import', () => {
     ).toMatchObject({ label: 'Alice 2', note: 'hot' })
   })
 
+  it('leaves the note as it is when the file has no note column', () => {
+    const store = open()
+    store.import(`address,label,note\n${A},Alice,hot wallet\n`, 'alpha', [])
+    const preview = store.preview(`address,label\n${A},Alice\n${B},Bob\n`, 'alpha')
+    expect(preview.same).toBe(1)
+    expect(preview.changed).toEqual([])
+    store.import(`${A},Alice 2\n`, 'alpha', [`alpha|${A}`])
+    expect(store.list()[0]).toMatchObject({ label: 'Alice 2', note: 'hot wallet' })
+  })
+
   it('keeps labels per network: the same address on another network is an addition', () => {
     const store = open()
     store.import(`${A},Alice\n`, 'alpha', [])

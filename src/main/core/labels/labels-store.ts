@@ -38,6 +38,8 @@ export interface LabelsStoreOptions {
   onChange?: (labels: AddressLabel[]) => void
 }
 
+type Incoming = Omit<AddressLabel, 'updatedAt'>
+
 export interface LabelImportResult {
   added: number
   replaced: number
@@ -78,11 +80,11 @@ export class LabelsStore {
     const { added, changed, same } = this.#diff(parsed.rows)
     return {
       added: added.map(({ address, network: n, label, note }) => ({ address, network: n, label, note })),
-      changed: changed.map(({ row, old }) => ({
-        address: row.address,
-        network: row.network,
+      changed: changed.map(({ next, old }) => ({
+        address: next.address,
+        network: next.network,
         old: { label: old.label, note: old.note },
-        next: { label: row.label, note: row.note },
+        next: { label: next.label, note: next.note },
       })),
       same,
       empty: parsed.empty,
@@ -99,11 +101,10 @@ export class LabelsStore {
   import(text: string, network: string, replace: readonly string[]): LabelImportResult {
     const { added, changed } = this.#diff(parseLabelsCsv(text, network).rows)
     const chosen = new Set(replace)
-    const picked = changed.filter((c) => chosen.has(labelId(c.row)))
+    const picked = changed.filter((c) => chosen.has(labelId(c.next)))
     const at = new Date(this.#now()).toISOString()
     const next = new Map(this.#labels)
-    for (const r of [...added, ...picked.map((c) => c.row)])
-      next.set(labelId(r), { address: r.address, network: r.network, label: r.label, note: r.note, updatedAt: at })
+    for (const r of [...added, ...picked.map((c) => c.next)]) next.set(labelId(r), { ...r, updatedAt: at })
     const result = { added: added.length, replaced: picked.length, kept: changed.length - picked.length }
     if (result.added + result.replaced > 0) this.#commit(next)
     return result
@@ -113,15 +114,22 @@ export class LabelsStore {
     return { filename: 'chainscope-labels.csv', mime: 'text/csv', text: formatLabelsCsv(this.list()) }
   }
 
-  #diff(rows: LabelRow[]): { added: LabelRow[]; changed: { row: LabelRow; old: AddressLabel }[]; same: number } {
-    const added: LabelRow[] = []
-    const changed: { row: LabelRow; old: AddressLabel }[] = []
+  /** Each row as the label it would become: a column the file lacks keeps what is kept now. */
+  #diff(rows: LabelRow[]): { added: Incoming[]; changed: { next: Incoming; old: AddressLabel }[]; same: number } {
+    const added: Incoming[] = []
+    const changed: { next: Incoming; old: AddressLabel }[] = []
     let same = 0
     for (const row of rows) {
       const old = this.#labels.get(labelId(row))
-      if (!old) added.push(row)
-      else if (old.label === row.label && old.note === row.note) same++
-      else changed.push({ row, old })
+      const next = {
+        address: row.address,
+        network: row.network,
+        label: row.label ?? old?.label ?? '',
+        note: row.note ?? old?.note ?? '',
+      }
+      if (!old) added.push(next)
+      else if (old.label === next.label && old.note === next.note) same++
+      else changed.push({ next, old })
     }
     return { added, changed, same }
   }
