@@ -88,7 +88,7 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       const dialog = page.getByRole('dialog', { name: 'Add to case' })
       await dialog.getByLabel('New case name').fill('Stolen funds')
       await dialog.getByRole('button', { name: 'Add' }).click()
-      await expect(page.getByText('Added to the case Stolen funds')).toBeVisible()
+      await expect(page.getByText('Added to the case Stolen funds (1 address)')).toBeVisible()
 
       await search.fill(holder!)
       await search.press('Enter')
@@ -98,7 +98,7 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await main.getByRole('button', { name: 'Add to case' }).click()
       await expect(dialog.getByLabel('Case')).toHaveValue(/.+/)
       await dialog.getByRole('button', { name: 'Add' }).click()
-      await expect(page.getByText('Added to the case Stolen funds')).toBeVisible()
+      await expect(page.getByText('Added to the case Stolen funds (2 addresses)')).toBeVisible()
     })
 
     let exported = ''
@@ -124,6 +124,9 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await main.getByRole('link', { name: 'Stolen funds' }).click()
       const table = main.getByRole('table', { name: 'Addresses in this case' })
       await expect(table.getByRole('row')).toHaveCount(3)
+      // The imported address labels show beside the case's own.
+      await expect(table).toContainText('Busy whale')
+      await expect(table).toContainText('Holder (cold)')
       await expect(main.getByLabel('Case notes')).toHaveValue('Funds left the whale in two hops.')
       await shootBothThemes(page, testInfo, 'c1-case-offline')
       await audit('case offline')
@@ -145,7 +148,7 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await main
         .getByLabel('Import case file')
         .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"x"}') })
-      await expect(main.getByRole('alert').filter({ hasText: 'Nothing was imported' })).toBeVisible()
+      await expect(main.getByRole('alert').filter({ hasText: 'this is not a Chainscope case file' })).toBeVisible()
       await shootBothThemes(page, testInfo, 'c2-home-cases')
       await audit('home with cases')
     })

@@ -31,6 +31,12 @@ export function parseCaseImport(text: string): CaseFile {
       `Nothing was imported: the case was written by a newer Chainscope (version ${raw.version}); update Chainscope to open it.`,
       { field: 'text' },
     )
+  if (typeof raw !== 'object' || raw === null || !('format' in raw) || raw.format !== 'chainscope-case')
+    throw new AppError(
+      'invalid-input',
+      'Nothing was imported: this is not a Chainscope case file (it has no "format": "chainscope-case"). Export the case again from Chainscope.',
+      { field: 'text' },
+    )
   const parsed = caseExportSchema.safeParse(raw)
   if (!parsed.success)
     throw new AppError('invalid-input', `Nothing was imported: ${firstProblem(parsed.error)}.`, { field: 'text' })

@@ -82,6 +82,7 @@ describe('CaseStore', () => {
     doc.case.graph.hopLimit = 99
     expect(() => store.import(JSON.stringify(doc))).toThrow(/case\.graph\.hopLimit/)
     expect(() => store.import('{ not json')).toThrow(/not valid JSON/)
+    expect(() => store.import('{"format":"x"}')).toThrow(/not a Chainscope case file/)
     expect(() => store.import(JSON.stringify({ ...doc, version: 2 }))).toThrow(/newer Chainscope/)
     expect(store.list()).toHaveLength(1)
   })
