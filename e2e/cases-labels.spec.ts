@@ -144,7 +144,14 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
         .setInputFiles({ name: 'case.json', mimeType: 'application/json', buffer: Buffer.from(exported) })
       await expect(main.getByRole('heading', { level: 1, name: 'Case: Stolen funds (2)' })).toBeVisible()
       await expect(main.getByRole('table', { name: 'Addresses in this case' }).getByRole('row')).toHaveCount(3)
-      await page.getByRole('link', { name: 'Chainscope home' }).click()
+      // The copy goes again, after a question that names it.
+      await main.getByRole('button', { name: 'Delete case' }).click()
+      await page
+        .getByRole('alertdialog', { name: 'Delete the case “Stolen funds (2)”?' })
+        .getByRole('button', { name: 'Delete' })
+        .click()
+      await expect(page.getByRole('heading', { level: 1, name: 'Open an address' })).toBeVisible()
+      await expect(main.getByRole('region', { name: 'Cases' }).getByRole('link')).toHaveCount(1)
       await main
         .getByLabel('Import case file')
         .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"x"}') })
