@@ -99,6 +99,16 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await expect(dialog.getByLabel('Case')).toHaveValue(/.+/)
       await dialog.getByRole('button', { name: 'Add' }).click()
       await expect(page.getByText('Added to the case Stolen funds (2 addresses)')).toBeVisible()
+
+      // The same whale on the other network is a third address of the case.
+      await page.getByRole('radio', { name: 'Beta' }).check({ force: true })
+      await search.fill(whale!)
+      await search.press('Enter')
+      await expect(page).toHaveURL(/#\/address\/beta\//)
+      await main.getByRole('button', { name: 'Add to case' }).click()
+      await dialog.getByRole('button', { name: 'Add' }).click()
+      await expect(page.getByText('Added to the case Stolen funds (3 addresses)')).toBeVisible()
+      await page.getByRole('radio', { name: 'Alpha' }).check({ force: true })
     })
 
     let exported = ''
@@ -123,14 +133,15 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await main.getByRole('link', { name: 'Stolen funds' }).click()
       const table = main.getByRole('table', { name: 'Addresses in this case' })
-      await expect(table.getByRole('row')).toHaveCount(3)
+      await expect(table.getByRole('row')).toHaveCount(4)
+      await expect(table.getByRole('cell', { name: 'Beta', exact: true })).toHaveCount(1)
       // The imported address labels show beside the case's own.
       await expect(table).toContainText('Busy whale')
       await expect(table).toContainText('Holder (cold)')
       await expect(main.getByLabel('Case notes')).toHaveValue('Funds left the whale in two hops.')
       await shootBothThemes(page, testInfo, 'c1-case-offline')
       await audit('case offline')
-      await table.getByRole('button', { name: new RegExp(`^Open ${whale}`, 'i') }).click()
+      await table.getByRole('button', { name: new RegExp(`^Open ${whale} on Alpha`, 'i') }).click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
         timeout: 20_000,
       })
@@ -143,7 +154,7 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
         .getByLabel('Import case file')
         .setInputFiles({ name: 'case.json', mimeType: 'application/json', buffer: Buffer.from(exported) })
       await expect(main.getByRole('heading', { level: 1, name: 'Case: Stolen funds (2)' })).toBeVisible()
-      await expect(main.getByRole('table', { name: 'Addresses in this case' }).getByRole('row')).toHaveCount(3)
+      await expect(main.getByRole('table', { name: 'Addresses in this case' }).getByRole('row')).toHaveCount(4)
       // The copy goes again, after a question that names it.
       await main.getByRole('button', { name: 'Delete case' }).click()
       await page
