@@ -116,6 +116,8 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await main.getByRole('link', { name: 'Stolen funds' }).click()
       await expect(main.getByRole('heading', { level: 1, name: 'Case: Stolen funds' })).toBeVisible()
+      await main.getByLabel(new RegExp(`^Note of ${whale} on Alpha in this case$`, 'i')).fill('source of funds')
+      await main.getByLabel(new RegExp(`^Label of ${whale} on Alpha in this case$`, 'i')).click()
       await main.getByLabel('Case notes').fill('Funds left the whale in two hops.')
       await main.getByRole('button', { name: 'Save notes' }).click()
       await expect(page.getByText('Notes saved')).toBeVisible()
@@ -139,6 +141,9 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       await expect(table).toContainText('Busy whale')
       await expect(table).toContainText('Holder (cold)')
       await expect(main.getByLabel('Case notes')).toHaveValue('Funds left the whale in two hops.')
+      await expect(main.getByLabel(new RegExp(`^Note of ${whale} on Alpha in this case$`, 'i'))).toHaveValue(
+        'source of funds',
+      )
       await shootBothThemes(page, testInfo, 'c1-case-offline')
       await audit('case offline')
       await table.getByRole('button', { name: new RegExp(`^Open ${whale} on Alpha`, 'i') }).click()
