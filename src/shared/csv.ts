@@ -71,7 +71,7 @@ const MESSAGES: Record<string, string> = {
  * ends may be mixed (files pass through several editors): all become LF first, inside quoted
  * cells too.
  */
-export function parseCsv(text: string): CsvResult {
+export function parseCsv(text: string, delimiter: ',' | ';' | '\t' = ','): CsvResult {
   const src = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n')
   const lineStarts = [0]
   for (let i = 0; i < src.length; i++) if (src[i] === '\n') lineStarts.push(i + 1)
@@ -89,7 +89,7 @@ export function parseCsv(text: string): CsvResult {
   let error: CsvResult['error'] = null
   let start = 0
   Papa.parse<string[]>(src, {
-    delimiter: ',',
+    delimiter,
     newline: '\n',
     skipEmptyLines: true,
     step: (result) => {

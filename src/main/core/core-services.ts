@@ -17,6 +17,8 @@ import type { Clock } from './util/clock'
 import { WatchService, type DesktopNotifier } from './watch/watch-service'
 import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
+import { LabelsStore } from './labels/labels-store'
+import { CaseStore } from './cases/case-store'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 
@@ -51,6 +53,8 @@ export class CoreServices {
   readonly watchlists: WatchlistStore
   readonly quota: QuotaFile
   readonly notes: NotesStore
+  readonly labels: LabelsStore
+  readonly cases: CaseStore
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
@@ -97,6 +101,16 @@ export class CoreServices {
         options.emit('notes.changed', notes)
       },
     })
+    this.labels = new LabelsStore({
+      dataDir,
+      now: () => options.clock.now(),
+      onChange: (labels) => options.emit('labels.changed', labels),
+    })
+    this.cases = new CaseStore({
+      dataDir,
+      now: () => options.clock.now(),
+      onChange: (cases) => options.emit('cases.changed', cases),
+    })
     this.search = new SearchService({
       snapshots: this.snapshots,
       profileId: () => this.settings.activeProfileId,
@@ -138,7 +152,14 @@ export class CoreServices {
       notify: options.notify,
       log,
     })
-    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice, this.watch.notice])
+    for (const notice of [
+      this.settings.notice,
+      this.watchlists.notice,
+      this.notes.notice,
+      this.labels.notice,
+      this.cases.notice,
+      this.watch.notice,
+    ])
       if (notice) this.notify('warning', notice)
     this.#syncWatcher()
   }

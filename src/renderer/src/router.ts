@@ -23,6 +23,13 @@ export function createAppRouter(): Router {
         name: 'address',
         component: () => import('./features/address/AddressView.vue'),
       },
+      {
+        path: '/cases/:id',
+        name: 'case',
+        component: () => import('./features/cases/CaseView.vue'),
+        props: true,
+        meta: { open: true },
+      },
       { path: '/rpc', name: 'rpc', component: () => import('./features/rpc/RpcView.vue') },
       {
         path: '/watchlists',

@@ -3,6 +3,7 @@ import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
+import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
@@ -18,6 +19,11 @@ export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
 const scope = z.string().min(1).max(80).optional()
 
 const listName = z.string().trim().pipe(watchListName)
+const caseName = z
+  .string()
+  .trim()
+  .min(1, 'a case needs a name')
+  .max(CASE_LIMITS.name, `a case name is at most ${CASE_LIMITS.name} characters`)
 
 /** A standard read method: the console never signs or sends (`writeMethodRefusal`), in a batch neither. */
 const rpcMethod = z
@@ -36,6 +42,17 @@ const watchEntryInput = z.object({
   tags: z.array(z.string().trim()).pipe(watchTags).default([]),
   alsoNetworks: watchAlsoNetworks.optional(),
 })
+
+/** A case's address with what the analyst wrote about it (both omitted: left as they are). */
+const caseAddressInput = z
+  .object({
+    id,
+    address,
+    network: networkName,
+    label: z.string().trim().pipe(watchLabel).optional(),
+    note: watchNote.optional(),
+  })
+  .strict()
 
 export const bridgeCalls = {
   'app.info': empty,
@@ -147,6 +164,31 @@ export const bridgeCalls = {
       text: watchNote,
     })
     .strict(),
+  // Address labels: a CSV previewed, then imported with the changes the user picked.
+  'labels.list': empty,
+  'labels.preview': z.object({ text: z.string().max(5_000_000), network: networkName }).strict(),
+  'labels.import': z
+    .object({
+      text: z.string().max(5_000_000),
+      network: networkName,
+      replace: z.array(z.string().max(120)).max(10_000).default([]),
+    })
+    .strict(),
+  'labels.export': empty,
+  // Cases: a named investigation (case-file.ts holds the saved shape).
+  'cases.list': empty,
+  'cases.create': z
+    .object({ name: caseName, first: z.object({ address, network: networkName }).strict().optional() })
+    .strict(),
+  'cases.rename': z.object({ id, name: caseName }).strict(),
+  'cases.delete': z.object({ id }).strict(),
+  'cases.addAddress': caseAddressInput,
+  'cases.updateAddress': caseAddressInput,
+  'cases.removeAddress': z.object({ id, address, network: networkName }).strict(),
+  'cases.setNotes': z.object({ id, notes: z.string().max(CASE_LIMITS.notes) }).strict(),
+  'cases.setGraph': z.object({ id, graph: graphStateSchema }).strict(),
+  'cases.export': z.object({ id }).strict(),
+  'cases.import': z.object({ text: z.string().max(5_000_000) }).strict(),
   'search.query': z
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
     .strict(),

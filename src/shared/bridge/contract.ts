@@ -1,3 +1,4 @@
+import type { CaseFile } from '../domain/case-file'
 import type { z } from 'zod'
 import type { BridgeResult } from './errors'
 import type { LimitScope, Profile, NetworkConfig } from '../domain/profile'
@@ -320,6 +321,24 @@ export interface BridgeCallOutputs {
   'notes.list': Note[]
   /** Empty text removes the note (answers null). */
   'notes.set': Note | null
+  'labels.list': import('../domain/address-label').AddressLabel[]
+  /** What a label CSV would add and change; nothing is written. */
+  'labels.preview': import('../domain/address-label').LabelImportPreview
+  /** `replace`: the changed labels the user picked; others keep their old label. */
+  'labels.import': { added: number; replaced: number; kept: number }
+  'labels.export': ExportFile
+  'cases.list': CaseFile[]
+  'cases.create': CaseFile
+  'cases.rename': CaseFile
+  'cases.delete': null
+  'cases.addAddress': CaseFile
+  'cases.updateAddress': CaseFile
+  'cases.removeAddress': CaseFile
+  'cases.setNotes': CaseFile
+  'cases.setGraph': CaseFile
+  'cases.export': ExportFile
+  /** The imported case, added with a new id (an import never replaces a case). */
+  'cases.import': CaseFile
   'search.query': SearchAnswer
   'analysis.networks': NetworkPresence[]
   /** What a watch check of a list (or every list) costs now, before it runs. */
@@ -338,6 +357,8 @@ export interface BridgeEvents {
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
   'notes.changed': Note[]
+  'labels.changed': import('../domain/address-label').AddressLabel[]
+  'cases.changed': CaseFile[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
   /** The built-in sandbox's life, while the sandbox profile is active. */
@@ -357,6 +378,8 @@ export const bridgeEventNames = [
   'profiles.changed',
   'watchlists.changed',
   'notes.changed',
+  'labels.changed',
+  'cases.changed',
   'watch.changed',
   'sandbox',
   'notice',

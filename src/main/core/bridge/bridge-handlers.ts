@@ -175,6 +175,23 @@ export function bridgeHandlers(
 
     'notes.list': () => s.notes.list(),
     'notes.set': ({ key, ...rest }) => s.notes.set({ ...rest, key: key.toLowerCase() }),
+    'labels.list': () => s.labels.list(),
+    'labels.preview': ({ text, network }) => s.labels.preview(text, network),
+    'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
+    'labels.export': () => s.labels.export(),
+    'cases.list': () => s.cases.list(),
+    'cases.create': ({ name, first }) =>
+      s.cases.create(name, first && { ...first, address: address(first.address, 'first.address') }),
+    'cases.rename': ({ id, name }) => s.cases.rename(id, name),
+    'cases.delete': ({ id }) => (s.cases.delete(id), null),
+    'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, { ...a, address: address(a.address) }),
+    'cases.updateAddress': ({ id, address: a, network, ...patch }) =>
+      s.cases.updateAddress(id, { address: a, network }, patch),
+    'cases.removeAddress': ({ id, ...a }) => s.cases.removeAddress(id, a),
+    'cases.setNotes': ({ id, notes }) => s.cases.setNotes(id, notes),
+    'cases.setGraph': ({ id, graph }) => s.cases.setGraph(id, graph),
+    'cases.export': ({ id }) => s.cases.export(id),
+    'cases.import': ({ text }) => s.cases.import(text),
     'search.query': ({ query, limit }) => s.search.query(query, limit),
     'analysis.networks': async ({ address: input, refresh }) => {
       const addr = address(input)

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
+import { bundleFixture } from '../testing/bundle-fixture'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WatchlistStore } from './watchlist-store'
 
@@ -13,16 +13,7 @@ let writer: string
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watchlist-crash-'))
-  // One bundle, so each of the 100 writers starts in tens of milliseconds.
-  writer = join(dir, 'writer.mjs')
-  await build({
-    entryPoints: [join(import.meta.dirname, 'testing', 'sigkill-writer.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: writer,
-    logLevel: 'silent',
-  })
+  writer = await bundleFixture(join(import.meta.dirname, 'testing', 'sigkill-writer.ts'), dir)
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 

@@ -7,6 +7,8 @@ import { useBalancesStore } from '../balances/balances-store'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useWatchlistsStore } from '../watchlists/watchlists-store'
 import { watchLabelsOn } from '../watchlists/watch-labels'
+import { useLabelsStore } from '../labels'
+import { displayName } from '@shared/domain/display-name'
 import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
 import {
   counterparties,
@@ -26,6 +28,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const txs = useTransactionsStore()
   const balances = useBalancesStore()
   const watchlists = useWatchlistsStore()
+  const labels = useLabelsStore()
+  void labels.load()
 
   const presence = shallowRef<NetworkPresence[] | null>(null)
   const presenceFor = ref<string | null>(null)
@@ -39,7 +43,12 @@ export const useAnalysisStore = defineStore('analysis', () => {
 
   /** Watchlist labels of the open network, by lowercase address. */
   const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network))
-  const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
+  /**
+   * Watchlist label first, then the user's own address label (imported from other tools, so
+   * shown through displayName like a service name), then what the service names it.
+   */
+  const labelOf = (c: Counterparty): string | null =>
+    watchLabels.value.get(c.address) ?? displayName(labels.get(txs.target?.network, c.address)?.label) ?? c.label
 
   // The page's token, counterparty and date filters narrow the table; the history walks all.
   const summary = computed(() => (txs.target ? counterparties(txs.narrowed, txs.target.address) : null))

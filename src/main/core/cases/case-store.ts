@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import type { ExportFile } from '../../../shared/bridge/contract'
+import {
+  CASE_LIMITS,
+  CASES_VERSION,
+  casesFileSchema,
+  emptyGraphState,
+  type CaseAddress,
+  type CaseFile,
+  type GraphState,
+} from '../../../shared/domain/case-file'
+import { normaliseAddress } from '../../../shared/domain/address'
+import { AppError } from '../util/app-error'
+import { diskProblem, DiskWriteError } from '../util/disk-error'
+import { VersionedFile } from '../util/versioned-file'
+import { exportCase, parseCaseImport } from './case-io'
+
+type CasesFile = { version: 1; cases: CaseFile[] }
+
+export interface CaseStoreOptions {
+  /** The file is `<dataDir>/cases.json`, its backup `cases.json.bak`. */
+  dataDir: string
+  now?: () => number
+  onChange?: (cases: CaseFile[]) => void
+}
+
+export type AddressRef = Pick<CaseAddress, 'address' | 'network'>
+
+/**
+ * Cases, kept like the watchlists (versioned-file.ts): every change is made on a copy, checked
+ * against the one schema, written atomically with a backup of the last good file, and only
+ * then made current, so a refused or failed write changes nothing. A case reads nothing from
+ * the network: opening one offline shows all it holds, and its addresses open from the cache.
+ */
+export class CaseStore {
+  readonly #file: VersionedFile<CasesFile>
+  readonly #now: () => number
+  readonly #onChange: CaseStoreOptions['onChange']
+  #cases: CaseFile[]
+  readonly notice: string | null
+
+  constructor(options: CaseStoreOptions) {
+    this.#now = options.now ?? Date.now
+    this.#onChange = options.onChange
+    this.#file = new VersionedFile<CasesFile>({
+      path: join(options.dataDir, 'cases.json'),
+      version: CASES_VERSION,
+      label: 'cases',
+      migrate: (raw) => casesFileSchema.parse(raw),
+      empty: () => ({ version: 1, cases: [] }),
+      now: this.#now,
+    })
+    const loaded = this.#file.load()
+    this.#cases = loaded.data.cases
+    this.notice = loaded.notice
+  }
+
+  list(): CaseFile[] {
+    return structuredClone(this.#cases)
+  }
+
+  create(name: string, first?: AddressRef): CaseFile {
+    if (this.#cases.length >= CASE_LIMITS.cases)
+      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
+    const at = this.#iso()
+    const c: CaseFile = {
+      id: randomUUID(),
+      name: name.trim(),
+      createdAt: at,
+      updatedAt: at,
+      addresses: first ? [{ ...ref(first), label: '', note: '', addedAt: at }] : [],
+      notes: '',
+      graph: emptyGraphState(),
+    }
+    this.#commit([...this.#cases, c])
+    return structuredClone(c)
+  }
+
+  rename(id: string, name: string): CaseFile {
+    return this.#change(id, (c) => ({ ...c, name: name.trim() }))
+  }
+
+  delete(id: string): void {
+    this.#find(id)
+    this.#commit(this.#cases.filter((c) => c.id !== id))
+  }
+
+  addAddress(id: string, a: AddressRef & { label?: string; note?: string }): CaseFile {
+    return this.#change(id, (c) => {
+      const r = ref(a)
+      if (c.addresses.some((x) => same(x, r))) throw new AppError('conflict', 'This address is in the case already.')
+      if (c.addresses.length >= CASE_LIMITS.addresses)
+        throw new AppError('invalid-input', `A case holds at most ${CASE_LIMITS.addresses} addresses.`)
+      const entry = { ...r, label: a.label?.trim() ?? '', note: a.note ?? '', addedAt: this.#iso() }
+      return { ...c, addresses: [...c.addresses, entry] }
+    })
+  }
+
+  updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): CaseFile {
+    return this.#change(id, (c) => {
+      const r = ref(a)
+      const at = c.addresses.findIndex((x) => same(x, r))
+      if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
+      const next = [...c.addresses]
+      next[at] = {
+        ...next[at]!,
+        ...(patch.label !== undefined ? { label: patch.label.trim() } : {}),
+        ...(patch.note !== undefined ? { note: patch.note } : {}),
+      }
+      return { ...c, addresses: next }
+    })
+  }
+
+  removeAddress(id: string, a: AddressRef): CaseFile {
+    return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, ref(a))) }))
+  }
+
+  setNotes(id: string, notes: string): CaseFile {
+    return this.#change(id, (c) => ({ ...c, notes }))
+  }
+
+  setGraph(id: string, graph: GraphState): CaseFile {
+    return this.#change(id, (c) => ({ ...c, graph: structuredClone(graph) }))
+  }
+
+  export(id: string): ExportFile {
+    return exportCase(this.#find(id))
+  }
+
+  /** Adds the case in the file as a new case (a new id), so an import never replaces one. */
+  import(text: string): CaseFile {
+    const c = parseCaseImport(text)
+    if (this.#cases.length >= CASE_LIMITS.cases)
+      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
+    const taken = new Set(this.#cases.map((x) => x.name))
+    let name = c.name
+    for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
+    const added = { ...c, id: randomUUID(), name }
+    this.#commit([...this.#cases, added])
+    return structuredClone(added)
+  }
+
+  #find(id: string): CaseFile {
+    const c = this.#cases.find((x) => x.id === id)
+    if (!c) throw new AppError('not-found', 'This case no longer exists.')
+    return c
+  }
+
+  #change(id: string, f: (c: CaseFile) => CaseFile): CaseFile {
+    const next = { ...f(this.#find(id)), updatedAt: this.#iso() }
+    this.#commit(this.#cases.map((c) => (c.id === id ? next : c)))
+    return structuredClone(next)
+  }
+
+  #iso(): string {
+    return new Date(this.#now()).toISOString()
+  }
+
+  #commit(cases: CaseFile[]): void {
+    try {
+      this.#file.save({ version: CASES_VERSION, cases })
+    } catch (error) {
+      if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
+      throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
+    }
+    this.#cases = cases
+    this.#onChange?.(this.list())
+  }
+}
+
+const ref = (a: AddressRef): AddressRef => ({ address: normaliseAddress(a.address), network: a.network })
+const same = (x: AddressRef, y: AddressRef): boolean => x.address === y.address && x.network === y.network

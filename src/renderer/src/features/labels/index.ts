@@ -1,0 +1,2 @@
+export { default as LabelsPanel } from './LabelsPanel.vue'
+export { useLabelsStore } from './labels-store'

@@ -1,0 +1,61 @@
+import { defineStore } from 'pinia'
+import { ref, shallowRef } from 'vue'
+import { labelId, type AddressLabel, type LabelImportPreview } from '@shared/domain/address-label'
+import type { BridgeError } from '@shared/bridge/errors'
+import { bridge } from '../../bridge'
+
+/**
+ * Address labels (main keeps them in labels.json and is the one writer). An import is two
+ * steps: a preview of what would be added and changed, then the import with the changed
+ * labels the user picked; nothing is written before the second step.
+ */
+export const useLabelsStore = defineStore('labels', () => {
+  const byId = shallowRef(new Map<string, AddressLabel>())
+  const error = ref<BridgeError | null>(null)
+
+  function replaceAll(list: AddressLabel[]): void {
+    byId.value = new Map(list.filter((l) => l && typeof l.address === 'string').map((l) => [labelId(l), l]))
+  }
+  bridge.on('labels.changed', (list) => {
+    if (Array.isArray(list)) replaceAll(list)
+  })
+
+  let loading: Promise<void> | null = null
+  function load(): Promise<void> {
+    loading ??= bridge.invoke('labels.list', {}).then((r) => {
+      if (r.ok) replaceAll(r.value)
+      else {
+        error.value = r.error
+        loading = null
+      }
+    })
+    return loading
+  }
+
+  function get(network: string | null | undefined, address: string | null | undefined): AddressLabel | null {
+    return network && address ? (byId.value.get(labelId({ network, address })) ?? null) : null
+  }
+
+  /** The pending import: its text and network are sent again on apply, with the user's picks. */
+  const pending = shallowRef<{ name: string; text: string; network: string; preview: LabelImportPreview } | null>(null)
+
+  async function preview(name: string, text: string, network: string): Promise<BridgeError | null> {
+    pending.value = null
+    const r = await bridge.invoke('labels.preview', { text, network })
+    if (!r.ok) return r.error
+    pending.value = { name, text, network, preview: r.value }
+    return null
+  }
+
+  async function apply(replace: string[]) {
+    const p = pending.value
+    if (!p) return null
+    const r = await bridge.invoke('labels.import', { text: p.text, network: p.network, replace })
+    if (r.ok) pending.value = null
+    return r
+  }
+
+  const exportFile = () => bridge.invoke('labels.export', {})
+
+  return { byId, error, load, get, pending, preview, apply, exportFile }
+})
