@@ -66,6 +66,7 @@ describe('createCore', () => {
         rpcUrl: '',
         networks: [],
         limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
+        billing: 'request',
         active: false,
       },
     ])
