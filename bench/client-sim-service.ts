@@ -1,5 +1,6 @@
 import type { Clock } from '../src/main/core/util/clock'
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
+import { TRANSFER_TOPIC } from '../src/shared/domain/events'
 import type { Transaction } from '../src/shared/domain/service-schemas'
 
 /** Simulated time: timers run in order when the bench advances the clock; no real waiting. */
@@ -182,7 +183,6 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
 }
 
 const NEW_TX_EVERY = 10 * 60_000
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 /** The service in simulated time: the recorded data, live confirmations, a 20 ms answer time. */
 export class SimService {

@@ -1,7 +1,12 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import type { RequestOptions, RpcCallSpec, ServiceClient } from '../service/service-client'
-import { TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from '../watch/watch-check'
+import {
+  addressTopic as topicOf,
+  TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
+  TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
+  TRANSFER_TOPIC as TRANSFER,
+} from '../../../shared/domain/events'
 
 /**
  * Revalidation (a conditional GET for an address): before balances or a first transactions
@@ -32,7 +37,6 @@ export type Revalidation =
   | { kind: 'changed'; tokens: boolean }
   | { kind: 'unknown'; reason: string }
 
-const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hex = (n: number): string => `0x${n.toString(16)}`
 
 /** One address to check, and the block its cached data was current at. */

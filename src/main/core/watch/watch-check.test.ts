@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { RpcCallSpec } from '../service/service-client'
-import { logDeltas, runWatchCheck, TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE, watchCalls } from './watch-check'
+import {
+  TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
+  TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
+  TRANSFER_TOPIC as TRANSFER,
+} from '../../../shared/domain/events'
+import { logDeltas, runWatchCheck, watchCalls } from './watch-check'
 import type { ProfileWatchState } from './watch-state'
 
 const A = '0x00000000000000000000000000000000000000aa'

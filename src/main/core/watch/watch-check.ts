@@ -4,6 +4,12 @@ import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { RpcCallSpec } from '../service/service-client'
 import { stateKey, statusOf, type AddressState, type ProfileWatchState } from './watch-state'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import {
+  addressTopic as topicOf,
+  TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
+  TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
+  TRANSFER_TOPIC as TRANSFER,
+} from '../../../shared/domain/events'
 
 /**
  * The watch check (issue 11, item 4): "what changed since the last look" for many addresses at
@@ -25,9 +31,6 @@ import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount
  * Without batches (a provider that refuses them) the same calls go one by one: 2n + 4
  * requests, told before it starts (`estimate`).
  */
-export const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-export const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
-export const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
 
 export interface WatchTarget {
   network: string
@@ -42,7 +45,6 @@ export interface WatchCheckOptions {
   onHead?: (network: string, head: number) => void
 }
 
-const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hexBlock = (n: number): string => `0x${n.toString(16)}`
 
 /** The calls of one network's check, in order: head, (nonce, balance) per address, then logs. */
