@@ -130,6 +130,7 @@ export class CoreServices {
       clock: options.clock,
       onChanged: (statuses) => options.emit('watch.changed', statuses),
       onHead: (id, network, head) => this.observeHead(id, network, head),
+      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
       notify: options.notify,
       log,
     })

@@ -1,6 +1,7 @@
 import type { LimiterState } from '../../../shared/bridge/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
+import { CoinBalances } from '../balances/coin-balances'
 import { DataService, type Freshness } from '../data/data-service'
 import type { SnapshotStore } from '../data/snapshot-store'
 import type { HeadSource } from '../height/height-watcher'
@@ -52,6 +53,8 @@ export class ProfileRuntime {
   readonly limiters: LimiterPool
   readonly client: ServiceClient
   readonly data: DataService
+  /** Coin balances of many addresses per call, and how each network answers them (remembered). */
+  readonly balances = new CoinBalances()
   readonly #deps: RuntimeDeps
 
   constructor(profileId: string, deps: RuntimeDeps) {

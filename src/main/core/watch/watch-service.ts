@@ -6,7 +6,7 @@ import type { Logger } from '../util/logger'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { Clock, ClockTimer } from '../util/clock'
 import type { WatchlistStore } from '../watchlists/watchlist-store'
-import { byNetwork, runWatchCheck, watchRequests, type WatchTarget } from './watch-check'
+import { byNetwork, runWatchCheck, watchUnits, type WatchProgress, type WatchTarget } from './watch-check'
 import { markSeen, stateKey, statusOf, WatchStateStore } from './watch-state'
 
 /** A desktop notification: Electron's `Notification` in the desktop app; the web host leaves it to the page. */
@@ -23,6 +23,12 @@ export interface WatchServiceOptions {
   clock: Clock
   onChanged: (statuses: WatchStatus[]) => void
   onHead: (profileId: string, network: string, head: number) => void
+  /** The head the app knows for a network (the height watcher's), or null: lets a check plan a long gap. */
+  headOf?: (profileId: string, network: string) => number | null
+  /** The largest log range a profile's provider answers on a network, null while none was refused. */
+  logCap?: (profileId: string, network: string) => number | null
+  /** A long check's progress (blocks read of the gap since the last check). */
+  onProgress?: (progress: WatchProgress) => void
   notify?: DesktopNotifier
   log: Logger
   /** Never check more often than this, whatever the budget allows. Default 60 s. */
@@ -64,7 +70,7 @@ export class WatchService {
   async estimate(listId?: string): Promise<CostEstimate & { addresses: number }> {
     const { runtime, networks } = await this.#o.active()
     const targets = this.#known(networks, this.targets(listId))
-    const requests = watchRequests(runtime, this.#state.profile(runtime.profileId), targets)
+    const requests = watchUnits(runtime, this.#state.profile(runtime.profileId), targets, this.#plan(runtime.profileId))
     const limiter = runtime.limiters.state()
     return {
       ...estimateCost(requests, limiter),
@@ -151,11 +157,9 @@ export class WatchService {
     const state = this.#state.profile(id)
     const addresses = [...byNetwork(this.targets()).values()]
     if (addresses.length === 0) return null
-    // Without a runtime here (no request may start), the cost assumes batches of 100 work.
-    const perCheck = addresses.reduce(
-      (n, a) => n + Math.ceil((2 * a.length + 4) / 100) + 2 * Math.ceil(a.length * 0.1),
-      0,
-    )
+    // Without a runtime here (no request may start), the cost assumes one batch of the balance
+    // call and the three log filters per network works.
+    const perCheck = addresses.reduce((n, a) => n + 1 + 2 * Math.ceil(a.length * 0.1), 0)
     const checksPerDay = (this.#o.quotaPerDay(id) * state.budgetFraction) / perCheck
     if (checksPerDay < 1) return null
     return Math.max(this.#o.minIntervalMs ?? 60_000, Math.ceil((24 * 3600_000) / checksPerDay))
@@ -170,6 +174,17 @@ export class WatchService {
     this.#disposed = true
     if (this.#timer !== null) this.#o.clock.clearTimeout(this.#timer)
     this.#timer = null
+  }
+
+  /** What a check plans a long gap with: the known head and the provider's log range. */
+  #plan(id: string): {
+    headOf: (network: string) => number | null
+    logCap: (network: string) => number | null
+  } {
+    return {
+      headOf: (network) => this.#o.headOf?.(id, network) ?? null,
+      logCap: (network) => this.#o.logCap?.(id, network) ?? null,
+    }
   }
 
   /** Addresses on networks the profile has (a list may hold entries of another provider's networks). */
@@ -190,6 +205,8 @@ export class WatchService {
       priority,
       now: () => this.#o.clock.now(),
       onHead: (network, head) => this.#o.onHead(id, network, head),
+      onProgress: this.#o.onProgress,
+      ...this.#plan(id),
     })
     this.#state.save(id, state)
     this.#o.onChanged(result.statuses)
