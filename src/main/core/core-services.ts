@@ -107,7 +107,7 @@ export class CoreServices {
       onStatus: (status) => options.emit('sandbox', status),
       onReady: (info) => {
         this.keys.setManaged(SANDBOX_PROFILE_ID, info.api_key)
-        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks)
+        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks, info.billing)
         this.#profilesChanged()
       },
       onGone: () => {
@@ -127,6 +127,7 @@ export class CoreServices {
       },
       activeId: () => this.settings.activeProfileId,
       quotaPerDay: (id) => this.settings.find(id)?.limits.quotaPerDay ?? 0,
+      billing: (id) => this.settings.find(id)?.billing ?? 'request',
       clock: options.clock,
       onChanged: (statuses) => options.emit('watch.changed', statuses),
       onHead: (id, network, head) => this.observeHead(id, network, head),

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
-import { apiKeySchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
+import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
@@ -37,7 +37,7 @@ export const bridgeCalls = {
   'profiles.save': profileInputSchema,
   'profiles.remove': z.object({ id }).strict(),
   'profiles.activate': z.object({ id }).strict(),
-  'profiles.setLimits': z.object({ id, limits: limitsSchema }).strict(),
+  'profiles.setLimits': z.object({ id, limits: limitsSchema, billing: billingSchema.optional() }).strict(),
 
   'key.status': z.object({ profileId: id }).strict(),
   'key.set': z

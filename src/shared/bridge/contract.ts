@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { BridgeResult } from './errors'
 import type { LimitScope, Profile, NetworkConfig } from '../domain/profile'
+import type { Billing } from '../domain/billing'
 import type { bridgeCalls, prioritySchema } from './call-schemas'
 import type { BalanceItem, Transaction, UnreadableItem } from '../domain/service-schemas'
 
@@ -100,6 +101,8 @@ export interface LimiterState {
   resetsAt: string
   /** Background work stops when less than this many requests are left. */
   reserve: number
+  /** The unit every count here is in (billing.ts): requests, calls, or calls plus one per batch. */
+  billing?: Billing
   throttled: boolean
   /** What the profile's limits apply to (`Limits.scope`); the fields above are of one bucket. */
   scope?: LimitScope

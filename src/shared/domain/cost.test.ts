@@ -6,6 +6,7 @@ describe('estimateCost', () => {
     const small = estimateCost(12, { leftToday: 900, reserve: 200 })
     expect(small).toEqual({
       requests: 12,
+      billing: 'request',
       leftToday: 900,
       percentOfLeft: 1.4,
       reserve: 200,
@@ -19,5 +20,15 @@ describe('estimateCost', () => {
     expect(over).toMatchObject({ exceedsLeft: true, crossesReserve: true })
     expect(describeCost(over)).toBe('5 requests (more than all of the 0 left today)')
     expect(estimateCost(0, { leftToday: 0, reserve: 0 })).toMatchObject({ percentOfLeft: 0, crossesReserve: false })
+  })
+
+  it('counts in the unit the service bills, never "requests" where it counts calls', () => {
+    const perCall = estimateCost(104, { leftToday: 900, reserve: 200, billing: 'call' })
+    expect(describeCost(perCall)).toBe('104 calls (11.6 % of the 900 left today)')
+    const infura = estimateCost(31, { leftToday: 900, reserve: 200, billing: 'call-plus-batch' })
+    expect(describeCost(infura)).toBe('31 units (3.5 % of the 900 left today)')
+    expect(describeCost(estimateCost(1, { leftToday: 9, reserve: 0, billing: 'call' }))).toBe(
+      '1 call (11.2 % of the 9 left today)',
+    )
   })
 })

@@ -1,3 +1,5 @@
+import { countUnits, SANDBOX_BILLING, unitNoun, type Billing } from './billing'
+
 /**
  * What a piece of bulk work will cost, told before it starts (issue 11, item 5): requests, the
  * share of what is left today, and whether it would cut into the background reserve (the
@@ -6,7 +8,9 @@
  * confirm component shows it.
  */
 export interface CostEstimate {
+  /** In the service's unit (`billing`): requests, calls, or calls plus one per batch. */
   requests: number
+  billing: Billing
   leftToday: number
   /** `requests` as a share of `leftToday`, 0-100+ (rounded up to one decimal; 100+ when more than is left). */
   percentOfLeft: number
@@ -17,12 +21,16 @@ export interface CostEstimate {
   exceedsLeft: boolean
 }
 
-export function estimateCost(requests: number, limiter: { leftToday: number; reserve: number }): CostEstimate {
+export function estimateCost(
+  requests: number,
+  limiter: { leftToday: number; reserve: number; billing?: Billing },
+): CostEstimate {
   const r = Math.max(0, Math.ceil(requests))
   const left = Math.max(0, limiter.leftToday)
   const percent = left === 0 ? (r === 0 ? 0 : Infinity) : Math.ceil((r / left) * 1000) / 10
   return {
     requests: r,
+    billing: limiter.billing ?? SANDBOX_BILLING,
     leftToday: left,
     percentOfLeft: percent,
     reserve: limiter.reserve,
@@ -31,9 +39,13 @@ export function estimateCost(requests: number, limiter: { leftToday: number; res
   }
 }
 
-/** "12 requests (1.3 % of the 912 left today)": the one wording of a cost. */
+/** "12 requests (1.3 % of the 912 left today)", "104 units (…)": the one wording of a cost. */
 export function describeCost(cost: CostEstimate): string {
   const share = Number.isFinite(cost.percentOfLeft) ? `${cost.percentOfLeft} %` : 'more than all'
-  const noun = cost.requests === 1 ? 'request' : 'requests'
-  return `${cost.requests} ${noun} (${share} of the ${cost.leftToday} left today)`
+  return `${countUnits(cost.billing, cost.requests)} (${share} of the ${cost.leftToday} left today)`
+}
+
+/** "requests", "calls" or "units": the plural of the unit a cost or quota is counted in. */
+export function unitsWord(billing: Billing | undefined): string {
+  return unitNoun(billing ?? SANDBOX_BILLING, 2)
 }

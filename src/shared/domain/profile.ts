@@ -6,6 +6,7 @@ import {
   PROFILE_LIMITS,
   serviceUrlProblem,
 } from './profile-rules'
+import { BILLING_MODES, type Billing } from './billing'
 
 /** Network names are data, never constants: each profile names its two networks. */
 export const networkName = z.string().regex(NETWORK_NAME_PATTERN, NETWORK_NAME_RULE)
@@ -50,6 +51,9 @@ export const limitsSchema = z.object({
 })
 export type Limits = z.infer<typeof limitsSchema>
 
+/** How the service counts (billing.ts); a profile saved before the field existed reads as SAFE_BILLING. */
+export const billingSchema = z.enum(BILLING_MODES)
+
 /** Spec section 8. Assumed per key, across networks and endpoints, until configured otherwise. */
 export const SPEC_LIMITS: Limits = { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }
 
@@ -65,6 +69,7 @@ export const profileInputSchema = z.object({
     message: 'the two networks need different names',
   }),
   limits: limitsSchema.optional(),
+  billing: billingSchema.optional(),
 })
 export type ProfileInput = z.infer<typeof profileInputSchema>
 
@@ -77,6 +82,8 @@ export interface Profile {
   rpcUrl: string
   networks: NetworkConfig[]
   limits: Limits
+  /** The unit the service's limits and quota count in: the sandbox's is what its mode says. */
+  billing: Billing
 }
 
 export const SANDBOX_PROFILE_ID = 'sandbox'

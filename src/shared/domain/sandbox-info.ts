@@ -5,4 +5,6 @@ export interface SandboxInfo {
   networks: string[]
   api_key: string
   demo_addresses: Record<string, Record<string, string>>
+  /** How this sandbox counts (billing.ts); absent from sandboxes that count requests only. */
+  billing?: string
 }

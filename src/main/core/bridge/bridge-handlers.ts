@@ -70,8 +70,8 @@ export function bridgeHandlers(
       if (id === SANDBOX_PROFILE_ID) void s.sandbox.ensure().catch(() => {})
       return s.profileViews().find((p) => p.id === id)!
     },
-    'profiles.setLimits': ({ id, limits }) => {
-      const profile = s.settings.setLimits(id, limits)
+    'profiles.setLimits': ({ id, limits, billing }) => {
+      const profile = s.settings.setLimits(id, limits, billing)
       s.runtime(id).limiters.setLimits(profile.limits)
       s.profilesChanged()
       return s.profileViews().find((p) => p.id === id)!

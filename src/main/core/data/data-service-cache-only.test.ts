@@ -30,6 +30,7 @@ describe('DataService cacheOnly (issue 12: analyst views widen to what is cached
       rpcUrl: 'http://127.0.0.1:9/rpc',
       networks: [{ name: 'alpha', label: 'Alpha' }],
       limits: SPEC_LIMITS,
+      billing: 'request',
     }
     const clock = {
       now: () => now,

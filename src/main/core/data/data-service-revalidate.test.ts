@@ -57,6 +57,7 @@ async function setup() {
     rpcUrl: `${server.url}/rpc`,
     networks: [{ name: 'alpha', label: 'Alpha' }],
     limits: SPEC_LIMITS,
+    billing: 'request',
   }
   const clock = {
     now: () => now,

@@ -52,6 +52,7 @@ function setup(options: { maxAttempts?: number } = {}) {
       { name: 'beta', label: 'Beta' },
     ],
     limits: SPEC_LIMITS,
+    billing: 'request',
   }
   const clock = {
     now: () => now,

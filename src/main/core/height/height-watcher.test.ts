@@ -20,7 +20,7 @@ afterEach(() => vi.useRealTimers())
 function chain(
   blockMs: number,
   startHeight = 1000,
-  options: { jitterMs?: number; seededBlocks?: number; perPoll?: number; haltAfterMs?: number } = {},
+  options: { jitterMs?: number; seededBlocks?: number; perPoll?: number; batches?: boolean; haltAfterMs?: number } = {},
 ) {
   const calls: { kind: 'head' | 'blockTime'; network: string; at: number; seed?: boolean }[] = []
   let failWith: AppError | null = null
@@ -48,7 +48,8 @@ function chain(
       const ms = (ts - timestampOf(h - 100)) / 100
       return ms >= 50 && ms <= 600_000 ? { blockTimeMs: ms, spanMs: ts - timestampOf(h - 100) } : null
     },
-    requestsPerPoll: () => options.perPoll ?? 1,
+    unitsPerPoll: () => options.perPoll ?? 1,
+    batches: () => options.batches ?? (options.perPoll ?? 1) === 1,
   }
   return { source, calls, height, fail: (e: AppError | null) => (failWith = e) }
 }
@@ -80,12 +81,13 @@ const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(x
 
 describe('HeightWatcher', () => {
   it.each([
-    ['with batches', 1],
-    ['without batches (two requests per poll)', 2],
+    ['with batches', 1, true],
+    ['without batches (two requests per poll)', 2, false],
+    ['billed per call plus one per batch (three units per poll)', 3, true],
   ])(
     'keeps 8 visible hours within 10 percent of a 1000/day quota, ramp and seed included (%s)',
-    async (_name, perPoll) => {
-      const c = chain(2000, 1000, { perPoll })
+    async (_name, perPoll, batches) => {
+      const c = chain(2000, 1000, { perPoll, batches })
       const w = watcher(c.source)
       const interval = w.intervalMs()
       expect(interval).toBeGreaterThan(8 * 60_000 * perPoll)

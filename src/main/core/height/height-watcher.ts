@@ -25,8 +25,13 @@ export interface HeadSource {
    * blocks carry pinned, seeded timestamps).
    */
   blockTime(network: string, height: number, timestampMs: number): Promise<BlockTimeSeed>
-  /** Requests one `head` costs now (the real per-call cost: 1 with batches, 2 without). */
-  requestsPerPoll(network: string): number
+  /**
+   * What one `head` costs now in the service's unit (billing.ts): 1 request with batches or 2
+   * without where it counts requests; 2 calls (3 with a batch's own unit) where it counts calls.
+   */
+  unitsPerPoll(network: string): number
+  /** Whether `network`'s endpoint takes batches (or is untried): the block-time seed then rides along. */
+  batches(network: string): boolean
 }
 
 export interface HeightWatcherOptions {
@@ -156,7 +161,7 @@ export class HeightWatcher {
     const min = this.#o.minIntervalMs
     const max = this.#o.maxIntervalMs
     const names = network ? [network] : [...this.#nets.keys()]
-    const cost = Math.max(1, ...names.map((n) => this.#o.source.requestsPerPoll(n)))
+    const cost = Math.max(1, ...names.map((n) => this.#o.source.unitsPerPoll(n)))
     const perNetwork = (this.#o.quotaPerDay() * fraction) / Math.max(1, this.#nets.size) - 1
     // The ramp's polls (5 s, 10 s, ... up to the interval) are paid from the same budget; the
     // count depends on the interval, so settle it in a few rounds.
@@ -303,7 +308,7 @@ export class HeightWatcher {
     const interval = this.intervalMs(network)
     try {
       // The block time's seed rides in the first poll's batch where batches work.
-      const wantSeed = !net.seeded && net.seeds < 3 && this.#o.source.requestsPerPoll(network) === 1
+      const wantSeed = !net.seeded && net.seeds < 3 && this.#o.source.batches(network)
       const head = await this.#o.source.head(network, { seed: wantSeed })
       const at = this.#clock.now()
       net.gasPriceWei = head.gasPriceWei

@@ -53,10 +53,10 @@ export class DailyQuota {
     return true
   }
 
-  /** Counts one request before it is sent; `quotaPerDay` caps how far ahead the ledger is written. */
-  take(quotaPerDay: number): void {
+  /** Counts a request's units (billing.ts) before it is sent; `quotaPerDay` caps how far ahead the ledger is written. */
+  take(quotaPerDay: number, units = 1): void {
     this.#rollDay()
-    this.#record.used += 1
+    this.#record.used += units
     if (this.#record.used > this.#persisted) this.#persist(false, quotaPerDay)
   }
 

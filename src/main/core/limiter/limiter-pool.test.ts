@@ -224,6 +224,7 @@ describe('ServiceClient through a pool', () => {
         { name: 'beta', label: 'Beta' },
       ],
       limits: { ...SPEC_LIMITS, quotaPerDay: 1, scope: 'endpoint' },
+      billing: 'request',
     }
     const { pool: p } = pool(profile.limits, { clock })
     const client = new ServiceClient({

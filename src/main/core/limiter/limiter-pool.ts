@@ -4,6 +4,7 @@ import type { Endpoint } from '../service/service-client'
 import { systemClock, utcDay, type Clock } from '../util/clock'
 import { Limiter, type LimiterOptions } from './limiter'
 import type { QuotaLedger } from './quota-store'
+import type { Billing } from '../../../shared/domain/billing'
 
 export interface LimiterPoolOptions {
   profileId: string
@@ -15,6 +16,8 @@ export interface LimiterPoolOptions {
   clock?: Clock
   /** Passed to every limiter of the pool (see limiter.ts for their defaults). */
   tuning?: Pick<LimiterOptions, 'queueSafe' | 'reserveFraction' | 'reserveStep' | 'stateIntervalMs'>
+  /** The unit the service counts in, as the profile says now (billing.ts). Default 'request'. */
+  billing?: () => Billing
   /** The state of the most constrained bucket, after any bucket changed. */
   onState?: (state: LimiterState) => void
 }
@@ -143,6 +146,7 @@ export class LimiterPool {
       ledger: this.#o.ledger,
       clock: this.#clock,
       ...this.#o.tuning,
+      billing: this.#o.billing,
       onState: this.#o.onState ? () => this.#publish() : undefined,
     })
   }

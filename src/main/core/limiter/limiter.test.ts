@@ -404,3 +404,75 @@ describe('Limiter state events', () => {
     await expect(queued).rejects.toMatchObject({ kind: 'cancelled' })
   })
 })
+
+describe('Limiter costs in the service unit', () => {
+  it('takes a batch billed per call as that many units from the bucket and the day', async () => {
+    const limiter = make({ limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000 } })
+    const permit = await limiter.acquire({ priority: 'user', cost: 3 })
+    expect(limiter.state().usedToday).toBe(3)
+    expect(limiter.state().tokens).toBe(2)
+    permit.release()
+    limiter.dispose()
+  })
+
+  it('lets a request dearer than the burst go once the bucket is full, then the bucket owes what it lent', async () => {
+    const limiter = make({ limits: { ratePerSecond: 10, burst: 5, quotaPerDay: 1000 } })
+    const first = grantTimes(limiter, 1)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(first.times).toEqual([0])
+    // The bucket holds 4 now: the 51-unit batch waits for a full bucket (100 ms at 10/s).
+    const granted: number[] = []
+    void limiter.acquire({ priority: 'user', cost: 51 }).then((p) => {
+      granted.push(Date.now() - NOON)
+      p.release()
+    })
+    await vi.advanceTimersByTimeAsync(99)
+    expect(granted).toEqual([])
+    await vi.advanceTimersByTimeAsync(1)
+    expect(granted).toEqual([100])
+    expect(limiter.state().usedToday).toBe(52)
+    // 46 units owed: the next single request waits until the rate has paid them back (4.7 s).
+    const next = grantTimes(limiter, 1)
+    await vi.advanceTimersByTimeAsync(4600)
+    expect(next.times).toEqual([])
+    await vi.advanceTimersByTimeAsync(200)
+    expect(next.times).toEqual([4800])
+    limiter.dispose()
+  })
+
+  it('refuses a request dearer than what is left today, but still serves a cheaper one', async () => {
+    const limiter = make({ limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 10 }, reserveFraction: 0 })
+    await limiter.acquire({ priority: 'user', cost: 8 }).then((p) => p.release())
+    const refused = limiter.acquire({ priority: 'user', cost: 3 })
+    await expect(refused).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    await expect(refused).rejects.toThrow(/costs 3 requests and only 2/)
+    const permit = await limiter.acquire({ priority: 'user', cost: 2 })
+    permit.release()
+    expect(limiter.state().usedToday).toBe(10)
+    limiter.dispose()
+  })
+
+  it('keeps the reserve from background work that would cut into it, in units', async () => {
+    const limiter = make({ limits: { ratePerSecond: 1000, burst: 100, quotaPerDay: 100 }, billing: () => 'call' })
+    // Reserve 20: 79 used leaves 21; a background batch of 3 calls would leave 18.
+    await limiter.acquire({ priority: 'user', cost: 79 }).then((p) => p.release())
+    await expect(limiter.acquire({ priority: 'background', cost: 3 })).rejects.toThrow(
+      /21 of today's 100 calls are left/,
+    )
+    await limiter.acquire({ priority: 'background', cost: 1 }).then((p) => p.release())
+    expect(limiter.state()).toMatchObject({ usedToday: 80, billing: 'call' })
+    limiter.dispose()
+  })
+
+  it('in queue-safe mode keeps a dear request out of the bucket until its answer is back', async () => {
+    const limiter = make({ limits: { ratePerSecond: 1000, burst: 5, quotaPerDay: 1000 }, queueSafe: true })
+    const big = await limiter.acquire({ priority: 'user', cost: 5 })
+    const small = grantTimes(limiter, 1)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(small.times).toEqual([])
+    big.release()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(small.times).toHaveLength(1)
+    limiter.dispose()
+  })
+})

@@ -5,6 +5,7 @@ import { nextUtcMidnight, systemClock, type Clock, type ClockTimer } from '../ut
 import { DailyQuota } from './daily-quota'
 import type { QuotaLedger } from './quota-store'
 import { withDefaults } from '../util/options'
+import { countUnits, SANDBOX_BILLING, unitNoun, type Billing } from '../../../shared/domain/billing'
 
 /** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
 export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
@@ -37,12 +38,22 @@ export interface LimiterOptions {
   /** Shortest gap between two state events. Default 250 ms. */
   stateIntervalMs?: number
   onState?: (state: LimiterState) => void
+  /** The unit the service counts in, as the profile says now; words messages and the state. Default 'request'. */
+  billing?: () => Billing
 }
 
 export interface AcquireOptions {
   /** A function when the priority may rise while queued (a user joins a prefetch). */
   priority: Priority | (() => Priority)
   signal?: AbortSignal
+  /**
+   * What the request costs in the service's unit (billing.ts): 1 for a request where the
+   * service counts requests, N or N+1 for a batch of N calls where it counts calls. Default 1.
+   * The bucket lends a request that costs more than the burst: it goes once the bucket is
+   * full, and the tokens it took beyond the burst are owed (the bucket stays below zero until
+   * the rate has paid them back), so the long-run rate holds; the daily quota counts it whole.
+   */
+  cost?: number
 }
 
 /** Held while a request is on the wire; `release` frees its in-flight slot. */
@@ -52,6 +63,7 @@ export interface Permit {
 
 interface Job {
   seq: number
+  cost: number
   priority: () => Priority
   resolve: (permit: Permit) => void
   reject: (error: unknown) => void
@@ -96,10 +108,13 @@ export class Limiter {
   #refused: { since: number; count: number } | null = null
   readonly #onState: ((s: LimiterState) => void) | undefined
   #limits: BucketLimits
+  readonly #billing: () => Billing
   #tokens: number
   #refilledAt: number
   #pausedUntil = 0
   #inFlight = 0
+  /** Units of the requests in flight (queue-safe capacity keeps them out of the bucket). */
+  #inFlightUnits = 0
   #queue: Job[] = []
   #seq = 0
   #timer: ClockTimer | null = null
@@ -126,6 +141,7 @@ export class Limiter {
     this.#maxPause = o.maxPauseMs
     this.#onState = options.onState
     this.#limits = { ...options.limits }
+    this.#billing = options.billing ?? (() => SANDBOX_BILLING)
     this.#tokens = this.#capacity()
     this.#refilledAt = this.#clock.now()
     this.#armResetTimer()
@@ -144,7 +160,7 @@ export class Limiter {
    */
   #capacity(): number {
     const burst = this.#limits.burst
-    return this.#queueSafe ? Math.max(0, burst - this.#inFlight) : burst
+    return this.#queueSafe ? Math.max(0, burst - this.#inFlightUnits) : burst
   }
 
   get reserve(): number {
@@ -163,7 +179,7 @@ export class Limiter {
     this.#pump()
   }
 
-  /** Waits for a token, a free slot and quota; counts the request before it is sent. */
+  /** Waits for tokens, a free slot and quota; counts the request's units before it is sent. */
   acquire(options: AcquireOptions): Promise<Permit> {
     if (this.#disposed) return Promise.reject(new AppError('cancelled', 'The app is shutting down.'))
     const given = options.priority
@@ -181,7 +197,8 @@ export class Limiter {
       )
     }
     return new Promise<Permit>((resolve, reject) => {
-      const job: Job = { seq: ++this.#seq, priority, resolve, reject, signal: options.signal }
+      const cost = Math.max(1, Math.ceil(options.cost ?? 1))
+      const job: Job = { seq: ++this.#seq, cost, priority, resolve, reject, signal: options.signal }
       // Infinity (tests, a simulated clock) means no deadline; Node cannot hold more than MAX_TIMER_MS.
       if (this.#queueDeadline <= MAX_TIMER_MS)
         job.deadline = this.#clock.setTimeout(() => this.#expire(job), this.#queueDeadline)
@@ -213,7 +230,7 @@ export class Limiter {
   pauseFor(ms: number): void {
     const pause = Math.min(Math.max(0, ms), this.#maxPause)
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause)
-    this.#tokens = 0
+    this.#tokens = Math.min(0, this.#tokens)
     this.#refilledAt = this.#clock.now()
     this.#pump()
   }
@@ -247,7 +264,8 @@ export class Limiter {
     const left = this.#left()
     return {
       profileId: this.profileId,
-      tokens: Math.floor(this.#tokens * 100) / 100,
+      // A request dearer than the burst leaves the bucket owing (below zero): shown as empty.
+      tokens: Math.max(0, Math.floor(this.#tokens * 100) / 100),
       burst: this.#limits.burst,
       ratePerSecond: this.#limits.ratePerSecond,
       queued,
@@ -257,6 +275,7 @@ export class Limiter {
       leftToday: left,
       resetsAt: new Date(nextUtcMidnight(this.#clock.now())).toISOString(),
       reserve: this.reserve,
+      billing: this.#billing(),
       throttled: this.#queue.length > 0 || this.#clock.now() < this.#pausedUntil || left <= this.reserve,
       ...(this.#clock.now() < this.#pausedUntil ? { pausedUntil: new Date(this.#pausedUntil).toISOString() } : {}),
       ...(this.#refused && this.#refused.count >= 2
@@ -292,26 +311,31 @@ export class Limiter {
     this.#refill(now)
     while (this.#queue.length > 0) {
       const left = this.#left()
-      if (left <= 0) {
-        this.#rejectWhere(() => true, 'quota')
-        break
-      }
-      if (left <= this.reserve) this.#rejectWhere((job) => job.priority() === 'background', 'reserve')
+      // A request costing more than what is left today would be refused by the service too.
+      this.#rejectWhere((job) => job.cost > left, 'quota')
+      // Background work may not take the units kept for the user's own clicks.
+      this.#rejectWhere((job) => job.priority() === 'background' && left - job.cost < this.reserve, 'reserve')
       if (this.#queue.length === 0) break
       if (this.#inFlight >= this.#limits.burst) break
       if (now < this.#pausedUntil) {
         this.#wakeAt(this.#pausedUntil)
         break
       }
-      if (this.#tokens < 1 - EPSILON) {
-        const ms = Math.ceil(((1 - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON)
+      const best = this.#best()
+      // At most a full bucket is asked for: a dearer request waits for a full bucket, then goes.
+      const need = Math.min(best.cost, this.#limits.burst)
+      if (this.#tokens < need - EPSILON) {
+        if (this.#capacity() < need - EPSILON) break // queue-safe: tokens return with the answers in flight
+        const ms = Math.ceil(((need - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON)
         this.#wakeAt(now + Math.max(1, ms))
         break
       }
-      const job = this.#takeBest()
-      this.#tokens = Math.max(0, this.#tokens - 1)
-      this.#quota.take(this.#limits.quotaPerDay)
+      const job = this.#queue.splice(this.#queue.indexOf(best), 1)[0]!
+      // Beyond the burst the tokens are owed (below zero), so the rate still holds over time.
+      this.#tokens -= job.cost
+      this.#quota.take(this.#limits.quotaPerDay, job.cost)
       this.#inFlight += 1
+      this.#inFlightUnits += job.cost
       let released = false
       this.#settle(job, {
         release: () => {
@@ -320,6 +344,7 @@ export class Limiter {
           // Refill up to now under the cap that held while this request was out.
           this.#refill(this.#clock.now())
           this.#inFlight -= 1
+          this.#inFlightUnits -= job.cost
           this.#pump()
         },
       })
@@ -327,7 +352,7 @@ export class Limiter {
     this.#publish()
   }
 
-  #takeBest(): Job {
+  #best(): Job {
     let best = 0
     for (let i = 1; i < this.#queue.length; i++) {
       const a = this.#queue[i]!
@@ -336,23 +361,28 @@ export class Limiter {
       const rb = RANK[b.priority()]
       if (ra < rb || (ra === rb && a.seq < b.seq)) best = i
     }
-    return this.#queue.splice(best, 1)[0]!
+    return this.#queue[best]!
   }
 
   #rejectWhere(match: (job: Job) => boolean, why: 'quota' | 'reserve'): void {
     const resetsAt = nextUtcMidnight(this.#clock.now())
     const retryAfterMs = resetsAt - this.#clock.now()
     const at = new Date(resetsAt).toISOString().slice(11, 16)
-    const message =
-      why === 'quota'
-        ? `Today's quota of ${this.#limits.quotaPerDay} requests is used up; it resets at ${at} UTC.`
-        : `Background refresh is paused: ${this.#left()} of today's ${this.#limits.quotaPerDay} requests are left and kept for what you open yourself. It resumes when the quota resets at ${at} UTC.`
+    const billing = this.#billing()
+    const noun = (n: number): string => unitNoun(billing, n)
+    const left = this.#left()
+    const message = (job: Job): string =>
+      why === 'reserve'
+        ? `Background refresh is paused: ${left} of today's ${this.#limits.quotaPerDay} ${noun(2)} are left and kept for what you open yourself. It resumes when the quota resets at ${at} UTC.`
+        : left > 0
+          ? `This request costs ${countUnits(billing, job.cost)} and only ${left} of today's ${this.#limits.quotaPerDay} are left; the quota resets at ${at} UTC.`
+          : `Today's quota of ${this.#limits.quotaPerDay} ${noun(2)} is used up; it resets at ${at} UTC.`
     const keep: Job[] = []
     for (const job of this.#queue) {
-      if (match(job)) this.#settle(job, new AppError('quota-exhausted', message, { retryAfterMs }))
+      if (match(job)) this.#settle(job, new AppError('quota-exhausted', message(job), { retryAfterMs }))
       else keep.push(job)
     }
-    this.#queue = keep
+    if (keep.length !== this.#queue.length) this.#queue = keep
   }
 
   /** A job's deadline passed while it still waited in the queue. */

@@ -15,6 +15,7 @@ import type { Clock } from '../util/clock'
 import type { SettingsStore } from './settings-store'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { isRecord } from '../../../shared/guards'
+import { SAFE_BILLING } from '../../../shared/domain/billing'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -68,6 +69,7 @@ export class ProfileRuntime {
       ledger: deps.ledger,
       clock: deps.clock,
       tuning: { queueSafe: deps.tuning.queueSafe ?? true, reserveFraction: deps.tuning.reserveFraction },
+      billing: () => deps.settings.find(profileId)?.billing ?? SAFE_BILLING,
       onState: deps.onLimiter,
     })
     this.client = new ServiceClient({
@@ -165,7 +167,8 @@ export class ProfileRuntime {
         if (then === null) return null
         return blockTimeBetween({ height, timestampMs }, { height: height - back, timestampMs: then }) ?? null
       },
-      requestsPerPoll: (network) => this.client.requestsFor(network, 2),
+      unitsPerPoll: (network) => this.client.unitsFor(network, 2),
+      batches: (network) => this.client.batchSupport(network) !== false,
     }
   }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { Settings } from '../../../shared/bridge/contract'
 import {
+  billingSchema,
   limitsSchema,
   networkConfigSchema,
   profileInputSchema,
@@ -19,7 +20,17 @@ import { AppError } from '../util/app-error'
 import type { BalanceSpelling } from '../service/service-client'
 import { VersionedFile } from '../util/versioned-file'
 
-const storedProfile = profileInputSchema.extend({ id: z.string().regex(/^[a-z0-9-]{1,40}$/), limits: limitsSchema })
+import { isBilling, SAFE_BILLING, SANDBOX_BILLING, type Billing } from '../../../shared/domain/billing'
+
+/**
+ * A profile saved before billing was a field loads as SAFE_BILLING (per call, plus one per
+ * batch): over-counting stops early, under-counting runs the key into the service's refusal.
+ */
+const storedProfile = profileInputSchema.extend({
+  id: z.string().regex(/^[a-z0-9-]{1,40}$/),
+  limits: limitsSchema,
+  billing: billingSchema.default(SAFE_BILLING),
+})
 const fileSchema = z.object({
   version: z.literal(1),
   activeProfileId: z.string().nullable(),
@@ -55,6 +66,8 @@ export class SettingsStore {
   #data: SettingsFile
   readonly notice: string | null
   #sandboxUrls = { baseUrl: '', rpcUrl: '' }
+  /** What the running sandbox says it counts (its ready line); its default until it says otherwise. */
+  #sandboxBilling: Billing = SANDBOX_BILLING
 
   constructor(dataDir: string) {
     this.#file = new VersionedFile<SettingsFile>({
@@ -88,6 +101,7 @@ export class SettingsStore {
       rpcUrl: this.#sandboxUrls.rpcUrl,
       networks: this.#data.sandbox.networks,
       limits: this.#data.sandbox.limits ?? SPEC_LIMITS,
+      billing: this.#sandboxBilling,
     }
   }
 
@@ -139,6 +153,7 @@ export class SettingsStore {
       rpcUrl: input.rpcUrl.replace(/\/+$/, ''),
       networks: input.networks,
       limits: input.limits ?? existing?.limits ?? SPEC_LIMITS,
+      billing: input.billing ?? existing?.billing ?? SAFE_BILLING,
     }
     const profiles = existing
       ? this.#data.profiles.map((p) => (p.id === id ? stored : p))
@@ -177,16 +192,22 @@ export class SettingsStore {
     return profile
   }
 
-  setLimits(id: string, limits: Limits): Profile {
+  /** The limits, and for a service profile how it counts; the sandbox's billing is its own mode's. */
+  setLimits(id: string, limits: Limits, billing?: Billing): Profile {
     this.get(id)
     if (id === SANDBOX_PROFILE_ID) this.#save({ ...this.#data, sandbox: { ...this.#data.sandbox, limits } })
-    else this.#save({ ...this.#data, profiles: this.#data.profiles.map((p) => (p.id === id ? { ...p, limits } : p)) })
+    else
+      this.#save({
+        ...this.#data,
+        profiles: this.#data.profiles.map((p) => (p.id === id ? { ...p, limits, billing: billing ?? p.billing } : p)),
+      })
     return this.get(id)
   }
 
-  /** The running sandbox's addresses (memory only) and network names (remembered). */
-  setSandboxRuntime(urls: { baseUrl: string; rpcUrl: string }, networks: string[] | null): void {
+  /** The running sandbox's addresses and billing (memory only) and network names (remembered). */
+  setSandboxRuntime(urls: { baseUrl: string; rpcUrl: string }, networks: string[] | null, billing?: unknown): void {
     this.#sandboxUrls = urls
+    this.#sandboxBilling = isBilling(billing) ? billing : SANDBOX_BILLING
     if (networks) {
       const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name) }))
       if (JSON.stringify(configs) !== JSON.stringify(this.#data.sandbox.networks)) {

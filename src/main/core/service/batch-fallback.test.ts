@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SPEC_LIMITS, type Profile } from '../../../shared/domain/profile'
 import { Limiter } from '../limiter/limiter'
 import { MemoryQuotaLedger } from '../limiter/quota-store'
+import type { Billing } from '../../../shared/domain/billing'
 import { MAX_BATCH_CALLS, ServiceClient } from './service-client'
 
 /**
@@ -11,7 +12,7 @@ import { MAX_BATCH_CALLS, ServiceClient } from './service-client'
  */
 type Answer = { status: number; body: string; contentType?: string }
 
-function client(answerBatch: (calls: unknown[]) => Answer) {
+function client(answerBatch: (calls: unknown[]) => Answer, billing: Billing = 'request') {
   const bodies: unknown[] = []
   const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const body: unknown = JSON.parse(String(init?.body))
@@ -39,6 +40,7 @@ function client(answerBatch: (calls: unknown[]) => Answer) {
       { name: 'beta', label: 'Beta' },
     ],
     limits: SPEC_LIMITS,
+    billing,
   }
   const clock = {
     now: () => Date.UTC(2030, 0, 1),
@@ -61,7 +63,7 @@ function client(answerBatch: (calls: unknown[]) => Answer) {
     fetch,
     backoffMs: 1,
   })
-  return { c, bodies }
+  return { c, bodies, limiter }
 }
 
 const calls = (n: number) => Array.from({ length: n }, () => ({ method: 'eth_blockNumber', params: [] }))
@@ -89,13 +91,13 @@ describe('ServiceClient.rpcCalls', () => {
   ])('detects a refused batch (%s) once, remembers it per network and calls singly', async (_name, refuse) => {
     const { c, bodies } = client(refuse)
     expect(c.batchSupport('alpha')).toBeNull()
-    expect(c.requestsFor('alpha', 5)).toBe(1)
+    expect(c.unitsFor('alpha', 5)).toBe(1)
     const first = await c.rpcCalls('alpha', calls(3), opts)
     expect(first.every((r) => r.ok)).toBe(true)
     // The refused batch, then three single calls.
     expect(bodies.map((b) => (Array.isArray(b) ? 'batch' : 'single'))).toEqual(['batch', 'single', 'single', 'single'])
     expect(c.batchSupport('alpha')).toBe(false)
-    expect(c.requestsFor('alpha', 5)).toBe(5)
+    expect(c.unitsFor('alpha', 5)).toBe(5)
     // Never re-sent on this network; the other network still tries batches.
     await c.rpcCalls('alpha', calls(2), opts)
     expect(bodies.slice(4).every((b) => !Array.isArray(b))).toBe(true)
@@ -117,7 +119,29 @@ describe('ServiceClient.rpcCalls', () => {
     expect(bodies.map((b) => (b as unknown[]).length)).toEqual([100, 100, 4])
     expect(out.map((r) => (r.ok ? Number(r.result) : -1))).toEqual(Array.from({ length: 204 }, (_, i) => i + 1))
     expect(c.batchSupport('alpha')).toBe(true)
-    expect(c.requestsFor('alpha', 204)).toBe(3)
+    expect(c.unitsFor('alpha', 204)).toBe(3)
+  })
+
+  it.each([
+    ['request', 3],
+    ['call', 204],
+    ['call-plus-batch', 207],
+  ] as const)('counts what it sends in the unit the service bills (%s)', async (billing, used) => {
+    const { c, limiter } = client(
+      (batch) => ({
+        status: 200,
+        body: JSON.stringify(batch.map((x) => ({ jsonrpc: '2.0', id: (x as { id: number }).id, result: '0x1' }))),
+      }),
+      billing,
+    )
+    expect(c.unitsFor('alpha', 204)).toBe(used)
+    const meter = { requests: 0, units: 0 }
+    await c.rpcCalls('alpha', calls(204), { ...opts, meter })
+    expect(meter).toEqual({ requests: 3, units: used })
+    expect(limiter.state().usedToday).toBe(used)
+    // A single call is one unit however the service bills.
+    await c.rpc('alpha', { method: 'eth_blockNumber', params: [] }, opts)
+    expect(limiter.state().usedToday).toBe(used + 1)
   })
 
   it('does not take an auth or rate-limit answer for a refusal', async () => {

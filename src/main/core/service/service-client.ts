@@ -25,6 +25,7 @@ import {
   utcClock,
 } from './response-errors'
 import { withDefaults } from '../util/options'
+import { requestUnits, unitsForCalls } from '../../../shared/domain/billing'
 
 export type BalanceSpelling = 'balance' | 'balances'
 
@@ -68,6 +69,14 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Overrides `maxAttempts` for this request (background polls use 1). */
   attempts?: number
+  /** Adds what was really sent: HTTP requests and the service's units (billing.ts), retries included. */
+  meter?: SpendMeter
+}
+
+/** What a piece of work really cost, counted as it is sent (a caller's cost line reads it). */
+export interface SpendMeter {
+  requests: number
+  units: number
 }
 
 export interface RpcCallSpec {
@@ -174,7 +183,7 @@ export class ServiceClient {
   async rpc(network: string, call: RpcCallSpec, options: RequestOptions): Promise<unknown> {
     const id = ++this.#rpcId
     const what = `${call.method} on ${network}`
-    const answer = await this.#send(network, 'rpc', what, !isStateChanging(call.method), options, async (key) =>
+    const answer = await this.#send(network, 'rpc', what, !isStateChanging(call.method), options, 1, async (key) =>
       this.#rpcRequest(network, key, JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })),
     )
     const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
@@ -207,6 +216,7 @@ export class ServiceClient {
       what,
       idempotent,
       options,
+      requestUnits(this.#o.profile().billing, calls.length, true),
       async (key) => this.#rpcRequest(network, key, JSON.stringify(body)),
       refusedStatus,
     )
@@ -260,12 +270,13 @@ export class ServiceClient {
   }
 
   /**
-   * What `calls` cost in requests (the quota's unit): one per chunk of up to MAX_BATCH_CALLS
-   * where batches work or are untried, one per call where the endpoint refused them.
+   * What `calls` cost in the service's unit (the profile's billing): chunks of up to
+   * MAX_BATCH_CALLS where batches work or are untried, single calls where the endpoint
+   * refused them.
    */
-  requestsFor(network: string, calls: number): number {
-    if (calls <= 0) return 0
-    return this.#batches.get(network) === false ? calls : Math.ceil(calls / MAX_BATCH_CALLS)
+  unitsFor(network: string, calls: number): number {
+    const size = this.#batches.get(network) === false ? 1 : MAX_BATCH_CALLS
+    return unitsForCalls(this.#o.profile().billing, calls, size)
   }
 
   /**
@@ -332,7 +343,7 @@ export class ServiceClient {
     options: RequestOptions,
     address?: string,
   ): Promise<z.output<S>> {
-    const answer = await this.#send(network, 'data', what, true, options, async (key) => {
+    const answer = await this.#send(network, 'data', what, true, options, 1, async (key) => {
       const query =
         params instanceof URLSearchParams ? new URLSearchParams(params) : transactionsQuery(address ?? '', key, params)
       query.set('api_key', key)
@@ -353,6 +364,8 @@ export class ServiceClient {
     what: string,
     idempotent: boolean,
     options: RequestOptions,
+    /** What one attempt costs in the service's unit (billing.ts); the limiter takes that many. */
+    units: number,
     build: (key: string) => Promise<{ url: string; init: RequestInit }>,
     /** Reads a non-2xx answer before the usual mapping (a refused batch); null leaves it to errorForStatus. */
     classify?: (answer: HttpAnswer) => AppError | null,
@@ -372,7 +385,11 @@ export class ServiceClient {
           `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
           { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
         )
-      const permit = await limiter.acquire({ priority: options.priority, signal: options.signal })
+      const permit = await limiter.acquire({ priority: options.priority, signal: options.signal, cost: units })
+      if (options.meter) {
+        options.meter.requests += 1
+        options.meter.units += units
+      }
       let error: AppError
       try {
         const answer = await httpAttempt({

@@ -136,11 +136,19 @@ export class FakeChain {
   /** The runtime parts the watch check uses. */
   runtime() {
     const client = {
-      rpcCalls: async (_network: string, calls: RpcCallSpec[]): Promise<RpcBatchItem[]> => {
+      rpcCalls: async (
+        _network: string,
+        calls: RpcCallSpec[],
+        options: { meter?: { requests: number; units: number } },
+      ): Promise<RpcBatchItem[]> => {
         this.#spend(calls.length)
+        if (options.meter) {
+          options.meter.requests += 1
+          options.meter.units += calls.length
+        }
         return calls.map((c) => this.#answer(c))
       },
-      requestsFor: (_network: string, calls: number) => calls,
+      unitsFor: (_network: string, calls: number) => calls,
       batchSupport: () => true,
     }
     const page = (address: string): TransactionsPage => {

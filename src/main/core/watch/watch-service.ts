@@ -1,5 +1,6 @@
 import type { CostEstimate } from '../../../shared/domain/cost'
 import { estimateCost } from '../../../shared/domain/cost'
+import { requestUnits, type Billing } from '../../../shared/domain/billing'
 import type { WatchCheckResult, WatchSettings, WatchStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
@@ -20,6 +21,8 @@ export interface WatchServiceOptions {
   /** The active profile's id, or null, without starting anything. */
   activeId: () => string | null
   quotaPerDay: (profileId: string) => number
+  /** How the profile's service counts (the quota's unit); default per HTTP request. */
+  billing?: (profileId: string) => Billing
   clock: Clock
   onChanged: (statuses: WatchStatus[]) => void
   onHead: (profileId: string, network: string, head: number) => void
@@ -158,8 +161,9 @@ export class WatchService {
     const addresses = [...byNetwork(this.targets()).values()]
     if (addresses.length === 0) return null
     // Without a runtime here (no request may start), the cost assumes one batch of the balance
-    // call and the three log filters per network works.
-    const perCheck = addresses.reduce((n, a) => n + 1 + 2 * Math.ceil(a.length * 0.1), 0)
+    // call and the three log filters per network works, counted in the service's unit.
+    const billing = this.#o.billing?.(id) ?? 'request'
+    const perCheck = addresses.reduce((n, a) => n + requestUnits(billing, 4) + 2 * Math.ceil(a.length * 0.1), 0)
     const checksPerDay = (this.#o.quotaPerDay(id) * state.budgetFraction) / perCheck
     if (checksPerDay < 1) return null
     return Math.max(this.#o.minIntervalMs ?? 60_000, Math.ceil((24 * 3600_000) / checksPerDay))

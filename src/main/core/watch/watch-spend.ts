@@ -12,7 +12,7 @@ export type CheckRuntime = Pick<ProfileRuntime, 'client' | 'data' | 'limiters' |
 
 /**
  * Sends `calls` as few requests as the endpoint allows and adds what they cost to `spend`,
- * the refused batch that taught the client to send single calls included.
+ * counted as sent (a refused or split batch and its retries included).
  */
 export async function sendCalls(
   runtime: CheckRuntime,
@@ -22,17 +22,17 @@ export async function sendCalls(
   spend: Spend,
 ): Promise<RpcBatchItem[]> {
   if (calls.length === 0) return []
-  const untried = runtime.client.batchSupport(network) === null
-  const items = await runtime.client.rpcCalls(network, calls, options)
-  spend.units +=
-    runtime.client.requestsFor(network, calls.length) +
-    (untried && calls.length > 1 && runtime.client.batchSupport(network) === false ? 1 : 0)
-  return items
+  const meter = { requests: 0, units: 0 }
+  try {
+    return await runtime.client.rpcCalls(network, calls, { ...options, meter })
+  } finally {
+    spend.units += meter.units
+  }
 }
 
 /** What `calls` RPC calls cost now, sent as `sendCalls` sends them. */
 export const rpcUnits = (runtime: CheckRuntime, network: string, calls: number): number =>
-  runtime.client.requestsFor(network, calls)
+  runtime.client.unitsFor(network, calls)
 
 /** Units left today before the reserve kept for the user's own clicks. */
 export function unitsAboveReserve(runtime: CheckRuntime): number {

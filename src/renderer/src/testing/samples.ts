@@ -60,6 +60,7 @@ export function sandboxProfile(active = true, ready = true): ProfileView {
         ]
       : [],
     limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
+    billing: 'request',
     active,
   }
 }

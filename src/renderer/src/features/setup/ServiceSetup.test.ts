@@ -18,6 +18,7 @@ function profile(active = false): ProfileView {
       { name: 'mainnet', label: 'Mainnet' },
       { name: 'testnet', label: 'Testnet' },
     ],
+    billing: 'call-plus-batch',
     limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' },
     active,
   }

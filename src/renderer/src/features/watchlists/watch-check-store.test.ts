@@ -46,6 +46,7 @@ describe('watch check store', () => {
     t.bridge.handle('watch.check', () => result([status('0xa', true), status('0xb', false)]))
     t.bridge.handle('watch.estimate', () => ({
       requests: 1,
+      billing: 'request',
       leftToday: 900,
       percentOfLeft: 0.2,
       reserve: 200,
@@ -69,6 +70,7 @@ describe('watch check store', () => {
     t.bridge.handle('watch.check', () => result([status('0xa', true)]))
     t.bridge.handle('watch.estimate', () => ({
       requests: 1,
+      billing: 'request',
       leftToday: 900,
       percentOfLeft: 0.2,
       reserve: 200,
