@@ -15,7 +15,7 @@ export interface PresenceOptions {
 /** What the check needs of a profile's runtime. */
 export interface PresenceRuntime {
   profileId: string
-  client: Pick<ServiceClient, 'rpcBatch'>
+  client: Pick<ServiceClient, 'rpcCalls' | 'unitsFor'>
 }
 
 interface Seen {
@@ -25,11 +25,14 @@ interface Seen {
 }
 
 /**
- * "Both networks side by side" (issue 12): per network, whether an address holds anything
- * and has sent anything. The cheapest answer the service has is one JSON-RPC batch
- * (`eth_getBalance` + `eth_getTransactionCount`): one request, however many calls it holds
- * (spec 8 counts a batch once). Fresh answers are reused; cached balances and pages add what
- * they know for free. The cost of each answer is part of it, so the view can say so.
+ * "Both networks side by side": per network, whether an address holds anything and has sent
+ * anything: `eth_getBalance` + `eth_getTransactionCount`, two calls (a nonce is not readable
+ * by a contract call, so no one-call reader can give both). They go as one JSON-RPC batch
+ * where that costs no more than two single calls in the service's unit (per request: 1 for
+ * the batch), as two single calls where a batch costs one more (per call plus one per batch)
+ * or is refused: a provider without batches still gives the coin balance. Fresh answers are
+ * reused; cached balances and pages add what they know for free. The cost of each answer,
+ * counted as sent, is part of it, so the view can say so.
  */
 export class PresenceChecker {
   readonly #o: PresenceOptions
@@ -81,15 +84,17 @@ export class PresenceChecker {
         error: null,
       }
     }
+    const meter = { requests: 0, units: 0 }
     try {
-      const [balance, count] = await runtime.client.rpcBatch(
-        network,
-        [
-          { method: 'eth_getBalance', params: [address, 'latest'] },
-          { method: 'eth_getTransactionCount', params: [address, 'latest'] },
-        ],
-        { priority: 'prefetch' },
-      )
+      const calls = [
+        { method: 'eth_getBalance', params: [address, 'latest'] },
+        { method: 'eth_getTransactionCount', params: [address, 'latest'] },
+      ]
+      const options = { priority: 'prefetch' as const, meter }
+      const [balance, count] =
+        runtime.client.unitsFor(network, calls.length) > calls.length
+          ? (await Promise.all(calls.map((c) => runtime.client.rpcCalls(network, [c], options)))).flat()
+          : await runtime.client.rpcCalls(network, calls, options)
       const wei = balance?.ok ? parseHexQuantity(balance.result) : null
       const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
       const fresh: Seen = {
@@ -103,14 +108,14 @@ export class PresenceChecker {
         nativeWei: fresh.nativeWei,
         nonce: fresh.nonce,
         source: 'network',
-        requests: 1,
+        requests: meter.units,
         fetchedAt: new Date(now).toISOString(),
         error: null,
       }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
-      // A refused request costs no quota (spec 8); one that went out may have been counted.
-      const requests = e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : 1
+      // Counted as sent: a request refused before it went out costs nothing.
+      const requests = meter.units
       return {
         ...base,
         nativeWei: seen?.nativeWei ?? null,
