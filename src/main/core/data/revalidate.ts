@@ -147,6 +147,9 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
   return coin || tokens ? { kind: 'changed', tokens } : unchanged
 }
 
+/** Calls of a revalidation of one address: what `usable` weighs against a refetch. */
+const ONE_ADDRESS_CALLS = revalidationCalls('0x0000000000000000000000000000000000000000', 0).length
+
 /**
  * Most other addresses of the network asked about in the same batch (1 + 4 addresses: 42
  * calls, well within the 100 a batch may carry and what providers commonly accept).
@@ -164,10 +167,13 @@ export class Revalidator {
 
   /**
    * Whether a revalidation is worth asking for on `network` now: only once a batch went through
-   * there (an untried endpoint that refuses batches would make the check 1 + 9 requests).
+   * there (an untried endpoint that refuses batches would make the check 1 + 10 requests), and
+   * only where its batch costs less than the refetch it may save (balances and the first page,
+   * 2 data requests): so a service billing per HTTP request (a batch is one), never one billing
+   * per call, where the batch's 10 calls cost 10 units.
    */
   usable(network: string): boolean {
-    return this.client.batchSupport(network) === true
+    return this.client.batchSupport(network) === true && this.client.unitsFor(network, ONE_ADDRESS_CALLS) < 2
   }
 
   /**
