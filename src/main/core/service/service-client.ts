@@ -16,6 +16,8 @@ import type { Logger } from '../util/logger'
 import { sleep, systemClock, type Clock } from '../util/clock'
 import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
+import { LogRanges } from './log-range'
+import { TooLargeError } from './log-range-refusal'
 import {
   errorForStatus,
   parseBody,
@@ -131,6 +133,8 @@ export class ServiceClient {
   #rpcId = 0
   /** Per network: whether its RPC endpoint took (true) or refused (false) a batch. */
   readonly #batches = new Map<string, boolean>()
+  /** `eth_getLogs` over any range, split to the provider's range cap (remembered per network). */
+  readonly logs = new LogRanges((network, call, options) => this.rpc(network, call, options))
 
   constructor(options: ServiceClientOptions) {
     this.#o = { ...options, ...withDefaults(CLIENT_DEFAULTS, options) }
@@ -183,8 +187,30 @@ export class ServiceClient {
   async rpc(network: string, call: RpcCallSpec, options: RequestOptions): Promise<unknown> {
     const id = ++this.#rpcId
     const what = `${call.method} on ${network}`
-    const answer = await this.#send(network, 'rpc', what, !isStateChanging(call.method), options, 1, async (key) =>
-      this.#rpcRequest(network, key, JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })),
+    const tooLarge = (answer: HttpAnswer): AppError | null => {
+      if (answer.status !== 413) return null
+      // Some providers refuse a log range this way: its words say which (log-range-refusal.ts).
+      const excerpt = safeExcerpt(answer.text, this.#o.redact, 300)
+      return new TooLargeError(
+        'protocol',
+        `The RPC endpoint refused ${what} as too large (HTTP 413)${excerpt ? `: ${excerpt}` : '.'}`,
+        { data: excerpt },
+      )
+    }
+    const answer = await this.#send(
+      network,
+      'rpc',
+      what,
+      !isStateChanging(call.method),
+      options,
+      1,
+      async (key) =>
+        this.#rpcRequest(
+          network,
+          key,
+          JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params }),
+        ),
+      tooLarge,
     )
     const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
     if (reply.id !== id)

@@ -1,0 +1,130 @@
+import type { Priority } from '../../../shared/bridge/contract'
+import { AppError } from '../util/app-error'
+import { logRangeRefusal, type LogRangeRefusal } from './log-range-refusal'
+import type { RequestOptions, RpcCallSpec } from './service-client'
+
+/** One `eth_getLogs` filter over an inclusive block range; `topics` may hold arrays (any of). */
+export interface LogQuery {
+  network: string
+  fromBlock: number
+  toBlock: number
+  address?: string | string[]
+  topics?: (string | string[] | null)[]
+}
+
+export interface LogProgress {
+  /** Blocks read so far, from `fromBlock` on, and of how many. */
+  doneBlocks: number
+  totalBlocks: number
+  /** `eth_getLogs` calls sent so far, refused ones included. */
+  calls: number
+}
+
+export interface ChunkOptions {
+  priority: Priority | (() => Priority)
+  signal?: AbortSignal
+  attempts?: number
+  meter?: RequestOptions['meter']
+  onProgress?: (progress: LogProgress) => void
+}
+
+type RpcCall = (network: string, call: RpcCallSpec, options: RequestOptions) => Promise<unknown>
+
+const hex = (n: number): string => `0x${n.toString(16)}`
+
+/**
+ * `eth_getLogs` over any block range, on any provider's range cap. A range refused for its
+ * size (log-range-refusal.ts) is split: to the range the provider suggests when it names one,
+ * to its cap when it names that, else in half, until a part is taken. A range cap is remembered
+ * per network for this profile (the client lives as long as the profile), so later reads and
+ * cost previews (`plannedLogCalls`) start at the size that works. A refusal by result count is
+ * about where the logs are, not the range: it shrinks the current read only, which grows back
+ * after each answer (doubling, never past a known cap). Blocks are read in order, each exactly
+ * once: a part starts where the last answered part ended, so no block is skipped.
+ */
+export class LogRanges {
+  readonly #rpc: RpcCall
+  /** Per network: the most blocks one request may span (learnt from a range refusal). */
+  readonly #caps = new Map<string, number>()
+
+  constructor(rpc: RpcCall) {
+    this.#rpc = rpc
+  }
+
+  /** The range cap learnt for `network`, null while none has been met. */
+  learntCap(network: string): number | null {
+    return this.#caps.get(network) ?? null
+  }
+
+  /** `eth_getLogs` calls a read of [fromBlock, toBlock] is planned to take (at least 1 for a non-empty range). */
+  plannedLogCalls(fromBlock: number, toBlock: number, network: string): number {
+    const span = toBlock - fromBlock + 1
+    if (!(span > 0)) return 0
+    const cap = this.#caps.get(network)
+    return cap === undefined ? 1 : Math.ceil(span / cap)
+  }
+
+  /** Every log of the query, in block order as the provider returns them per part. */
+  async getLogsChunked(query: LogQuery, options: ChunkOptions): Promise<unknown[]> {
+    const { network, fromBlock, toBlock } = query
+    if (!Number.isSafeInteger(fromBlock) || !Number.isSafeInteger(toBlock) || fromBlock < 0 || toBlock < fromBlock)
+      throw new AppError('invalid-input', `The block range ${fromBlock}-${toBlock} is not a range of blocks.`)
+    const total = toBlock - fromBlock + 1
+    const request: RequestOptions = {
+      priority: options.priority,
+      signal: options.signal,
+      attempts: options.attempts,
+      meter: options.meter,
+    }
+    const logs: unknown[] = []
+    let cursor = fromBlock
+    let size = Math.min(total, this.#caps.get(network) ?? total)
+    let calls = 0
+    while (cursor <= toBlock) {
+      const end = Math.min(toBlock, cursor + size - 1)
+      const span = end - cursor + 1
+      calls += 1
+      let answer: unknown
+      try {
+        answer = await this.#rpc(network, this.#call(query, cursor, end), request)
+      } catch (error) {
+        const refusal = logRangeRefusal(error)
+        if (!refusal || span === 1) throw error
+        size = nextSize(refusal, cursor, span)
+        if (refusal.kind === 'range') this.#caps.set(network, Math.min(size, this.#caps.get(network) ?? Infinity))
+        continue
+      }
+      if (!Array.isArray(answer))
+        throw new AppError(
+          'protocol',
+          `The RPC endpoint answered eth_getLogs for blocks ${cursor}-${end} on ${network} with something other than a list.`,
+        )
+      for (const log of answer) logs.push(log)
+      cursor = end + 1
+      options.onProgress?.({ doneBlocks: cursor - fromBlock, totalBlocks: total, calls })
+      // A part shrunk for its result count grows back; never past a range cap the provider set.
+      size = Math.min(size * 2, this.#caps.get(network) ?? Infinity)
+    }
+    return logs
+  }
+
+  #call(query: LogQuery, from: number, to: number): RpcCallSpec {
+    const filter: Record<string, unknown> = { fromBlock: hex(from), toBlock: hex(to) }
+    if (query.address !== undefined) filter.address = query.address
+    if (query.topics !== undefined) filter.topics = query.topics
+    return { method: 'eth_getLogs', params: [filter] }
+  }
+}
+
+/**
+ * The span to try next after a refusal of `span` blocks from `cursor`: the provider's suggested
+ * range when it starts here (or its length otherwise), else its named cap, else half. A hint
+ * that is not smaller than what was refused is ignored (halving then); at least one block.
+ */
+function nextSize(refusal: LogRangeRefusal, cursor: number, span: number): number {
+  const s = refusal.suggested
+  const suggested = s ? (s.from === cursor ? s.to - cursor + 1 : s.to - s.from + 1) : undefined
+  const half = Math.ceil(span / 2)
+  const hint = [suggested, refusal.cap].find((n) => n !== undefined && n >= 1 && n < span)
+  return Math.max(1, Math.min(hint ?? half, span - 1))
+}
