@@ -132,6 +132,7 @@ export class CoreServices {
       onChanged: (statuses) => options.emit('watch.changed', statuses),
       onHead: (id, network, head) => this.observeHead(id, network, head),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      logCap: (id, network) => this.runtime(id).client.logs.learntCap(network),
       notify: options.notify,
       log,
     })

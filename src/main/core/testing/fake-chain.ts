@@ -3,7 +3,9 @@ import type { RpcBatchItem, TransactionsPage } from '../../../shared/bridge/cont
 import { addressTopic, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../../shared/domain/events'
 import { BALANCE_READER_BYTECODE } from '../balances/balance-reader-bytecode'
 import { CoinBalances } from '../balances/coin-balances'
+import { LogRanges } from '../service/log-range'
 import type { RpcCallSpec } from '../service/service-client'
+import { AppError } from '../util/app-error'
 
 /**
  * A provider for the watch check's properties (thousands of random chains a second, which
@@ -30,6 +32,8 @@ export class FakeChain {
   readonly #balances = new Map<string, bigint>()
   /** The widest block range an eth_getLogs asked for, and how many calls were made. */
   widestRange = 0
+  /** eth_getLogs refused for their range. */
+  refusedRanges = 0
   calls = 0
   dataRequests = 0
   units = 0
@@ -97,7 +101,10 @@ export class FakeChain {
     if (from > this.head) return { ok: false, code: -32602, message: 'invalid block range params' }
     const range = to - from + 1
     this.widestRange = Math.max(this.widestRange, range)
-    if (range > this.cap) return { ok: false, code: -32602, message: `query exceeds max block range ${this.cap}` }
+    if (range > this.cap) {
+      this.refusedRanges += 1
+      return { ok: false, code: -32602, message: `query exceeds max block range ${this.cap}` }
+    }
     const result = this.movements
       .map((m, i) => ({ m, i }))
       .filter(({ m }) => m.kind !== 'coin' && m.block >= from && m.block <= to)
@@ -135,6 +142,17 @@ export class FakeChain {
 
   /** The runtime parts the watch check uses. */
   runtime() {
+    // The client's own log splitting over single calls, as the service client sends them.
+    const logs = new LogRanges(async (_network, call, options) => {
+      this.#spend(1)
+      if (options.meter) {
+        options.meter.requests += 1
+        options.meter.units += 1
+      }
+      const item = this.#answer(call)
+      if (!item.ok) throw new AppError('rpc', item.message, { code: item.code })
+      return item.result
+    })
     const client = {
       rpcCalls: async (
         _network: string,
@@ -149,6 +167,7 @@ export class FakeChain {
         return calls.map((c) => this.#answer(c))
       },
       unitsFor: (_network: string, calls: number) => calls,
+      logs,
       batchSupport: () => true,
     }
     const page = (address: string): TransactionsPage => {

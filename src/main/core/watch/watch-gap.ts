@@ -1,5 +1,7 @@
-import type { Priority, TransactionsPage } from '../../../shared/bridge/contract'
+import type { Priority, RpcBatchItem, TransactionsPage } from '../../../shared/bridge/contract'
+import { logRangeRefusal } from '../service/log-range-refusal'
 import type { RequestOptions } from '../service/service-client'
+import { AppError } from '../util/app-error'
 import { newTransactions } from './watch-apply'
 import { parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { blockWindows, planGap, type GapPlan, type GapWay } from './watch-plan'
@@ -26,12 +28,31 @@ export interface GapOptions {
   onProgress?: (progress: WatchProgress) => void
 }
 
+/**
+ * The widest log range a documented provider caps at (10,000 blocks): a longer gap on a
+ * provider whose cap is not known yet is not asked in the check's first batch, where three
+ * refused filters would be spent; one filter asks first (`readGap`).
+ */
+export const LARGE_GAP = 10_000
+
+/** A cap to plan with when a provider refused a range without naming one: the smallest documented. */
+export const UNNAMED_CAP = 10
+
 /** Whether the blocks since the last check fit one log range, as far as the app knows now. */
 export function fitsOneRange(checked: number, options: GapOptions, network: string): boolean {
   const cap = options.logCap?.(network) ?? null
-  if (cap === null) return true
   const head = options.headOf?.(network) ?? null
+  if (cap === null) return head === null || head - checked < LARGE_GAP
   return head !== null && head - checked < cap
+}
+
+/** The cap a refused `eth_getLogs` (an item of a batch) names or implies by the range it suggests; null when none. */
+export function capOfRefusal(item: RpcBatchItem | undefined): number | null | 'not-a-range-refusal' {
+  if (!item || item.ok) return 'not-a-range-refusal'
+  const refusal = logRangeRefusal(new AppError('rpc', item.message, { code: item.code, data: item.data }))
+  if (refusal?.kind !== 'range') return 'not-a-range-refusal'
+  if (refusal.cap !== undefined) return refusal.cap
+  return refusal.suggested ? refusal.suggested.to - refusal.suggested.from + 1 : null
 }
 
 export function planFor(
@@ -41,17 +62,21 @@ export function planFor(
   checked: number,
   head: number,
   options: GapOptions,
+  cap: number | null = options.logCap?.(network) ?? null,
 ): GapPlan {
   return planGap({
     from: checked + 1,
     to: head,
-    cap: options.logCap?.(network) ?? null,
+    cap,
     addresses: addresses.length,
     rpcUnits: (calls) => rpcUnits(runtime, network, calls),
   })
 }
 
-/** Reads one window's transfer logs; an error text when the provider refused any of the three. */
+/**
+ * Reads one window's transfer logs, each filter split further if the provider still refuses
+ * it (its cap smaller than known, too many results): an error text when it cannot be read.
+ */
 async function readWindow(
   runtime: CheckRuntime,
   network: string,
@@ -59,16 +84,48 @@ async function readWindow(
   window: { from: number; to: number },
   request: RequestOptions,
   spend: Spend,
+  /** Which of the three filters to read (all by default). */
+  filters: readonly number[] = [0, 1, 2],
 ): Promise<LogEntry[] | string> {
-  const calls = transferLogCalls(addresses, window.from, window.to)
-  const items = await sendCalls(runtime, network, calls, request, spend)
-  const logs: LogEntry[] = []
-  for (const item of items) {
-    const parsed = parseLogs(item)
-    if (parsed === null) return item && !item.ok ? item.message : 'no list of logs in the answer'
-    logs.push(...parsed)
+  const meter = { requests: 0, units: 0 }
+  try {
+    const logs: LogEntry[] = []
+    const calls = transferLogCalls(addresses, window.from, window.to)
+    for (const call of filters.map((i) => calls[i]!)) {
+      const { topics } = call.params[0] as { topics: (string | string[] | null)[] }
+      const query = { network, fromBlock: window.from, toBlock: window.to, topics }
+      const answer = await runtime.client.logs.getLogsChunked(query, { ...request, meter })
+      logs.push(...(parseLogs({ ok: true, result: answer }) ?? []))
+    }
+    return logs
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  } finally {
+    spend.units += meter.units
   }
-  return logs
+}
+
+/**
+ * One filter over the whole gap, sent alone: a provider that takes the range answers it (the
+ * other two filters follow over the same range); one that refuses it says so, usually naming
+ * its cap, for the price of one call instead of three.
+ */
+async function probe(
+  runtime: CheckRuntime,
+  network: string,
+  addresses: string[],
+  checked: number,
+  head: number,
+  request: RequestOptions,
+  spend: Spend,
+): Promise<{ logs: LogEntry[] } | { cap: number | null } | { error: string }> {
+  const [first] = transferLogCalls(addresses, checked + 1, head)
+  const [item] = await sendCalls(runtime, network, [first!], request, spend)
+  const logs = parseLogs(item)
+  if (logs !== null) return { logs }
+  const cap = capOfRefusal(item)
+  if (cap === 'not-a-range-refusal') return { error: item && !item.ok ? item.message : 'no list of logs in the answer' }
+  return { cap }
 }
 
 export interface GapRead {
@@ -90,9 +147,33 @@ export async function readGap(
   options: GapOptions & { priority: Priority },
   request: RequestOptions,
   spend: Spend,
+  /** What the check's first batch learnt: the cap a refusal named (null: refused, none named; undefined: not asked). */
+  hinted?: number | null,
 ): Promise<GapRead> {
-  const plan = planFor(runtime, network, addresses, checked, head, options)
   const out: GapRead = { logs: [], pages: new Map(), changed: new Set(), readTo: checked, warning: null }
+  let cap = options.logCap?.(network) ?? null
+  // Refused without a cap named: plan with the smallest documented one (the re-read's cost is known).
+  if (cap === null && hinted !== undefined) cap = hinted ?? UNNAMED_CAP
+  if (cap === null) {
+    const asked = await probe(runtime, network, addresses, checked, head, request, spend)
+    const rest =
+      'logs' in asked
+        ? await readWindow(runtime, network, addresses, { from: checked + 1, to: head }, request, spend, [1, 2])
+        : null
+    const error = 'error' in asked ? asked.error : typeof rest === 'string' ? rest : null
+    if (error !== null) {
+      out.warning = `token transfers since block ${checked + 1} could not be read (${error}); the next check reads them again`
+      return out
+    }
+    if ('logs' in asked) {
+      out.logs = [...asked.logs, ...(rest as LogEntry[])]
+      out.readTo = head
+      return out
+    }
+    if ('cap' in asked && asked.cap !== null) runtime.client.logs.noteCap(network, asked.cap)
+    cap = 'cap' in asked ? (asked.cap ?? UNNAMED_CAP) : UNNAMED_CAP
+  }
+  const plan = planFor(runtime, network, addresses, checked, head, options, cap)
   const total = head - checked
   // A re-read is all or nothing (the checked block is one per network): without room for all
   // of it above the reserve, the log windows go as far as the room allows instead.
