@@ -114,8 +114,9 @@ export class PresenceChecker {
       }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
-      // Counted as sent: a request refused before it went out costs nothing.
-      const requests = meter.units
+      // A refused request costs no quota (spec 8); one that went out may have been counted.
+      const requests =
+        e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : meter.units
       return {
         ...base,
         nativeWei: seen?.nativeWei ?? null,

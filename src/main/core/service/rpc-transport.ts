@@ -176,6 +176,11 @@ export class RpcTransport {
     return this.#sizes.support(network)
   }
 
+  /** The batch size `network`'s endpoint takes as far as known (1: no batches; 100 while untried). */
+  batchSize(network: string): number {
+    return this.#sizes.planned(network)
+  }
+
   /** What `calls` cost in the service's unit, in batches of the size the endpoint takes now. */
   unitsFor(network: string, calls: number): number {
     return unitsForCalls(this.#o.billing(), calls, this.#sizes.planned(network))
