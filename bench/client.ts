@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util'
 import { tsxSandboxLauncher } from '../src/main/core/testing/sandbox-harness'
 import { paging, watchlistAddresses, watchlistRefresh, type LiveBench } from './client-live'
 import { analystHour } from './client-sim'
-import { heightLive, watchCheckBench } from './client-watch'
+import { heightLive, providerWatchCheck, watchCheckBench } from './client-watch'
 import { weekAway } from './client-week-away'
 
 const { values } = parseArgs({
@@ -79,6 +79,12 @@ async function main(): Promise<void> {
     }
     await sandbox?.stop()
     sandbox = null
+    if (wants('watch')) {
+      for (const line of await providerWatchCheck(log)) {
+        lines.push(line)
+        process.stdout.write(`${line}\n`)
+      }
+    }
     if (wants('week')) {
       lines.push(await weekAway(log))
       process.stdout.write(`${lines.at(-1)}\n`)
