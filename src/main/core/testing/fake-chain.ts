@@ -40,6 +40,8 @@ export class FakeChain {
   leftToday: number
   reserve: number
 
+  /** eth_call runs on the block being mined (its number one past the head), as anvil's now and then does. */
+  callAhead = false
   /** Most logs one eth_getLogs returns; more is refused as Infura and geth word it. */
   maxResults = Infinity
 
@@ -119,7 +121,10 @@ export class FakeChain {
           [{ type: 'address[]' }],
           `0x${data.slice(BALANCE_READER_BYTECODE.length)}`,
         )
-        const words = [BigInt(this.head), ...addresses.map((a) => this.balanceOf(a.toLowerCase()))]
+        const words = [
+          BigInt(this.head + (this.callAhead ? 1 : 0)),
+          ...addresses.map((a) => this.balanceOf(a.toLowerCase())),
+        ]
         return { ok: true, result: `0x${words.map(word).join('')}` }
       }
       case 'eth_getLogs':

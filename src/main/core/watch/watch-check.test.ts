@@ -34,19 +34,19 @@ async function baselined(count: number, chain: FakeChain) {
 }
 
 describe('runWatchCheck', () => {
-  it('50 unchanged addresses cost 4 calls: the balances, then three log filters', async () => {
+  it('50 unchanged addresses cost 5 calls: the balances, the mined head, three log filters', async () => {
     const { chain, runtime, addresses, state } = await baselined(50, new FakeChain(1000, 1000))
     chain.head += 20
     const before = chain.units
     const estimate = watchUnits(runtime as unknown as CheckRuntime, state, [{ network: 'n', address: addresses[0]! }])
     const result = await check(chain, runtime, state, addresses)
     expect(result.changed).toBe(0)
-    expect(chain.units - before).toBe(4)
-    expect(result.requests).toBe(4)
-    expect(estimate).toBe(4)
+    expect(chain.units - before).toBe(5)
+    expect(result.requests).toBe(5)
+    expect(estimate).toBe(5)
   })
 
-  it('5 changed of 50 cost the 4 calls and a balances and first-page refetch each', async () => {
+  it('5 changed of 50 cost the 5 calls and a balances and first-page refetch each', async () => {
     const { chain, runtime, addresses, state } = await baselined(50, new FakeChain(1000, 1000))
     chain.head += 20
     for (const [i, kind] of (['coin', 'erc20', 'erc721', 'erc1155', 'coin'] as const).entries())
@@ -54,7 +54,7 @@ describe('runWatchCheck', () => {
     const before = chain.units
     const result = await check(chain, runtime, state, addresses)
     expect(result.changed).toBe(5)
-    expect(chain.units - before).toBe(4 + 5 * 2)
+    expect(chain.units - before).toBe(5 + 5 * 2)
     expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual(addresses.slice(0, 5))
   })
 
@@ -82,6 +82,20 @@ describe('runWatchCheck', () => {
     expect(estimate).toBeLessThan(60)
     expect(chain.widestRange).toBeLessThanOrEqual(1000)
     expect(state.networks.n!.checkedBlock).toBe(chain.head)
+  })
+
+  it('reads logs no further than the mined head, when the balance call ran on the block being mined', async () => {
+    const { chain, runtime, addresses, state } = await baselined(5, new FakeChain(1000, 1000))
+    chain.head += 10
+    chain.callAhead = true
+    await check(chain, runtime, state, addresses)
+    expect(state.networks.n!.checkedBlock).toBe(chain.head)
+    // That block is mined after the check, with a transfer: the next check still reads it.
+    chain.callAhead = false
+    chain.head += 1
+    chain.move({ block: chain.head, kind: 'erc20', from: OUTSIDER, to: addresses[2]!, amount: 4n })
+    const result = await check(chain, runtime, state, addresses)
+    expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[2]])
   })
 
   it('stops at the quota reserve between log windows and resumes there at the next check', async () => {
@@ -118,8 +132,8 @@ describe('runWatchCheck on a provider whose log cap is not known yet', () => {
     expect(chain.refusedRanges).toBe(1)
     expect(learnt()).toBe(1000)
     expect(result.changed).toBe(1)
-    // The balance call, the refused filter, 50 first pages, and the changed address's balances.
-    expect(chain.units - before).toBe(1 + 1 + 50 + 1)
+    // The balance call and the mined head, the refused filter, 50 first pages, and the changed address's balances.
+    expect(chain.units - before).toBe(2 + 1 + 50 + 1)
   })
 
   it('a long gap refused for its result count is read in parts, never skipped', async () => {

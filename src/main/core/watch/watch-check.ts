@@ -1,6 +1,8 @@
 import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
-import type { RequestOptions } from '../service/service-client'
+import type { RequestOptions, RpcCallSpec } from '../service/service-client'
+import { cheapestUnits } from '../service/cheapest-calls'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { pageDeltas, record, refetchChanged } from './watch-apply'
 import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
@@ -14,10 +16,11 @@ import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
  *
  *   one eth_call         the coin balance of every address and the block they were read at
  *                        (balances/coin-balances.ts: Multicall3 or a deployless reader)
+ *   eth_blockNumber      the newest mined block: logs are read no further
  *   eth_getLogs × 3      token transfers to or from any of the addresses since the last
  *                        checked block (watch-logs.ts: one filter per topic position)
  *
- * so 50 unchanged addresses cost 4 calls (5 units where a batch costs one more). Incoming or
+ * so 50 unchanged addresses cost 5 calls (single calls where a batch costs one more). Incoming or
  * outgoing coin shows in the balance (a sent transaction pays its fee), tokens in the logs.
  * Only changed addresses then refetch their balances and first transactions page (2 data
  * requests each), which also refreshes what the app shows. A gap longer than the provider's
@@ -66,25 +69,26 @@ export function watchUnits(
     const head = options.headOf?.(network) ?? null
     if (checked === null) units += rpcUnits(runtime, network, balanceCalls)
     else if (head === null || fitsOneRange(checked, options, network))
-      units += batchPays(runtime, network, balanceCalls)
-        ? rpcUnits(runtime, network, balanceCalls + 3)
-        : rpcUnits(runtime, network, balanceCalls) + 3 * rpcUnits(runtime, network, 1)
+      // The balances and the confirming eth_blockNumber, then the three filters.
+      units += batchPays(runtime, network, balanceCalls + 1)
+        ? rpcUnits(runtime, network, balanceCalls + 1 + 3)
+        : cheapestUnits(runtime.client, network, balanceCalls + 1) + 3 * rpcUnits(runtime, network, 1)
     else {
       // A long gap on a provider whose cap is not known yet: one filter asks first, and the
       // plan is priced as if the cap were the widest documented (a refusal names the real one).
       const known = options.logCap?.(network) ?? null
       const plan = planFor(runtime, network, addresses, checked, head, options, known ?? LARGE_GAP)
-      units += rpcUnits(runtime, network, balanceCalls) + (known === null ? 1 : 0) + plan.units
+      units += cheapestUnits(runtime.client, network, balanceCalls + 1) + (known === null ? 1 : 0) + plan.units
     }
   }
   return units
 }
 
 /**
- * Whether the balances and the three filters cost no more as one batch than sent apart (per
- * request: 1 against 4; per call: 4 either way). Where a batch costs one more (per call plus
- * one per batch), the balances go first, alone, and the filters after them as single calls:
- * 4 units rather than 5, and with the head known the filters ask exact ranges within the cap.
+ * Whether the balances, the mined head and the three filters cost no more as one batch than
+ * sent apart (per request: 1 against 5; per call: 5 either way). Where a batch costs one more
+ * (per call plus one per batch), the balances and the head go first, then the filters, all as
+ * single calls: 5 units rather than 6, and with the head known the filters ask exact ranges.
  */
 function batchPays(runtime: CheckRuntime, network: string, balanceCalls: number): boolean {
   return (
@@ -113,15 +117,24 @@ async function checkNetwork(
   }
   const checked = state.networks[network]?.checkedBlock ?? null
   const plan = runtime.balances.plan(network, addresses)
+  // The node's newest mined block, beside the balances: a node may run a call on the block it
+  // is still mining (seen on anvil: 2 of 6,800 calls a block ahead of eth_blockNumber in the
+  // same batch), whose logs it cannot give yet; logs are read no further than this.
+  const confirm: RpcCallSpec[] = checked === null ? [] : [{ method: 'eth_blockNumber', params: [] }]
+  const k = plan.calls.length
   const withLogs =
-    checked !== null && fitsOneRange(checked, options, network) && batchPays(runtime, network, plan.calls.length)
+    checked !== null && fitsOneRange(checked, options, network) && batchPays(runtime, network, k + confirm.length)
   const logCalls = withLogs ? transferLogCalls(addresses, checked + 1, 'latest') : []
-  const items = await sendCalls(runtime, network, [...plan.calls, ...logCalls], request, spend)
-  let read = plan.read(items.slice(0, plan.calls.length))
+  const items = await sendCalls(runtime, network, [...plan.calls, ...confirm, ...logCalls], request, spend)
+  let read = plan.read(items.slice(0, k))
   if (read.retry) read = read.retry.read(await sendCalls(runtime, network, read.retry.calls, request, spend))
   const head = read.head
   if (head === null) throw new AppError('protocol', `The coin balances on ${network} came without a block number.`)
   options.onHead?.(network, head)
+  const minedItem = items[k]
+  const mined = confirm.length && minedItem?.ok ? parseHexQuantity(minedItem.result, MAX_SAFE_BIGINT) : null
+  // Unconfirmed (the call failed): the newest block is left to the next check.
+  const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
   const at = new Date(options.now()).toISOString()
   if (checked === null) {
     // The first check only sets the baseline: there is no "since" yet.
@@ -135,20 +148,20 @@ async function checkNetwork(
   let readTo = checked
   let warning: string | null = null
   // With no block since the last check there is nothing to read (anvil refuses a range past the head).
-  if (head <= checked) readTo = head
+  if (logsTo <= checked) readTo = checked
   else {
-    const first = withLogs ? items.slice(plan.calls.length).map(parseLogs) : []
+    const first = withLogs ? items.slice(k + confirm.length).map(parseLogs) : []
     if (withLogs && first.every((l) => l !== null)) {
       // Logs of blocks after the balances' block are left to the next check, which reads from there.
-      logs.push(...first.flatMap((l) => l!).filter((l) => l.block === null || l.block <= head))
-      readTo = head
+      logs.push(...first.flatMap((l) => l!).filter((l) => l.block === null || l.block <= logsTo))
+      readTo = logsTo
     } else {
       // The first batch's filters refused: a range refusal tells the cap (null when it names none).
       const failed = first.findIndex((l) => l === null)
-      const refused = withLogs ? refusalOf(items[plan.calls.length + failed]) : null
+      const refused = withLogs ? refusalOf(items[k + confirm.length + failed]) : null
       const hinted = refused?.kind === 'range' ? refused.cap : undefined
       if (typeof hinted === 'number') runtime.client.logs.noteCap(network, hinted)
-      const gap = await readGap(runtime, network, addresses, checked, head, options, request, spend, hinted)
+      const gap = await readGap(runtime, network, addresses, checked, logsTo, options, request, spend, hinted)
       logs.push(...gap.logs)
       for (const [a, page] of gap.pages) reread.set(a, page)
       for (const a of gap.changed) rereadChanged.add(a)
@@ -160,7 +173,7 @@ async function checkNetwork(
   const changed: string[] = []
   for (const address of addresses) {
     const page = reread.get(address)
-    const moved = page ? pageDeltas(page, address, checked, head) : deltas.get(address)
+    const moved = page ? pageDeltas(page, address, checked, logsTo) : deltas.get(address)
     const did = record(state, network, address, read.balances.get(address) ?? null, moved, head, at)
     if (did || rereadChanged.has(address)) {
       const key = stateKey(network, address)

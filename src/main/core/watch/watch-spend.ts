@@ -1,5 +1,6 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
+import { cheapestCalls } from '../service/cheapest-calls'
 import type { RequestOptions, RpcCallSpec } from '../service/service-client'
 
 /** What a check spent, in the service's unit (what its quota counts). */
@@ -11,7 +12,8 @@ export interface Spend {
 export type CheckRuntime = Pick<ProfileRuntime, 'client' | 'data' | 'limiters' | 'balances'>
 
 /**
- * Sends `calls` as few requests as the endpoint allows and adds what they cost to `spend`,
+ * Sends `calls` the cheapest way in the service's unit (one batch, or single calls where a
+ * batch costs one more) and adds what they cost to `spend`,
  * counted as sent (a refused or split batch and its retries included).
  */
 export async function sendCalls(
@@ -24,7 +26,7 @@ export async function sendCalls(
   if (calls.length === 0) return []
   const meter = { requests: 0, units: 0 }
   try {
-    return await runtime.client.rpcCalls(network, calls, { ...options, meter })
+    return await cheapestCalls(runtime.client, network, calls, { ...options, meter })
   } finally {
     spend.units += meter.units
   }
