@@ -10,7 +10,7 @@ import { PROBE_EVERY_MS } from './batch-sizes'
  * sent again, the size that works remembered and probed upward now and then, batching never
  * turned off by a size refusal; items refused for rate inside an answered batch sent again alone.
  */
-type Form = 'geth' | 'besu' | 'http-413' | 'non-array' | 'http-400-words' | 'per-item' | 'first-n'
+type Form = 'geth' | 'besu' | 'http-413' | 'non-array' | 'http-400-words' | 'per-item' | 'first-n' | 'own-shape'
 
 interface Call {
   id: number
@@ -27,6 +27,8 @@ let sizes: number[] = []
 
 function refuseBatch(res: ServerResponse, body: Call[]): void {
   switch (form) {
+    case 'own-shape':
+      return json(res, 200, { error: `batch limit exceeded, at most ${cap} calls` })
     case 'per-item':
       return json(
         res,
@@ -110,6 +112,7 @@ describe('rpcCalls on a provider with a batch cap', () => {
     ['HTTP 400 naming the cap', 'http-400-words', 20],
     ['every call answered "batch size limit exceeded"', 'per-item', 25],
     ['only the first N calls answered', 'first-n', 40],
+    ['an object of its own shape', 'own-shape', 30],
   ] as const)('splits a refused batch and keeps the size that works (%s)', async (_name, f, c) => {
     form = f
     cap = c

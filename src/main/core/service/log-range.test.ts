@@ -8,7 +8,7 @@ import { rpcClientFixture } from '../testing/rpc-client-fixture'
  * `eth_getLogs` against a provider with a range cap, in each dialect of the real ones: every
  * log comes back exactly once and in order, the cap is learnt, and no later request exceeds it.
  */
-type Dialect = 'max-range' | 'too-wide' | 'http-413' | 'alchemy' | 'infura' | 'results'
+type Dialect = 'max-range' | 'too-wide' | 'http-413' | 'http-400' | 'alchemy' | 'infura' | 'results'
 
 interface Provider {
   cap: number
@@ -37,6 +37,12 @@ function refuse(res: ServerResponse, id: unknown, from: number, to: number): voi
         jsonrpc: '2.0',
         id,
         error: { code: -32602, message: `query exceeds max block range ${p.cap}` },
+      })
+    case 'http-400':
+      return json(res, 400, {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32602, message: `eth_getLogs is limited to a ${p.cap} block range` },
       })
     case 'too-wide':
       return json(res, 200, { jsonrpc: '2.0', id, error: { code: -32600, message: 'block range is too wide' } })
@@ -107,6 +113,7 @@ describe('LogRanges.getLogsChunked', () => {
     ['-32602 "query exceeds max block range N"', 'max-range', 1000],
     ['-32600 "block range is too wide" (cap unnamed)', 'too-wide', 700],
     ['HTTP 413 "limited to a 10,000 blocks range"', 'http-413', 10_000],
+    ['HTTP 400 with a JSON-RPC error "limited to a N block range"', 'http-400', 800],
   ] as const)('reads a range past the cap whole, in order, and learns the cap (%s)', async (_name, dialect, cap) => {
     provider = { cap, dialect, logAt: everySeventh }
     asked = []

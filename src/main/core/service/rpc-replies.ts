@@ -15,6 +15,19 @@ export class BatchRefusedError extends AppError {}
 
 type RpcError = z.infer<typeof rpcErrorObjectSchema>
 
+/** The JSON-RPC error object a body carries (`{"error": {code, message}}`), whatever its HTTP status; else null. */
+export function jsonRpcErrorIn(text: string): RpcError | null {
+  if (text.length > 65_536 || !/^\s*\{/.test(text)) return null
+  try {
+    const body: unknown = JSON.parse(text)
+    if (typeof body !== 'object' || body === null || !('error' in body)) return null
+    const error = rpcErrorObjectSchema.safeParse(body.error)
+    return error.success ? error.data : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * A list that is really a refusal of the batch's size: every reply an error about the batch
  * ("batch too large" repeated per call), or fewer replies than calls (a provider that answers

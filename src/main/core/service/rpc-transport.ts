@@ -6,11 +6,19 @@ import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
 import { BatchSizes } from './batch-sizes'
-import { refusalInBody, rpcRefusal } from './body-refusals'
+import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
 import { TooLargeError } from './log-range-refusal'
 import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
-import { BatchRefusedError, isStateChanging, itemOf, replyOutcome, rpcError, sizeRefusalInList } from './rpc-replies'
+import {
+  BatchRefusedError,
+  isStateChanging,
+  itemOf,
+  jsonRpcErrorIn,
+  replyOutcome,
+  rpcError,
+  sizeRefusalInList,
+} from './rpc-replies'
 
 export { BatchRefusedError }
 
@@ -88,6 +96,14 @@ export class RpcTransport {
     const id = ++this.#rpcId
     const what = `${call.method} on ${network}`
     const classify = (answer: HttpAnswer): AppError | null => {
+      // Some providers send a call's JSON-RPC error with HTTP 400 or 422: it is the call's answer
+      // (a log range too wide, say), or a rate or quota refusal when its code says so.
+      const said = answer.status === 400 || answer.status === 422 ? jsonRpcErrorIn(answer.text) : null
+      if (said)
+        return (
+          rpcRefusalError(said, what, this.#o.clock.now(), this.#o.redact) ??
+          rpcError(call.method, said, this.#o.redact)
+        )
       if (answer.status === 413) {
         // Some providers refuse a log range this way: its words say which (log-range-refusal.ts).
         const excerpt = safeExcerpt(answer.text, this.#o.redact, 300)
@@ -139,8 +155,18 @@ export class RpcTransport {
       parseBody(answer, rpcResponseSchema, what, this.#o.redact)
     }
     if (!Array.isArray(json)) {
-      // A whole-batch failure comes back as one error object (e.g. -32600 "batch too large").
-      const single = replyOutcome(parseBody(answer, rpcResponseSchema, what, this.#o.redact), what)
+      // A whole-batch failure comes back as one error object (e.g. -32600 "batch too large"), or
+      // as an object of the provider's own shape ({"error": "batch limit exceeded"}).
+      const parsed = rpcResponseSchema.safeParse(json)
+      if (!parsed.success)
+        throw new BatchRefusedError(
+          'protocol',
+          `The RPC endpoint answered ${what} with a single object instead of a list.`,
+          {
+            data: safeExcerpt(answer.text, this.#o.redact),
+          },
+        )
+      const single = replyOutcome(parsed.data, what)
       if ('error' in single) {
         const err = rpcError('batch', single.error, this.#o.redact)
         throw new BatchRefusedError(err.kind, err.message, err.details)
