@@ -1,5 +1,6 @@
 import type { Clock } from '../src/main/core/util/clock'
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
+import { TRANSFER_TOPIC } from '../src/shared/domain/events'
 import type { Transaction } from '../src/shared/domain/service-schemas'
 
 /** Simulated time: timers run in order when the bench advances the clock; no real waiting. */
@@ -182,11 +183,12 @@ export async function recordWatchlist(info: SandboxInfo, log: (m: string) => voi
 }
 
 const NEW_TX_EVERY = 10 * 60_000
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 /** The service in simulated time: the recorded data, live confirmations, a 20 ms answer time. */
 export class SimService {
   requests = 0
+  /** What a provider billing per call plus one per batch would count (Infura's way): a GET or a single call 1, a batch of N N + 1. */
+  units = 0
   readonly byKind: Record<string, number> = {}
   readonly #start: number
 
@@ -201,6 +203,9 @@ export class SimService {
   readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input))
     this.requests += 1
+    const calls =
+      typeof init?.body === 'string' && init.body.startsWith('[') ? (JSON.parse(init.body) as unknown[]) : null
+    this.units += calls ? calls.length + 1 : 1
     const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : url.pathname.split('/').at(-1)!
     this.byKind[kind] = (this.byKind[kind] ?? 0) + 1
     if (process.env.SIM_TRACE)

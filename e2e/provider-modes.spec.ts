@@ -43,13 +43,38 @@ test('a provider billing per call, with capped batches and log ranges and no fin
       const both = main.getByRole('region', { name: 'Both networks' })
       await expect(both.getByRole('listitem')).toHaveCount(2, { timeout: 20_000 })
       await expect(both.getByRole('listitem').first()).toContainText('has balances')
-      // A batch of two calls on each network: 2 calls plus the batch's own unit.
-      await expect(both).toContainText('This check cost 6 units')
+      // Two single calls on each network (a batch of two would cost its own unit more).
+      await expect(both).toContainText('This check cost 4 units')
       await expect(both).not.toContainText(/unknown/i)
       await expect(page.getByRole('meter', { name: 'Daily request quota' })).toHaveAttribute(
         'aria-valuetext',
         /^\d+ of 1000 units used today/,
       )
+    })
+
+    await test.step('the watch check: its cost before it runs and after, in units, a few for the list', async () => {
+      const wallets = info.demo_addresses.alpha!
+      const roles = ['whale', 'holder', 'empty'].filter((r) => wallets[r])
+      await page.getByRole('link', { name: 'Watchlists' }).click()
+      const csv = ['list,address,network,label', ...roles.map((r) => `Samples,${wallets[r]},alpha,${r}`)].join('\r\n')
+      await page
+        .getByLabel('Import watchlists file')
+        .setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+      await expect(page.getByLabel(/^Check for changes costs \d+ units? \(/)).toBeVisible({ timeout: 15_000 })
+      const check = page.getByRole('button', { name: 'Check for changes' })
+      await check.click()
+      await expect(
+        page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 0 changed` }),
+      ).toBeVisible({ timeout: 30_000 })
+      // The next check: the balances in one call and three log filters (4 units), or the balances
+      // alone when no block came since; never a call per address.
+      await check.click()
+      await expect(
+        page
+          .getByRole('status')
+          .filter({ hasText: new RegExp(`Checked ${roles.length} addresses: 0 changed, [1-5] units?\\.$`) }),
+      ).toBeVisible({ timeout: 30_000 })
+      await expect(page.getByRole('status').filter({ hasText: /Note:/ })).toHaveCount(0)
     })
 
     await test.step('Settings: the limits are in units, the choice kept', async () => {

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process'
 import { LiveChain } from './chain/live'
 import { demoAddresses, prepareNetwork, type Network } from './chain/network'
 import type { SandboxOptions } from './config'
-import { CHAIN_IDS, COIN_RATES } from './config'
+import { CHAIN_IDS, COIN_RATES, MULTICALL3_AT } from './config'
+import { installMulticall3 } from './chain/multicall3'
 import type { MarketInfo } from './api/format'
 import type { TransferHook } from './api/admin-transfer'
 import { startServer, type SandboxServer, type ServedNetwork } from './api/server'
@@ -102,6 +103,17 @@ export async function startSandbox(
     await server.close()
     throw failed.reason
   }
+  await Promise.all(
+    networks.map(async (network, position) => {
+      if (!MULTICALL3_AT[position]) return
+      // Without it the network is simply one without Multicall3: worth a log line, not a failed start.
+      await installMulticall3(network.anvil.rpc).catch((error: unknown) =>
+        report.log(
+          `${network.spec.name}: Multicall3 not installed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
+    }),
+  )
   const lives: LiveChain[] = []
   for (const network of networks) {
     const live = new LiveChain(network, { blockTimeS: options.blockTimeS, log: report.log })

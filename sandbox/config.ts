@@ -48,6 +48,11 @@ export class UsageError extends Error {
 export const CHAIN_IDS = [7001, 7002] as const
 /** Demo coin rate per network position: the first network's coin has one, the second none. */
 export const COIN_RATES = ['2451.83', null] as const
+/**
+ * Multicall3 at its canonical address per network position: the first network has it (as most
+ * public chains do), the second not (as new chains and some L2s), so clients meet both.
+ */
+export const MULTICALL3_AT = [true, false] as const
 
 function number(
   name: string,

@@ -1,10 +1,7 @@
+import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/shared/domain/events'
 import type { TokenType, TransferRecord } from './types'
 
 /** Token transfers from receipt logs: ERC-20/721 Transfer and ERC-1155 TransferSingle/Batch. */
-
-export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-export const TRANSFER_SINGLE_TOPIC = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
-export const TRANSFER_BATCH_TOPIC = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
 
 export interface RawLog {
   address: string

@@ -361,6 +361,11 @@ export interface BridgeEvents {
   'cases.changed': CaseFile[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
+  /**
+   * A check reading a long gap since the last one: blocks read of the gap, per network, and
+   * the way (`logs`: window by window; `reread`: the addresses' first pages).
+   */
+  'watch.progress': { network: string; done: number; total: number; way: 'logs' | 'reread' }
   /** The built-in sandbox's life, while the sandbox profile is active. */
   sandbox: SandboxStatus
   notice: Notice
@@ -381,6 +386,7 @@ export const bridgeEventNames = [
   'labels.changed',
   'cases.changed',
   'watch.changed',
+  'watch.progress',
   'sandbox',
   'notice',
   'open.address',

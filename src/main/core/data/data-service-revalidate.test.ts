@@ -48,7 +48,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-async function setup() {
+async function setup(billing: Profile['billing'] = 'request') {
   const profile: Profile = {
     id: 'p',
     name: 'P',
@@ -57,7 +57,7 @@ async function setup() {
     rpcUrl: `${server.url}/rpc`,
     networks: [{ name: 'alpha', label: 'Alpha' }],
     limits: SPEC_LIMITS,
-    billing: 'request',
+    billing,
   }
   const clock = {
     now: () => now,
@@ -146,6 +146,17 @@ describe('DataService revalidation', () => {
     expect(balances.source).toBe('network')
     expect(page.source).toBe('network')
     expect(page.checkedAt).toBeUndefined()
+  })
+
+  it('refetches without asking where the service bills per call (the check would cost more than the refetch)', async () => {
+    const { data, client } = await setup('call')
+    await data.transactions({ ...req, cursor: null })
+    await data.balances(req)
+    await learnBatches(client)
+    now += DEFAULT_FRESHNESS.firstPageMs + 60_000
+    server.seen.length = 0
+    await visit(data)
+    expect({ rpc: rpcRequests(), data: dataRequests() }).toEqual({ rpc: 0, data: 2 })
   })
 
   it('refetches without asking where batches are untried, or the block the data was current at is unknown', async () => {

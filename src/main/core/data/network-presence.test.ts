@@ -26,12 +26,12 @@ describe('PresenceChecker (both networks side by side)', () => {
     const runtime: PresenceRuntime = {
       profileId: 'p',
       client: {
-        // As the client counts a batch of two where the service bills per call plus one per batch.
+        // As the service client does: each request sent adds to the caller's meter (per request here).
         rpcCalls: async (network, calls, options) => {
           batches.push(`${network}:${calls.map((c) => c.method).join('+')}`)
           if (options.meter) {
             options.meter.requests += 1
-            options.meter.units += calls.length + 1
+            options.meter.units += 1
           }
           if (network === 'beta') throw new AppError('offline', 'The service cannot be reached.')
           return [
@@ -39,6 +39,7 @@ describe('PresenceChecker (both networks side by side)', () => {
             { ok: true, result: '0x2a' },
           ]
         },
+        unitsFor: () => 1,
       },
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
@@ -54,7 +55,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       tokens: 1,
       cachedTransactions: 2,
       source: 'network',
-      requests: 3,
+      requests: 1,
       error: null,
     })
     expect(beta).toMatchObject({
@@ -62,7 +63,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       nativeWei: null,
       tokens: null,
       source: 'none',
-      requests: 3,
+      requests: 1,
       error: { kind: 'offline' },
     })
 
@@ -73,5 +74,27 @@ describe('PresenceChecker (both networks side by side)', () => {
     now += 120_000
     await checker.check(runtime, ['alpha'], ME, false)
     expect(batches).toHaveLength(3)
+  })
+  it('sends two single calls where a batch costs more than its calls (per call, plus one per batch)', async () => {
+    const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+    const sent: string[][] = []
+    const runtime: PresenceRuntime = {
+      profileId: 'p',
+      client: {
+        rpcCalls: async (_network, calls, options) => {
+          sent.push(calls.map((c) => c.method))
+          if (options.meter) {
+            options.meter.requests += 1
+            options.meter.units += calls.length > 1 ? calls.length + 1 : 1
+          }
+          return calls.map((c) => ({ ok: true, result: c.method === 'eth_getBalance' ? '0x5' : '0x0' }))
+        },
+        unitsFor: (_network, calls) => (calls > 1 ? calls + 1 : calls),
+      },
+    }
+    const checker = new PresenceChecker({ snapshots, clock: { now: () => 0 } })
+    const [alpha] = await checker.check(runtime, ['alpha'], ME, false)
+    expect(sent.sort()).toEqual([['eth_getBalance'], ['eth_getTransactionCount']])
+    expect(alpha).toMatchObject({ nativeWei: '5', nonce: 0, requests: 2, error: null })
   })
 })

@@ -1,5 +1,6 @@
 import type { NetworkPresence } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
+import { cheapestCalls } from '../service/cheapest-calls'
 import type { ServiceClient } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SnapshotStore } from './snapshot-store'
@@ -15,7 +16,7 @@ export interface PresenceOptions {
 /** What the check needs of a profile's runtime. */
 export interface PresenceRuntime {
   profileId: string
-  client: Pick<ServiceClient, 'rpcCalls'>
+  client: Pick<ServiceClient, 'rpcCalls' | 'unitsFor'>
 }
 
 interface Seen {
@@ -25,11 +26,14 @@ interface Seen {
 }
 
 /**
- * "Both networks side by side" (issue 12): per network, whether an address holds anything
- * and has sent anything. The cheapest answer the service has is one JSON-RPC batch
- * (`eth_getBalance` + `eth_getTransactionCount`), or two calls where batches are refused; its
- * cost is told in the service's unit (one request, or 2-3 where it bills per call). Fresh answers are reused; cached balances and pages add what
- * they know for free. The cost of each answer is part of it, so the view can say so.
+ * "Both networks side by side": per network, whether an address holds anything and has sent
+ * anything: `eth_getBalance` + `eth_getTransactionCount`, two calls (a nonce is not readable
+ * by a contract call, so no one-call reader can give both). They go as one JSON-RPC batch
+ * where that costs no more than two single calls in the service's unit (per request: 1 for
+ * the batch), as two single calls where a batch costs one more (per call plus one per batch)
+ * or is refused: a provider without batches still gives the coin balance. Fresh answers are
+ * reused; cached balances and pages add what they know for free. The cost of each answer,
+ * counted as sent, is part of it, so the view can say so.
  */
 export class PresenceChecker {
   readonly #o: PresenceOptions
@@ -81,18 +85,13 @@ export class PresenceChecker {
         error: null,
       }
     }
-    // What it cost in the service's unit (a batch of 2 is 3 where it bills per call plus one).
     const meter = { requests: 0, units: 0 }
     try {
-      // As one batch where the endpoint takes batches, as two calls where it does not.
-      const [balance, count] = await runtime.client.rpcCalls(
-        network,
-        [
-          { method: 'eth_getBalance', params: [address, 'latest'] },
-          { method: 'eth_getTransactionCount', params: [address, 'latest'] },
-        ],
-        { priority: 'prefetch', meter },
-      )
+      const calls = [
+        { method: 'eth_getBalance', params: [address, 'latest'] },
+        { method: 'eth_getTransactionCount', params: [address, 'latest'] },
+      ]
+      const [balance, count] = await cheapestCalls(runtime.client, network, calls, { priority: 'prefetch', meter })
       const wei = balance?.ok ? parseHexQuantity(balance.result) : null
       const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
       const fresh: Seen = {

@@ -1,7 +1,12 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import type { RequestOptions, RpcCallSpec, ServiceClient } from '../service/service-client'
-import { TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from '../watch/watch-check'
+import {
+  addressTopic as topicOf,
+  TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
+  TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
+  TRANSFER_TOPIC as TRANSFER,
+} from '../../../shared/domain/events'
 
 /**
  * Revalidation (a conditional GET for an address): before balances or a first transactions
@@ -32,7 +37,6 @@ export type Revalidation =
   | { kind: 'changed'; tokens: boolean }
   | { kind: 'unknown'; reason: string }
 
-const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
 const hex = (n: number): string => `0x${n.toString(16)}`
 
 /** One address to check, and the block its cached data was current at. */
@@ -143,6 +147,9 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
   return coin || tokens ? { kind: 'changed', tokens } : unchanged
 }
 
+/** Calls of a revalidation of one address: what `usable` weighs against a refetch. */
+const ONE_ADDRESS_CALLS = revalidationCalls('0x0000000000000000000000000000000000000000', 0).length
+
 /**
  * Most other addresses of the network asked about in the same batch (1 + 4 addresses: 42
  * calls, well within the 100 a batch may carry and what providers commonly accept).
@@ -160,10 +167,13 @@ export class Revalidator {
 
   /**
    * Whether a revalidation is worth asking for on `network` now: only once a batch went through
-   * there (an untried endpoint that refuses batches would make the check 1 + 9 requests).
+   * there (an untried endpoint that refuses batches would make the check 1 + 10 requests), and
+   * only where its batch costs less than the refetch it may save (balances and the first page,
+   * 2 data requests): so a service billing per HTTP request (a batch is one), never one billing
+   * per call, where the batch's 10 calls cost 10 units.
    */
   usable(network: string): boolean {
-    return this.client.batchSupport(network) === true
+    return this.client.batchSupport(network) === true && this.client.unitsFor(network, ONE_ADDRESS_CALLS) < 2
   }
 
   /**

@@ -56,6 +56,12 @@ export class LogRanges {
     return this.#caps.get(network) ?? null
   }
 
+  /** Remembers a cap met elsewhere (an `eth_getLogs` refused inside a batch), never raising a known one. */
+  noteCap(network: string, cap: number): void {
+    if (Number.isSafeInteger(cap) && cap >= 1)
+      this.#caps.set(network, Math.min(cap, this.#caps.get(network) ?? Infinity))
+  }
+
   /**
    * `eth_getLogs` calls a read of [fromBlock, toBlock] is planned to take (at least 1 for a
    * non-empty range): in parts of the learnt cap, or of `assumedCap` while none is learnt (a

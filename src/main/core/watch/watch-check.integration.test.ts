@@ -95,8 +95,8 @@ describe.each([
     expect(baseline.changed).toBe(0)
     expect(baseline.statuses.every((s) => s.baseline && !s.unseen)).toBe(true)
     const estimate = await r.call('watch.estimate', { listId })
-    // 8 addresses: head + 16 calls + 3 log queries.
-    expect(estimate.requests).toBe(batches ? 1 : 20)
+    // 8 addresses: one balance call (its block number with it), the mined head, 3 log queries.
+    expect(estimate.requests).toBe(batches ? 1 : 5)
     expect(estimate.addresses).toBe(8)
     let result: BridgeCallOutputs['watch.check'] | null = null
     const spent = await requestsOf(async () => (result = await r.call('watch.check', { listId })))

@@ -1,76 +1,47 @@
-import type { Priority, RpcBatchItem, WatchCheckResult, WatchStatus } from '../../../shared/bridge/contract'
+import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
-import type { ProfileRuntime } from '../profiles/profile-runtime'
-import type { RpcCallSpec } from '../service/service-client'
-import { addTokenDelta, stateKey, statusOf, type AddressState, type ProfileWatchState } from './watch-state'
+import type { RequestOptions, RpcCallSpec } from '../service/service-client'
+import { cheapestUnits } from '../service/cheapest-calls'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { pageDeltas, record, refetchChanged } from './watch-apply'
+import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
+import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
+import { rpcUnits, sendCalls, type CheckRuntime, type Spend } from './watch-spend'
+import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
 
 /**
- * The watch check (issue 11, item 4): "what changed since the last look" for many addresses at
- * a fraction of the quota. Per network, one JSON-RPC batch (chunked at 100 calls) of
+ * The watch check: "what changed since the last look" for many addresses at a few units of
+ * the quota, counted in the service's own unit (a provider billing per call counts each call).
+ * Per network, one batch of
  *
- *   eth_blockNumber                                   the head: the next check starts after it
- *   eth_getTransactionCount + eth_getBalance          per watched address: sent anything? coin moved?
- *   eth_getLogs × 3 (since the last checked block)    token transfers to or from the addresses:
- *     Transfer with the address as `from` (topic 1)   ERC-20 and ERC-721
- *     Transfer / TransferSingle / TransferBatch with the address as topic 2
- *                                                     (Transfer's `to`, the 1155 events' `from`)
- *     TransferSingle / TransferBatch with the address as topic 3 (their `to`)
+ *   one eth_call         the coin balance of every address and the block they were read at
+ *                        (balances/coin-balances.ts: Multicall3 or a deployless reader)
+ *   eth_blockNumber      the newest mined block: logs are read no further
+ *   eth_getLogs × 3      token transfers to or from any of the addresses since the last
+ *                        checked block (watch-logs.ts: one filter per topic position)
  *
- * so 50 unchanged addresses cost 2 requests (104 calls in two chunks) where fetching balances
- * and first pages costs 100. Only changed addresses then refetch their balances and first
- * transactions page (2 requests each), which also refreshes what the app shows. Incoming coin
- * shows in the balance, outgoing anything in the nonce, incoming tokens in the logs; the one
- * change this cannot see is a coin transfer whose effect cancels out exactly between checks.
- * Without batches (a provider that refuses them) the same calls go one by one: 2n + 4
- * requests, told before it starts (`estimate`).
+ * so 50 unchanged addresses cost 5 calls (single calls where a batch costs one more). Incoming or
+ * outgoing coin shows in the balance (a sent transaction pays its fee), tokens in the logs.
+ * Only changed addresses then refetch their balances and first transactions page (2 data
+ * requests each), which also refreshes what the app shows. A gap longer than the provider's
+ * log range (days away) is read the cheaper complete way (watch-plan.ts), window by window
+ * with progress, stopping at the quota reserve and resuming there at the next check.
+ * Cannot be seen: a transaction that moves no coin or token and emits no transfer (a call
+ * paid by someone else, a zero-fee transaction), and coin moves that cancel out exactly.
  */
-export const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
-export const TRANSFER_SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
-export const TRANSFER_BATCH = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
-
 export interface WatchTarget {
   network: string
   /** Lowercase. */
   address: string
 }
 
-export interface WatchCheckOptions {
+export type { WatchProgress } from './watch-gap'
+
+export interface WatchCheckOptions extends GapOptions {
   priority: Priority
   now: () => number
-  /** A head learned from the check's eth_blockNumber: a free height correction. */
+  /** A head learned from the check's balance call: a free height correction. */
   onHead?: (network: string, head: number) => void
-}
-
-const topicOf = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
-const hexBlock = (n: number): string => `0x${n.toString(16)}`
-
-/** The calls of one network's check, in order: head, (nonce, balance) per address, then logs. */
-export function watchCalls(addresses: string[], checkedBlock: number | null): RpcCallSpec[] {
-  const calls: RpcCallSpec[] = [{ method: 'eth_blockNumber', params: [] }]
-  for (const a of addresses) {
-    calls.push(
-      { method: 'eth_getTransactionCount', params: [a, 'latest'] },
-      { method: 'eth_getBalance', params: [a, 'latest'] },
-    )
-  }
-  // The first check only sets the baseline: there is no "since" yet.
-  if (checkedBlock !== null && addresses.length > 0) {
-    const topics = addresses.map(topicOf)
-    const range = { fromBlock: hexBlock(checkedBlock + 1), toBlock: 'latest' }
-    calls.push(
-      { method: 'eth_getLogs', params: [{ ...range, topics: [[TRANSFER], topics] }] },
-      {
-        method: 'eth_getLogs',
-        params: [{ ...range, topics: [[TRANSFER, TRANSFER_SINGLE, TRANSFER_BATCH], null, topics] }],
-      },
-      {
-        method: 'eth_getLogs',
-        params: [{ ...range, topics: [[TRANSFER_SINGLE, TRANSFER_BATCH], null, null, topics] }],
-      },
-    )
-  }
-  return calls
 }
 
 /** Groups targets by network, each address once. */
@@ -84,197 +55,141 @@ export function byNetwork(targets: WatchTarget[]): Map<string, string[]> {
   return new Map([...map].map(([n, s]) => [n, [...s]]))
 }
 
-/** Requests a check of `targets` costs now, before changed addresses refetch (2 each). */
-export function watchRequests(runtime: ProfileRuntime, state: ProfileWatchState, targets: WatchTarget[]): number {
-  let n = 0
+/** What a check of `targets` costs now, in the service's unit, before changed addresses refetch (2 each). */
+export function watchUnits(
+  runtime: CheckRuntime,
+  state: ProfileWatchState,
+  targets: WatchTarget[],
+  options: GapOptions = {},
+): number {
+  let units = 0
   for (const [network, addresses] of byNetwork(targets)) {
-    n += runtime.client.unitsFor(network, watchCalls(addresses, state.networks[network]?.checkedBlock ?? null).length)
-  }
-  return n
-}
-
-interface LogEntry {
-  token: string
-  topics: string[]
-  data: string
-}
-
-function parseLogs(item: RpcBatchItem | undefined): LogEntry[] {
-  if (!item?.ok || !Array.isArray(item.result)) return []
-  const out: LogEntry[] = []
-  for (const raw of item.result) {
-    if (typeof raw !== 'object' || raw === null) continue
-    const token = 'address' in raw && typeof raw.address === 'string' ? raw.address.toLowerCase() : null
-    const rawTopics: unknown[] = 'topics' in raw && Array.isArray(raw.topics) ? raw.topics : []
-    const topics = rawTopics.filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase())
-    const data = 'data' in raw && typeof raw.data === 'string' ? raw.data : '0x'
-    if (token && topics.length > 0) out.push({ token, topics, data })
-  }
-  return out
-}
-
-/** 32-byte words of a log's data, as bigints (malformed words read as 0). */
-function words(data: string): bigint[] {
-  const hex = data.startsWith('0x') ? data.slice(2) : data
-  const out: bigint[] = []
-  for (let i = 0; i + 64 <= hex.length; i += 64) {
-    const w = hex.slice(i, i + 64)
-    out.push(/^[0-9a-fA-F]+$/.test(w) ? BigInt(`0x${w}`) : 0n)
-  }
-  return out
-}
-
-/** Per watched address, the signed token amounts its logs moved, keyed `<standard>|<token>`. */
-export function logDeltas(logs: LogEntry[], watched: Set<string>): Map<string, Map<string, bigint>> {
-  const out = new Map<string, Map<string, bigint>>()
-  const add = (topic: string | undefined, key: string, amount: bigint): void => {
-    const address = topic && topic.length === 66 ? `0x${topic.slice(26)}` : null
-    if (!address || !watched.has(address)) return
-    let m = out.get(address)
-    if (!m) out.set(address, (m = new Map()))
-    m.set(key, (m.get(key) ?? 0n) + amount)
-  }
-  for (const log of logs) {
-    const [topic0, t1, t2, t3] = log.topics
-    if (topic0 === TRANSFER) {
-      // ERC-721 indexes the token id (4 topics) and moves one item; ERC-20 carries the amount in data.
-      const nft = log.topics.length === 4
-      const key = `${nft ? 'erc721' : 'erc20'}|${log.token}`
-      const amount = nft ? 1n : (words(log.data)[0] ?? 0n)
-      add(t1, key, -amount)
-      add(t2, key, amount)
-    } else if (topic0 === TRANSFER_SINGLE || topic0 === TRANSFER_BATCH) {
-      const w = words(log.data)
-      // TransferSingle(id, value); TransferBatch(ids[], values[]) ABI-encoded: sum the values.
-      let amount = 0n
-      if (topic0 === TRANSFER_SINGLE) amount = w[1] ?? 0n
-      else {
-        const valuesAt = Number((w[1] ?? 0n) / 32n)
-        const count = Number(w[valuesAt] ?? 0n)
-        for (let i = 1; i <= count && valuesAt + i < w.length; i++) amount += w[valuesAt + i]!
-      }
-      const key = `erc1155|${log.token}`
-      add(t2, key, -amount)
-      add(t3, key, amount)
+    const balanceCalls = runtime.balances.callCount(network, addresses.length)
+    const checked = state.networks[network]?.checkedBlock ?? null
+    const head = options.headOf?.(network) ?? null
+    if (checked === null) units += rpcUnits(runtime, network, balanceCalls)
+    else if (head === null || fitsOneRange(checked, options, network))
+      // The balances and the confirming eth_blockNumber, then the three filters.
+      units += batchPays(runtime, network, balanceCalls + 1)
+        ? rpcUnits(runtime, network, balanceCalls + 1 + 3)
+        : cheapestUnits(runtime.client, network, balanceCalls + 1) + 3 * rpcUnits(runtime, network, 1)
+    else {
+      // A long gap on a provider whose cap is not known yet: one filter asks first, and the
+      // plan is priced as if the cap were the widest documented (a refusal names the real one).
+      const known = options.logCap?.(network) ?? null
+      const plan = planFor(runtime, network, addresses, checked, head, options, known ?? LARGE_GAP)
+      units += cheapestUnits(runtime.client, network, balanceCalls + 1) + (known === null ? 1 : 0) + plan.units
     }
   }
-  return out
+  return units
 }
 
-/** Checks one network: returns the new state of its addresses and what it cost. */
+/**
+ * Whether the balances, the mined head and the three filters cost no more as one batch than
+ * sent apart (per request: 1 against 5; per call: 5 either way). Where a batch costs one more
+ * (per call plus one per batch), the balances and the head go first, then the filters, all as
+ * single calls: 5 units rather than 6, and with the head known the filters ask exact ranges.
+ */
+function batchPays(runtime: CheckRuntime, network: string, balanceCalls: number): boolean {
+  return (
+    rpcUnits(runtime, network, balanceCalls + 3) <=
+    rpcUnits(runtime, network, balanceCalls) + 3 * rpcUnits(runtime, network, 1)
+  )
+}
+
+interface NetworkOutcome {
+  units: number
+  changed: string[]
+  warning: string | null
+}
+
 async function checkNetwork(
-  runtime: ProfileRuntime,
+  runtime: CheckRuntime,
   state: ProfileWatchState,
   network: string,
   addresses: string[],
   options: WatchCheckOptions,
-): Promise<{ requests: number; changed: string[]; warning: string | null }> {
-  const checkedBlock = state.networks[network]?.checkedBlock ?? null
-  const calls = watchCalls(addresses, checkedBlock)
-  const request = {
+): Promise<NetworkOutcome> {
+  const spend: Spend = { units: 0 }
+  const request: RequestOptions = {
     priority: options.priority,
-    scope: 'watch-check',
     attempts: options.priority === 'background' ? 1 : undefined,
   }
-  // Counted as sent, in the service's unit: a refused or split batch and its retries included.
-  const meter = { requests: 0, units: 0 }
-  const items = await runtime.client.rpcCalls(network, calls, { ...request, meter })
-  let requests = meter.units
-  const headItem = items[0]
-  const head = headItem?.ok ? parseHexQuantity(headItem.result, MAX_SAFE_BIGINT) : null
-  if (head === null)
-    throw new AppError(
-      'protocol',
-      `eth_blockNumber on ${network} gave no block number${headItem && !headItem.ok ? `: ${headItem.message}` : ''}.`,
-    )
-  options.onHead?.(network, Number(head))
-  const logItems = checkedBlock === null ? [] : items.slice(1 + addresses.length * 2)
-  const deltas = logDeltas(
-    logItems.flatMap((item) => parseLogs(item)),
-    new Set(addresses),
-  )
-  // A provider may refuse a long range of logs (days since the last check): then the range is
-  // not skipped, it is read again at the next check, and the user is told.
-  // With no block since the last check there is nothing to read; some nodes (anvil) answer
-  // such a range (from > head) with an error rather than [].
-  const logsFailed =
-    checkedBlock !== null && Number(head) > checkedBlock ? logItems.find((item) => !item.ok) : undefined
+  const checked = state.networks[network]?.checkedBlock ?? null
+  const plan = runtime.balances.plan(network, addresses)
+  // The node's newest mined block, beside the balances: a node may run a call on the block it
+  // is still mining (seen on anvil: 2 of 6,800 calls a block ahead of eth_blockNumber in the
+  // same batch), whose logs it cannot give yet; logs are read no further than this.
+  const confirm: RpcCallSpec[] = checked === null ? [] : [{ method: 'eth_blockNumber', params: [] }]
+  const k = plan.calls.length
+  const withLogs =
+    checked !== null && fitsOneRange(checked, options, network) && batchPays(runtime, network, k + confirm.length)
+  const logCalls = withLogs ? transferLogCalls(addresses, checked + 1, 'latest') : []
+  const items = await sendCalls(runtime, network, [...plan.calls, ...confirm, ...logCalls], request, spend)
+  let read = plan.read(items.slice(0, k))
+  if (read.retry) read = read.retry.read(await sendCalls(runtime, network, read.retry.calls, request, spend))
+  const head = read.head
+  if (head === null) throw new AppError('protocol', `The coin balances on ${network} came without a block number.`)
+  options.onHead?.(network, head)
+  const minedItem = items[k]
+  const mined = confirm.length && minedItem?.ok ? parseHexQuantity(minedItem.result, MAX_SAFE_BIGINT) : null
+  // Unconfirmed (the call failed): the newest block is left to the next check.
+  const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
   const at = new Date(options.now()).toISOString()
+  if (checked === null) {
+    // The first check only sets the baseline: there is no "since" yet.
+    for (const a of addresses) record(state, network, a, read.balances.get(a) ?? null, undefined, head, at)
+    state.networks[network] = { checkedBlock: head }
+    return { units: spend.units, changed: [], warning: null }
+  }
+  const logs: LogEntry[] = []
+  const reread = new Map<string, TransactionsPage>()
+  const rereadChanged = new Set<string>()
+  let readTo = checked
+  let warning: string | null = null
+  // With no block since the last check there is nothing to read (anvil refuses a range past the head).
+  if (logsTo <= checked) readTo = checked
+  else {
+    const first = withLogs ? items.slice(k + confirm.length).map(parseLogs) : []
+    if (withLogs && first.every((l) => l !== null)) {
+      // Logs of blocks after the balances' block are left to the next check, which reads from there.
+      logs.push(...first.flatMap((l) => l!).filter((l) => l.block === null || l.block <= logsTo))
+      readTo = logsTo
+    } else {
+      // The first batch's filters refused: a range refusal tells the cap (null when it names none).
+      const failed = first.findIndex((l) => l === null)
+      const refused = withLogs ? refusalOf(items[k + confirm.length + failed]) : null
+      const hinted = refused?.kind === 'range' ? refused.cap : undefined
+      if (typeof hinted === 'number') runtime.client.logs.noteCap(network, hinted)
+      const gap = await readGap(runtime, network, addresses, checked, logsTo, options, request, spend, hinted)
+      logs.push(...gap.logs)
+      for (const [a, page] of gap.pages) reread.set(a, page)
+      for (const a of gap.changed) rereadChanged.add(a)
+      readTo = gap.readTo
+      warning = gap.warning
+    }
+  }
+  const deltas = logDeltas(logs, new Set(addresses))
   const changed: string[] = []
-  addresses.forEach((address, i) => {
-    const nonceItem = items[1 + i * 2]
-    const balanceItem = items[2 + i * 2]
-    const nonce = nonceItem?.ok ? parseHexQuantity(nonceItem.result) : null
-    const balance = balanceItem?.ok ? parseHexQuantity(balanceItem.result) : null
-    if (nonce === null || balance === null) return // unreadable this time: keep the old state
-    const key = stateKey(network, address)
-    const prev = state.addresses[key]
-    if (!prev) {
-      state.addresses[key] = {
-        nonce: nonce.toString(),
-        balanceWei: balance.toString(),
-        checkedAt: at,
-        lookBlock: Number(head),
-        lookBalanceWei: balance.toString(),
-        newTxs: 0,
-        newTxsMore: false,
-        tokenDeltas: {},
-        unseen: false,
-      }
-      return
-    }
-    const moved = deltas.get(address)
-    const tokenDeltas = { ...prev.tokenDeltas }
-    for (const [k, v] of moved ?? []) tokenDeltas[k] = addTokenDelta(tokenDeltas[k], v)
-    const isChanged =
-      nonce.toString() !== prev.nonce || balance.toString() !== prev.balanceWei || (moved?.size ?? 0) > 0
-    state.addresses[key] = {
-      ...prev,
-      nonce: nonce.toString(),
-      balanceWei: balance.toString(),
-      checkedAt: at,
-      tokenDeltas,
-      unseen: prev.unseen || isChanged,
-    }
-    if (isChanged) changed.push(address)
-  })
-  // Only changed addresses refetch what the app shows: balances and the first page.
-  await Promise.all(
-    changed.map(async (address) => {
-      const req = { network, address, priority: options.priority, scope: 'watch-check', refresh: true }
-      const [balances, page] = await Promise.all([
-        runtime.data.balances(req),
-        runtime.data.transactions({ ...req, cursor: null }),
-      ])
-      requests += 2
+  for (const address of addresses) {
+    const page = reread.get(address)
+    const moved = page ? pageDeltas(page, address, checked, logsTo) : deltas.get(address)
+    const did = record(state, network, address, read.balances.get(address) ?? null, moved, head, at)
+    if (did || rereadChanged.has(address)) {
       const key = stateKey(network, address)
-      const s: AddressState = state.addresses[key]!
-      // A pending transaction (no block yet) is new by definition.
-      const fresh = page.items.filter((tx) => (tx.block ?? Infinity) > s.lookBlock).length
-      const more = fresh === page.items.length && page.nextCursor !== null
-      const tokenMeta = { ...s.tokenMeta }
-      for (const item of balances.items) {
-        const decimals = item.token.decimals === null ? null : Number(item.token.decimals)
-        tokenMeta[item.token.address.toLowerCase()] = {
-          symbol: item.token.symbol?.slice(0, 40) ?? null,
-          decimals: decimals !== null && decimals <= 255 ? decimals : null,
-        }
-      }
-      state.addresses[key] = { ...s, newTxs: fresh, newTxsMore: more, tokenMeta }
-    }),
-  )
+      if (state.addresses[key]) state.addresses[key] = { ...state.addresses[key]!, unseen: true }
+      changed.push(address)
+    }
+  }
+  await refetchChanged(runtime, state, network, changed, options.priority, spend, reread)
   // Never backwards (a lagging node behind a load balancer): logs already counted are not counted twice.
-  if (!logsFailed) state.networks[network] = { checkedBlock: Math.max(Number(head), checkedBlock ?? 0) }
-  const warning =
-    logsFailed && !logsFailed.ok
-      ? `token transfers since block ${(checkedBlock ?? 0) + 1} could not be read (${logsFailed.message}); the next check reads them again`
-      : null
-  return { requests, changed, warning }
+  state.networks[network] = { checkedBlock: Math.max(readTo, checked) }
+  return { units: spend.units, changed, warning }
 }
 
 /** Runs the check over `targets`; networks that fail are reported, the others still count. */
 export async function runWatchCheck(
-  runtime: ProfileRuntime,
+  runtime: CheckRuntime,
   state: ProfileWatchState,
   targets: WatchTarget[],
   options: WatchCheckOptions,
@@ -282,26 +197,15 @@ export async function runWatchCheck(
   const groups = byNetwork(targets)
   const networks = await Promise.all(
     [...groups].map(async ([network, addresses]) => {
+      const base = { network, addresses: addresses.length }
       try {
         const r = await checkNetwork(runtime, state, network, addresses, options)
-        return {
-          network,
-          addresses: addresses.length,
-          changed: r.changed.length,
-          requests: r.requests,
-          batched: runtime.client.batchSupport(network) !== false,
-          error: r.warning,
-        }
+        const batched = runtime.client.batchSupport(network) !== false
+        return { ...base, changed: r.changed.length, requests: r.units, batched, error: r.warning }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
-        return {
-          network,
-          addresses: addresses.length,
-          changed: 0,
-          requests: 0,
-          batched: runtime.client.batchSupport(network) !== false,
-          error: message,
-        }
+        const batched = runtime.client.batchSupport(network) !== false
+        return { ...base, changed: 0, requests: 0, batched, error: message }
       }
     }),
   )

@@ -57,14 +57,14 @@ describe('WatchService periodic check', () => {
     expect(w.settings()).toMatchObject({ periodic: false, budgetFraction: 0.05 })
 
     w.setSettings({ periodic: true })
-    // 5 % of 1000 = 50 requests a day; a check of 50 addresses ≈ 2 + 2·5 = 12 → 4 checks a day.
+    // 5 % of 1000 = 50 requests a day; a check of 50 addresses ≈ 1 + 2·5 = 11 → 4 checks a day.
     const interval = w.intervalMs()!
-    expect(interval).toBe(Math.ceil((24 * 3600_000) / (50 / 12)))
+    expect(interval).toBe(Math.ceil((24 * 3600_000) / (50 / 11)))
     expect(w.settings().intervalMinutes).toBe(Math.round(interval / 60_000))
     await vi.advanceTimersByTimeAsync(interval * 3 + 10)
     expect(active).toHaveBeenCalledTimes(3)
     // The budget over a visible day stays within 5 % of the quota.
-    expect(Math.floor((24 * 3600_000) / interval) * 12).toBeLessThanOrEqual(50)
+    expect(Math.floor((24 * 3600_000) / interval) * 11).toBeLessThanOrEqual(50)
 
     w.setVisible(false)
     await vi.advanceTimersByTimeAsync(interval * 5)
@@ -78,7 +78,7 @@ describe('WatchService periodic check', () => {
   it('a larger budget checks more often; one too small for a check a day does not run at all', () => {
     const { w } = service(50)
     w.setSettings({ periodic: true, budgetFraction: 0.2 })
-    expect(w.intervalMs()).toBe(Math.ceil((24 * 3600_000) / (200 / 12)))
+    expect(w.intervalMs()).toBe(Math.ceil((24 * 3600_000) / (200 / 11)))
     const tiny = service(50, 100, 'b')
     tiny.w.setSettings({ periodic: true, budgetFraction: 0.01 })
     expect(tiny.w.intervalMs()).toBeNull()

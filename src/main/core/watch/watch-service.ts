@@ -1,12 +1,13 @@
 import type { CostEstimate } from '../../../shared/domain/cost'
 import { estimateCost } from '../../../shared/domain/cost'
+import { requestUnits, type Billing } from '../../../shared/domain/billing'
 import type { WatchCheckResult, WatchSettings, WatchStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { Clock, ClockTimer } from '../util/clock'
 import type { WatchlistStore } from '../watchlists/watchlist-store'
-import { byNetwork, runWatchCheck, watchRequests, type WatchTarget } from './watch-check'
+import { byNetwork, runWatchCheck, watchUnits, type WatchProgress, type WatchTarget } from './watch-check'
 import { markSeen, stateKey, statusOf, WatchStateStore } from './watch-state'
 import type { DiskReports } from '../util/disk-error'
 
@@ -23,9 +24,17 @@ export interface WatchServiceOptions {
   /** The active profile's id, or null, without starting anything. */
   activeId: () => string | null
   quotaPerDay: (profileId: string) => number
+  /** How the profile's service counts (the quota's unit); default per HTTP request. */
+  billing?: (profileId: string) => Billing
   clock: Clock
   onChanged: (statuses: WatchStatus[]) => void
   onHead: (profileId: string, network: string, head: number) => void
+  /** The head the app knows for a network (the height watcher's), or null: lets a check plan a long gap. */
+  headOf?: (profileId: string, network: string) => number | null
+  /** The largest log range a profile's provider answers on a network, null while none was refused. */
+  logCap?: (profileId: string, network: string) => number | null
+  /** A long check's progress (blocks read of the gap since the last check). */
+  onProgress?: (progress: WatchProgress) => void
   notify?: DesktopNotifier
   log: Logger
   /** Never check more often than this, whatever the budget allows. Default 60 s. */
@@ -67,7 +76,7 @@ export class WatchService {
   async estimate(listId?: string): Promise<CostEstimate & { addresses: number }> {
     const { runtime, networks } = await this.#o.active()
     const targets = this.#known(networks, this.targets(listId))
-    const requests = watchRequests(runtime, this.#state.profile(runtime.profileId), targets)
+    const requests = watchUnits(runtime, this.#state.profile(runtime.profileId), targets, this.#plan(runtime.profileId))
     const limiter = runtime.limiters.state()
     return {
       ...estimateCost(requests, limiter),
@@ -154,11 +163,10 @@ export class WatchService {
     const state = this.#state.profile(id)
     const addresses = [...byNetwork(this.targets()).values()]
     if (addresses.length === 0) return null
-    // Without a runtime here (no request may start), the cost assumes batches of 100 work.
-    const perCheck = addresses.reduce(
-      (n, a) => n + Math.ceil((2 * a.length + 4) / 100) + 2 * Math.ceil(a.length * 0.1),
-      0,
-    )
+    // Without a runtime here (no request may start), the cost assumes one batch of the balance
+    // call and the three log filters per network works, counted in the service's unit.
+    const billing = this.#o.billing?.(id) ?? 'request'
+    const perCheck = addresses.reduce((n, a) => n + requestUnits(billing, 4) + 2 * Math.ceil(a.length * 0.1), 0)
     const checksPerDay = (this.#o.quotaPerDay(id) * state.budgetFraction) / perCheck
     if (checksPerDay < 1) return null
     return Math.max(this.#o.minIntervalMs ?? 60_000, Math.ceil((24 * 3600_000) / checksPerDay))
@@ -173,6 +181,17 @@ export class WatchService {
     this.#disposed = true
     if (this.#timer !== null) this.#o.clock.clearTimeout(this.#timer)
     this.#timer = null
+  }
+
+  /** What a check plans a long gap with: the known head and the provider's log range. */
+  #plan(id: string): {
+    headOf: (network: string) => number | null
+    logCap: (network: string) => number | null
+  } {
+    return {
+      headOf: (network) => this.#o.headOf?.(id, network) ?? null,
+      logCap: (network) => this.#o.logCap?.(id, network) ?? null,
+    }
   }
 
   /** Addresses on networks the profile has (a list may hold entries of another provider's networks). */
@@ -193,6 +212,8 @@ export class WatchService {
       priority,
       now: () => this.#o.clock.now(),
       onHead: (network, head) => this.#o.onHead(id, network, head),
+      onProgress: this.#o.onProgress,
+      ...this.#plan(id),
     })
     this.#state.save(id, state)
     this.#o.onChanged(result.statuses)

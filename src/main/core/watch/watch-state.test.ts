@@ -3,10 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import type { ProfileRuntime } from '../profiles/profile-runtime'
-import type { RpcCallSpec } from '../service/service-client'
-import { runWatchCheck, TRANSFER, TRANSFER_BATCH, TRANSFER_SINGLE } from './watch-check'
+import {
+  TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
+  TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
+  TRANSFER_TOPIC as TRANSFER,
+} from '../../../shared/domain/events'
+import { FakeChain } from '../testing/fake-chain'
+import { runWatchCheck } from './watch-check'
+import type { CheckRuntime } from './watch-spend'
 import {
   addTokenDelta,
   markSeen,
@@ -35,27 +39,25 @@ function batchLog(from: string, to: string, values: bigint[]): { address: string
   }
 }
 
-/** A runtime whose node answers `head`, `quantity` for nonces and balances, and `logs` for the last logs call. */
-function fakeRuntime(logs: unknown[], head = '0x64', quantity = '0x1'): ProfileRuntime {
-  const answer = (c: RpcCallSpec): RpcBatchItem => {
-    if (c.method === 'eth_getLogs') {
-      const third = (c.params[0] as { topics: unknown[] }).topics.length === 4
-      return { ok: true, result: third ? logs : [] }
-    }
-    return { ok: true, result: c.method === 'eth_blockNumber' ? head : quantity }
+/**
+ * A provider (testing/fake-chain.ts) at block `head` whose coin balances are all `quantity`,
+ * answering `logs` to the check's filter on TransferSingle/TransferBatch's `to` (its only
+ * four-topic filter): raw logs, so a TransferBatch of any length can be given.
+ */
+function fakeRuntime(logs: unknown[], head = 100, quantity = 1n): CheckRuntime {
+  const chain = new FakeChain(head, 1_000_000)
+  chain.balanceOf = () => quantity
+  const runtime = chain.runtime()
+  const rpcCalls = runtime.client.rpcCalls
+  runtime.client.rpcCalls = async (network, calls, options) => {
+    const answers = await rpcCalls(network, calls, options)
+    return answers.map((answer, i) => {
+      const call = calls[i]!
+      const filter = call.params[0] as { topics?: unknown[] } | undefined
+      return call.method === 'eth_getLogs' && filter?.topics?.length === 4 ? { ok: true, result: logs } : answer
+    })
   }
-  return {
-    profileId: 'p',
-    client: {
-      rpcCalls: async (_n: string, calls: RpcCallSpec[]) => calls.map(answer),
-      requestsFor: () => 1,
-      batchSupport: () => true,
-    },
-    data: {
-      balances: async () => ({ items: [] }),
-      transactions: async () => ({ items: [], nextCursor: null }),
-    },
-  } as unknown as ProfileRuntime
+  return runtime as unknown as CheckRuntime
 }
 
 let dir: string
@@ -171,7 +173,7 @@ describe('WatchStateStore property', () => {
             for (const o of ops) {
               const state = structuredClone(store.profile('p'))
               if (o.op === 'check') {
-                const runtime = fakeRuntime(o.logs, `0x${o.head.toString(16)}`, `0x${o.quantity.toString(16)}`)
+                const runtime = fakeRuntime(o.logs, o.head, o.quantity)
                 await runWatchCheck(runtime, state, [{ network: 'alpha', address: A }], {
                   priority: 'user',
                   now: () => 0,

@@ -1,0 +1,101 @@
+import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, multicall3Abi, parseAbi } from 'viem'
+import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { MULTICALL3_ADDRESS } from '../../../shared/domain/contracts'
+import type { RpcCallSpec } from '../service/service-client'
+import { BALANCE_READER_BYTECODE } from './balance-reader-bytecode'
+
+/**
+ * The coin balances of many addresses in one `eth_call`, with the block they were read at (so
+ * no `eth_blockNumber` is needed beside it):
+ *
+ * - `multicall3`: Multicall3's `aggregate3` of `getBlockNumber()` and one `getEthBalance(a)` per
+ *   address, where the chain has Multicall3 at its canonical address;
+ * - `deployless`: BalanceReader's creation code with the addresses as constructor arguments,
+ *   sent without `to`: the node runs the constructor, which returns the block number and the
+ *   balances as raw words (nothing is deployed; any node that runs `eth_call` runs this).
+ */
+export type CallRoute = 'multicall3' | 'deployless'
+
+/** Most addresses per eth_call: 2,600 gas each (a cold BALANCE), well inside nodes' call gas caps. */
+export const ADDRESSES_PER_CALL = 500
+
+const extraAbi = parseAbi(['function getBlockNumber() view returns (uint256 blockNumber)'])
+const abi = [...multicall3Abi, ...extraAbi] as const
+
+/** Block number and balances as one call reads them, in the addresses' order. */
+export interface BalanceRead {
+  head: number
+  balances: bigint[]
+}
+
+export function balanceCall(route: CallRoute, addresses: readonly string[]): RpcCallSpec {
+  if (route === 'deployless') {
+    const args = encodeAbiParameters([{ type: 'address[]' }], [addresses as `0x${string}`[]])
+    return { method: 'eth_call', params: [{ data: `${BALANCE_READER_BYTECODE}${args.slice(2)}` }, 'latest'] }
+  }
+  const target = MULTICALL3_ADDRESS as `0x${string}`
+  const calls = [
+    { target, allowFailure: false, callData: encodeFunctionData({ abi, functionName: 'getBlockNumber' }) },
+    ...addresses.map((a) => ({
+      target,
+      allowFailure: false,
+      callData: encodeFunctionData({ abi, functionName: 'getEthBalance', args: [a as `0x${string}`] }),
+    })),
+  ]
+  const data = encodeFunctionData({ abi, functionName: 'aggregate3', args: [calls] })
+  return { method: 'eth_call', params: [{ to: MULTICALL3_ADDRESS, data }, 'latest'] }
+}
+
+/** Reads a `balanceCall` answer; null when it is not what that call returns (an error, no data, cut short). */
+export function readBalanceCall(route: CallRoute, item: RpcBatchItem | undefined, count: number): BalanceRead | null {
+  if (!item?.ok || typeof item.result !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(item.result)) return null
+  const data = item.result as `0x${string}`
+  let words: bigint[]
+  if (route === 'deployless') {
+    if (data.length !== 2 + 64 * (count + 1)) return null
+    words = Array.from({ length: count + 1 }, (_, i) => BigInt(`0x${data.slice(2 + i * 64, 66 + i * 64)}`))
+  } else {
+    try {
+      const results = decodeFunctionResult({ abi, functionName: 'aggregate3', data })
+      if (results.length !== count + 1) return null
+      words = results.map((r) => (r.success && r.returnData.length === 66 ? BigInt(r.returnData) : -1n))
+    } catch {
+      return null
+    }
+    if (words.some((w) => w < 0n)) return null
+  }
+  const head = words[0]!
+  if (head > MAX_SAFE_BIGINT) return null
+  return { head: Number(head), balances: words.slice(1) }
+}
+
+/** Asks whether Multicall3 is at its canonical address: code there means yes. */
+export const multicallProbe: RpcCallSpec = { method: 'eth_getCode', params: [MULTICALL3_ADDRESS, 'latest'] }
+
+/** Reads the probe's answer: true (code), false (none), null (no answer: ask again next time). */
+export function readMulticallProbe(item: RpcBatchItem | undefined): boolean | null {
+  if (!item?.ok || typeof item.result !== 'string' || !item.result.startsWith('0x')) return null
+  return item.result.length > 2
+}
+
+/** The single calls of the last resort (a provider that refuses `eth_call`): the head, then each balance. */
+export function singleCalls(addresses: readonly string[]): RpcCallSpec[] {
+  return [
+    { method: 'eth_blockNumber', params: [] },
+    ...addresses.map((a) => ({ method: 'eth_getBalance', params: [a, 'latest'] })),
+  ]
+}
+
+/** Reads `singleCalls` answers: null balances where a call failed (those addresses stay unknown this time). */
+export function readSingleCalls(
+  items: RpcBatchItem[],
+  count: number,
+): { head: number | null; balances: (bigint | null)[] } {
+  const head = items[0]?.ok ? parseHexQuantity(items[0].result, MAX_SAFE_BIGINT) : null
+  const balances = Array.from({ length: count }, (_, i) => {
+    const item = items[1 + i]
+    return item?.ok ? parseHexQuantity(item.result) : null
+  })
+  return { head: head === null ? null : Number(head), balances }
+}

@@ -1,0 +1,43 @@
+import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import type { ProfileRuntime } from '../profiles/profile-runtime'
+import { cheapestCalls } from '../service/cheapest-calls'
+import type { RequestOptions, RpcCallSpec } from '../service/service-client'
+
+/** What a check spent, in the service's unit (what its quota counts). */
+export interface Spend {
+  units: number
+}
+
+/** The parts of a runtime a check's calls go through. */
+export type CheckRuntime = Pick<ProfileRuntime, 'client' | 'data' | 'limiters' | 'balances'>
+
+/**
+ * Sends `calls` the cheapest way in the service's unit (one batch, or single calls where a
+ * batch costs one more) and adds what they cost to `spend`,
+ * counted as sent (a refused or split batch and its retries included).
+ */
+export async function sendCalls(
+  runtime: CheckRuntime,
+  network: string,
+  calls: RpcCallSpec[],
+  options: RequestOptions,
+  spend: Spend,
+): Promise<RpcBatchItem[]> {
+  if (calls.length === 0) return []
+  const meter = { requests: 0, units: 0 }
+  try {
+    return await cheapestCalls(runtime.client, network, calls, { ...options, meter })
+  } finally {
+    spend.units += meter.units
+  }
+}
+
+/** What `calls` RPC calls cost now, sent as `sendCalls` sends them. */
+export const rpcUnits = (runtime: CheckRuntime, network: string, calls: number): number =>
+  runtime.client.unitsFor(network, calls)
+
+/** Units left today before the reserve kept for the user's own clicks. */
+export function unitsAboveReserve(runtime: CheckRuntime): number {
+  const s = runtime.limiters.state()
+  return s.leftToday - s.reserve
+}

@@ -1,0 +1,16 @@
+/**
+ * The token events every part reads (the app's watch check and revalidation, the sandbox's
+ * indexer, the benches' simulated service): topic 0 of ERC-20/721 `Transfer(address,address,
+ * uint256)` and ERC-1155 `TransferSingle(address,address,address,uint256,uint256)` and
+ * `TransferBatch(address,address,address,uint256[],uint256[])`, keccak-256 of each signature.
+ */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+export const TRANSFER_SINGLE_TOPIC = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62'
+export const TRANSFER_BATCH_TOPIC = '0x4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb'
+
+/** An address as a 32-byte topic (left-padded, lowercase), as indexed event arguments carry it. */
+export const addressTopic = (address: string): string => `0x${'0'.repeat(24)}${address.slice(2).toLowerCase()}`
+
+/** The address a 32-byte topic carries, lowercase, or null when it is not one. */
+export const topicAddress = (topic: string | undefined): string | null =>
+  topic && /^0x0{24}[0-9a-fA-F]{40}$/.test(topic) ? `0x${topic.slice(26).toLowerCase()}` : null
