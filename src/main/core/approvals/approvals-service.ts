@@ -1,0 +1,240 @@
+import type { Watchlist } from '../../../shared/bridge/contract'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, isUnlimited, revokeCall } from '../../../shared/domain/approvals'
+import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '../../../shared/domain/approvals-view'
+import { requestUnits, unitNoun, type Billing } from '../../../shared/domain/billing'
+import { addressTopic } from '../../../shared/domain/events'
+import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
+import { aggregateReads, readAggregate } from '../balances/aggregate3'
+import { multicallProbe } from '../balances/balance-calls'
+import type { CoinBalances } from '../balances/coin-balances'
+import type { SnapshotStore } from '../data/snapshot-store'
+import type { LogProgress } from '../service/log-range'
+import type { ServiceClient, SpendMeter } from '../service/service-client'
+import { AppError } from '../util/app-error'
+import { eventsFromLogs, eventsFromTransactions } from './approval-events'
+import { foldApprovals, type GrantMark } from './approval-fold'
+import { PartyBook } from './approval-parties'
+import { riskOf, stateReads, type ApprovalState } from './approval-state'
+import { ScanStore } from './scan-store'
+
+/** What the service needs of a profile's runtime. */
+export interface ApprovalsRuntime {
+  profileId: string
+  client: Pick<ServiceClient, 'rpcCalls' | 'rpc' | 'logs'>
+  balances: Pick<CoinBalances, 'route' | 'noteProbe'>
+}
+
+export interface ApprovalsServiceOptions {
+  snapshots: Pick<SnapshotStore, 'catalogue' | 'readEntry'>
+  scans: ScanStore
+  watchlists: () => readonly Watchlist[]
+  billing: (profileId: string) => Billing
+}
+
+/** Progress of a running scan: blocks read of the range it set out to read. */
+export type ScanProgressEvent = LogProgress & { network: string; address: string }
+
+/** Blocks one scan window reads when the provider has named no cap: its progress is saved after each. */
+const DEFAULT_WINDOW = 100_000
+
+/**
+ * Approvals an address has granted on one network. Found cheaply first (the calls in loaded
+ * transactions and any logs a scan already found cost nothing), then checked in one
+ * `eth_call`; a complete scan of `Approval` / `ApprovalForAll` logs with the address as topic 1
+ * is offered with its cost and resumes where it stopped.
+ */
+export class ApprovalsService {
+  readonly #o: ApprovalsServiceOptions
+  readonly #running = new Map<string, AbortController>()
+
+  constructor(options: ApprovalsServiceOptions) {
+    this.#o = options
+  }
+
+  async view(runtime: ApprovalsRuntime, network: string, owner: string): Promise<ApprovalsView> {
+    const address = owner.toLowerCase()
+    const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
+    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
+    const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
+    const events = [...eventsFromTransactions(txs, address), ...eventsFromLogs(scan?.logs ?? [], address)]
+    const candidates = foldApprovals(events, book.kinds())
+    const meter: SpendMeter = { requests: 0, units: 0 }
+    let states: ApprovalState[]
+    let stateError: string | null = null
+    let head: number | null = null
+    const { reads, read } = stateReads(address, candidates)
+    const route = runtime.balances.route(network)
+    if (candidates.length === 0) states = []
+    else if (route === 'single') {
+      states = read(null)
+      stateError = `${network}'s RPC endpoint refuses eth_call, so the approvals' current state is not known; they are shown as the transactions left them.`
+    } else {
+      const probe = route === null
+      const call = await aggregateReads(route ?? 'deployless', reads)
+      const items = await runtime.client.rpcCalls(
+        network,
+        [...(probe ? [multicallProbe] : []), call, { method: 'eth_blockNumber', params: [] }],
+        { priority: 'user', meter },
+      )
+      if (probe) runtime.balances.noteProbe(network, items[0])
+      const answer = items[probe ? 1 : 0]
+      const head1 = items[probe ? 2 : 1]
+      head = head1?.ok ? Number(parseHexQuantity(head1.result, MAX_SAFE_BIGINT) ?? NaN) : null
+      const results = readAggregate(answer, reads.length)
+      states = read(results)
+      if (!results)
+        stateError =
+          answer && !answer.ok
+            ? `The state call was refused (${answer.message}); approvals are shown as the transactions left them. Refresh to ask again.`
+            : 'The state call answered something other than its results; approvals are shown as the transactions left them.'
+    }
+    return {
+      network,
+      address,
+      rows: states.map((s) => this.#row(s, book)).sort(byRisk),
+      transactionsRead: txs.length,
+      stateError,
+      cost: meter,
+      scan: this.scanState(runtime, network, address, Number.isFinite(head) ? head : null),
+    }
+  }
+
+  /** Where the scan stands and what the rest costs now, in the profile's unit (one call per window the cap allows). */
+  scanState(runtime: ApprovalsRuntime, network: string, owner: string, head: number | null): ApprovalScanState {
+    const billing = this.#o.billing(runtime.profileId)
+    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, owner.toLowerCase()))
+    const from = (scan?.scannedTo ?? -1) + 1
+    const cap = runtime.client.logs.learntCap(network)
+    const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
+    // The head is asked first (one call) when it is not known.
+    const total = calls + (head === null ? 1 : 0)
+    return {
+      scannedTo: scan && scan.scannedTo >= 0 ? scan.scannedTo : null,
+      head,
+      remainingCalls: total,
+      remainingUnits: total * requestUnits(billing, 1),
+      unit: unitNoun(billing, 2),
+      logCap: cap,
+    }
+  }
+
+  /**
+   * Reads the rest of the address's approval logs, window by window within the provider's cap,
+   * saving how far it got after each, so a stop (or a refusal) loses nothing already paid for.
+   */
+  async scan(
+    runtime: ApprovalsRuntime,
+    network: string,
+    owner: string,
+    onProgress: (p: ScanProgressEvent) => void,
+  ): Promise<ApprovalsView> {
+    const address = owner.toLowerCase()
+    const key = ScanStore.key(runtime.profileId, network, address)
+    if (this.#running.has(key)) throw new AppError('invalid-input', 'A scan of this address is already running.')
+    const stop = new AbortController()
+    this.#running.set(key, stop)
+    try {
+      const head = Number(
+        parseHexQuantity(
+          await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' }),
+          MAX_SAFE_BIGINT,
+        ) ?? NaN,
+      )
+      if (!Number.isSafeInteger(head)) throw new AppError('protocol', `${network}'s RPC endpoint sent no block number.`)
+      const start = (this.#o.scans.get(key)?.scannedTo ?? -1) + 1
+      let calls = 0
+      for (let from = start; from <= head && !stop.signal.aborted;) {
+        const window = runtime.client.logs.learntCap(network) ?? DEFAULT_WINDOW
+        const to = Math.min(head, from + window - 1)
+        const logs = await runtime.client.logs.getLogsChunked(
+          {
+            network,
+            fromBlock: from,
+            toBlock: to,
+            topics: [[APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], addressTopic(address)],
+          },
+          {
+            priority: 'user',
+            signal: stop.signal,
+            onProgress: (p) =>
+              onProgress({
+                network,
+                address,
+                doneBlocks: from - start + p.doneBlocks,
+                totalBlocks: head - start + 1,
+                calls: calls + p.calls,
+              }),
+          },
+        )
+        calls += 1
+        const before = this.#o.scans.get(key)?.logs ?? []
+        this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
+        from = to + 1
+      }
+    } finally {
+      this.#running.delete(key)
+    }
+    return this.view(runtime, network, address)
+  }
+
+  /** Stops a running scan after the window on the wire; true when one was running. */
+  stop(profileId: string, network: string, owner: string): boolean {
+    const run = this.#running.get(ScanStore.key(profileId, network, owner))
+    run?.abort()
+    return run !== undefined
+  }
+
+  async #loaded(profileId: string, network: string, address: string) {
+    const catalogue = await this.#o.snapshots.catalogue(profileId)
+    const txs: Transaction[] = []
+    let balances: BalanceItem[] = []
+    for (const entry of catalogue) {
+      if (entry.network !== network || entry.address !== address) continue
+      const data = await this.#o.snapshots.readEntry(entry)
+      if (!data) continue
+      if (entry.kind === 'balances') balances = data.items as BalanceItem[]
+      else txs.push(...(data.items as Transaction[]))
+    }
+    return { txs, balances }
+  }
+
+  #row(s: ApprovalState, book: PartyBook): ApprovalRow {
+    const c = s.candidate
+    const token = book.token(c.token)
+    const decimals = book.decimals(c.token)
+    const { amount: risk, cents } =
+      s.kind === 'erc20'
+        ? riskOf(s.allowance, s.balance, decimals, token?.exchange_rate)
+        : { amount: null, cents: null }
+    const tokenId = s.kind === 'nft' ? c.tokenId : null
+    return {
+      kind: s.kind,
+      token: { ...book.party(c.token), symbol: token?.symbol ?? null, decimals, type: token?.type ?? null },
+      spender: book.party(c.spender),
+      tokenId: tokenId === null ? null : tokenId.toString(),
+      status: s.status,
+      allowance: s.allowance === null ? null : s.allowance.toString(),
+      unlimited: s.allowance !== null && isUnlimited(s.allowance),
+      balance: s.balance === null ? null : s.balance.toString(),
+      atRisk: risk === null ? null : risk.toString(),
+      atRiskCents: cents === null ? null : cents.toString(),
+      granted: c.grant && mark(c.grant),
+      last: mark(c.last),
+      revoke: s.status === 'live' ? revokeCall(s.kind, c.token, c.spender, tokenId) : null,
+    }
+  }
+}
+
+const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })
+
+const STATUS_ORDER = { live: 0, unknown: 1, spent: 2, revoked: 3 }
+
+/** Live first, then by what is at risk (unlimited first), then newest grant. */
+function byRisk(a: ApprovalRow, b: ApprovalRow): number {
+  return (
+    STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+    Number(b.unlimited) - Number(a.unlimited) ||
+    (b.granted?.block ?? 0) - (a.granted?.block ?? 0)
+  )
+}
