@@ -59,6 +59,19 @@ describe('POST /__sandbox/transfer', () => {
     expect(await balanceOf()).toBe(before + 12345n)
   })
 
+  it('mines empty blocks first when asked (`after`), and the index goes on past them', async () => {
+    const h0 = await head()
+    const r = await transfer({ network: 'alpha', to, amount: '7', after: 40 })
+    expect(r.status).toBe(200)
+    // A block for anything pending, the 40 empty ones, then the transfer's own.
+    expect(r.json).toMatchObject({ block: h0 + 42 })
+    expect(await head()).toBe(h0 + 42)
+    const logs = await rpc<{ result: unknown[] }>(
+      call('eth_getLogs', [{ fromBlock: `0x${(h0 + 1).toString(16)}`, toBlock: `0x${(h0 + 41).toString(16)}` }]),
+    )
+    expect(logs.json.result).toEqual([])
+  })
+
   it('mints ERC-20, ERC-721 and ERC-1155 tokens to the address, with their standard events', async () => {
     const topics = {
       erc20: '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',

@@ -8,11 +8,13 @@ import { ADDRESS_PATTERN } from '../../src/shared/domain/address'
  * (who owns the seed's token contracts), which emits the standard Transfer / TransferSingle
  * events with the address as the receiver, exactly as a transfer to it would.
  *
- *   { network, to, kind?: 'native' | 'erc20' | 'erc721' | 'erc1155', amount?: decimal string }
+ *   { network, to, kind?: 'native' | 'erc20' | 'erc721' | 'erc1155', amount?: decimal string, after?: blocks }
  *   → 200 { hash, block, kind, token: address | null }
  *
  * Defaults: kind 'native'; amount 10^15 wei (native), 1 whole token (ERC-20), 1 item (ERC-1155);
- * an ERC-721 transfer mints a fresh token id.
+ * an ERC-721 transfer mints a fresh token id. `after` mines that many empty blocks first (a
+ * client away for days comes back to a long gap: anvil mines them at once, and the index skips
+ * them, as they hold nothing).
  */
 export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155'] as const
 export type TransferKind = (typeof transferKinds)[number]
@@ -25,6 +27,8 @@ export const transferInputSchema = z.strictObject({
     .string()
     .regex(/^[1-9][0-9]{0,40}$/, 'amount must be a positive whole number in the smallest unit, as a decimal string')
     .optional(),
+  /** Empty blocks mined first (one per slot of time), e.g. 300000 for a week of 2-second blocks away. */
+  after: z.number().int().min(1).max(1_000_000).optional(),
 })
 export type TransferInput = z.infer<typeof transferInputSchema>
 

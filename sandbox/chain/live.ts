@@ -143,9 +143,27 @@ export class LiveChain {
       })
       tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
     }
+    if (input.after) await this.mineEmpty(input.after)
     const hash = await anvil.rpc.call<string>('eth_sendTransaction', [{ ...tx, ...fees }])
     await this.mineNow()
     return { hash, block: store.head, kind, token }
+  }
+
+  /**
+   * Mines `blocks` empty blocks at once (anvil_mine, one slot apart), after a block that takes
+   * whatever is pending; the index moves its head past them without reading them, as they hold
+   * no transaction.
+   */
+  private async mineEmpty(blocks: number): Promise<void> {
+    const { anvil, store } = this.network
+    await this.mineNow()
+    const slot = Math.max(1, Math.round(this.options.blockTimeS || 2))
+    await anvil.rpc.call('anvil_mine', [toHex(blocks), toHex(slot)])
+    const head = await anvil.rpc.call<{ number: string; timestamp: string; hash: string }>('eth_getBlockByNumber', [
+      'latest',
+      false,
+    ])
+    store.setHead(Number(head.number), Number(head.timestamp), head.hash.toLowerCase())
   }
 
   /** Mines one block now (also used by tests to move the chain on demand). */

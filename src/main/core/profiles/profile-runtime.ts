@@ -16,6 +16,7 @@ import type { SettingsStore } from './settings-store'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { isRecord } from '../../../shared/guards'
 import { SAFE_BILLING } from '../../../shared/domain/billing'
+import { BlockTags } from '../height/block-tags'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -57,6 +58,8 @@ export class ProfileRuntime {
   /** Coin balances of many addresses per call, and how each network answers them (remembered). */
   readonly balances = new CoinBalances()
   readonly #deps: RuntimeDeps
+  /** Which networks lack the `finalized` tag (refused once: not asked again this session). */
+  readonly #tags = new BlockTags()
 
   constructor(profileId: string, deps: RuntimeDeps) {
     this.profileId = profileId
@@ -124,17 +127,19 @@ export class ProfileRuntime {
         // The latest block (number and timestamp: when it was produced) and the gas price; for
         // the block time's seed, also the `finalized` block (tens of blocks back on Ethereum and
         // anvil, further on rollups: a long baseline) in the same batch, for no extra request.
-        // A provider without that tag answers the call with an error: the seed is then asked
-        // for on its own (`blockTime`).
+        // A provider without that tag answers the call with an error or a null block: the seed
+        // is then asked for on its own (`blockTime`), and the tag never again on that network.
+        const withFinalized = options?.seed === true && this.#tags.known(network, 'finalized')
         const [block, gas, finalized] = await this.client.rpcCalls(
           network,
           [
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
             { method: 'eth_gasPrice', params: [] },
-            ...(options?.seed ? [{ method: 'eth_getBlockByNumber', params: ['finalized', false] }] : []),
+            ...(withFinalized ? [{ method: 'eth_getBlockByNumber', params: ['finalized', false] }] : []),
           ],
           background,
         )
+        if (withFinalized && block?.ok) this.#tags.judge(network, 'finalized', finalized)
         if (!block?.ok)
           throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
         const { height, timestampMs } = blockFields(block.result)

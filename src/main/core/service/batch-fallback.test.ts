@@ -72,7 +72,8 @@ const opts = { priority: 'user' as const }
 describe('ServiceClient.rpcCalls', () => {
   it.each([
     [
-      'one error object',
+      'one error object saying batches are not supported',
+      ['batch', 'single', 'single', 'single'],
       (): Answer => ({
         status: 200,
         body: JSON.stringify({
@@ -83,26 +84,38 @@ describe('ServiceClient.rpcCalls', () => {
       }),
     ],
     [
-      'a single result instead of a list',
+      'a single result instead of a list: halved, and a refused batch of 2 means none',
+      ['batch', 'batch', 'single', 'single', 'single'],
       (): Answer => ({ status: 200, body: JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x1' }) }),
     ],
-    ['HTTP 400', (): Answer => ({ status: 400, body: 'batches not allowed', contentType: 'text/plain' })],
-    ['HTTP 405', (): Answer => ({ status: 405, body: '' })],
-  ])('detects a refused batch (%s) once, remembers it per network and calls singly', async (_name, refuse) => {
-    const { c, bodies } = client(refuse)
-    expect(c.batchSupport('alpha')).toBeNull()
-    expect(c.unitsFor('alpha', 5)).toBe(1)
-    const first = await c.rpcCalls('alpha', calls(3), opts)
-    expect(first.every((r) => r.ok)).toBe(true)
-    // The refused batch, then three single calls.
-    expect(bodies.map((b) => (Array.isArray(b) ? 'batch' : 'single'))).toEqual(['batch', 'single', 'single', 'single'])
-    expect(c.batchSupport('alpha')).toBe(false)
-    expect(c.unitsFor('alpha', 5)).toBe(5)
-    // Never re-sent on this network; the other network still tries batches.
-    await c.rpcCalls('alpha', calls(2), opts)
-    expect(bodies.slice(4).every((b) => !Array.isArray(b))).toBe(true)
-    expect(c.batchSupport('beta')).toBeNull()
-  })
+    [
+      'HTTP 400 "batches not allowed"',
+      ['batch', 'single', 'single', 'single'],
+      (): Answer => ({ status: 400, body: 'batches not allowed', contentType: 'text/plain' }),
+    ],
+    [
+      'HTTP 405 without words',
+      ['batch', 'batch', 'single', 'single', 'single'],
+      (): Answer => ({ status: 405, body: '' }),
+    ],
+  ] as const)(
+    'detects a refused batch (%s) once, remembers it per network and calls singly',
+    async (_name, sent, refuse) => {
+      const { c, bodies } = client(refuse)
+      expect(c.batchSupport('alpha')).toBeNull()
+      expect(c.unitsFor('alpha', 5)).toBe(1)
+      const first = await c.rpcCalls('alpha', calls(3), opts)
+      expect(first.every((r) => r.ok)).toBe(true)
+      // The refused batch (split once where the words do not say why), then three single calls.
+      expect(bodies.map((b) => (Array.isArray(b) ? 'batch' : 'single')).sort()).toEqual([...sent].sort())
+      expect(c.batchSupport('alpha')).toBe(false)
+      expect(c.unitsFor('alpha', 5)).toBe(5)
+      // Never re-sent on this network; the other network still tries batches.
+      await c.rpcCalls('alpha', calls(2), opts)
+      expect(bodies.slice(sent.length).every((b) => !Array.isArray(b))).toBe(true)
+      expect(c.batchSupport('beta')).toBeNull()
+    },
+  )
 
   it('sends batches in chunks of at most 100 where they work, and keeps call order', async () => {
     const { c, bodies } = client((batch) => ({

@@ -70,6 +70,27 @@ function quotaShaped(body: ErrorBody, text: string): boolean {
   return /\bquota\b|\bdaily\b|per day|today|24 ?h/i.test(said)
 }
 
+/**
+ * The service's daily quota is gone: until its `Retry-After`, or else until 00:00 UTC (README
+ * "Choices"). The limiter believes it (`markQuotaExhausted`), so the meter shows it used up.
+ */
+export function quotaExhausted(answer: HttpAnswer | null, nowMs: number, how: string): AppError {
+  const body = answer ? parseErrorBody(answer.text) : {}
+  const said = answer !== null && (answer.retryAfter !== null || typeof body.retry_after_s === 'number')
+  const midnight = Date.UTC(
+    new Date(nowMs).getUTCFullYear(),
+    new Date(nowMs).getUTCMonth(),
+    new Date(nowMs).getUTCDate() + 1,
+  )
+  const wait = said ? retryAfterMs(answer, nowMs) : midnight - nowMs
+  return new AppError(
+    'quota-exhausted',
+    // The renderer adds the way forward for this kind (saved copies stay; work again after the reset).
+    `Daily quota used up at the service${how} until ${utcClock(nowMs + wait)}.`,
+    { retryAfterMs: wait },
+  )
+}
+
 /** The typed error of a non-2xx answer. */
 export function errorForStatus(
   answer: HttpAnswer,
@@ -101,20 +122,10 @@ export function errorForStatus(
       `The service does not know ${what} (HTTP 404)${serverSays ? `: ${serverSays}` : ''}. Check the profile's addresses and network names.`,
     )
   }
+  // Infura's daily cap: HTTP 402 Payment Required (-33000) until 00:00 UTC; no other reading of 402 fits.
+  if (status === 402) return quotaExhausted(answer, nowMs, ' (HTTP 402 Payment Required)')
   if (status === 429) {
-    const said = answer.retryAfter !== null || typeof body.retry_after_s === 'number'
-    if (quotaShaped(body, answer.text)) {
-      // Without a usable Retry-After, the quota is taken to reset at 00:00 UTC (README "Choices").
-      const midnight = Date.UTC(
-        new Date(nowMs).getUTCFullYear(),
-        new Date(nowMs).getUTCMonth(),
-        new Date(nowMs).getUTCDate() + 1,
-      )
-      const wait = said ? retryAfterMs(answer, nowMs) : midnight - nowMs
-      return new AppError('quota-exhausted', `Daily quota used up at the service until ${utcClock(nowMs + wait)}.`, {
-        retryAfterMs: wait,
-      })
-    }
+    if (quotaShaped(body, answer.text)) return quotaExhausted(answer, nowMs, '')
     const wait = retryAfterMs(answer, nowMs)
     if (wait > MAX_SERVER_PAUSE_MS) {
       return new AppError(

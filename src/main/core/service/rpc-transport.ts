@@ -1,0 +1,313 @@
+import type { z } from 'zod'
+import type { Priority, RpcBatchItem } from '../../../shared/bridge/contract'
+import { requestUnits, unitsForCalls, type Billing } from '../../../shared/domain/billing'
+import { rpcErrorObjectSchema, rpcResponseSchema } from '../../../shared/domain/service-schemas'
+import { AppError } from '../util/app-error'
+import type { Clock } from '../util/clock'
+import type { Logger } from '../util/logger'
+import { BatchSizes } from './batch-sizes'
+import { refusalInBody, rpcRefusal } from './body-refusals'
+import type { HttpAnswer } from './http-attempt'
+import { TooLargeError } from './log-range-refusal'
+import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
+
+export interface RpcCallSpec {
+  method: string
+  params: unknown[]
+}
+
+/** What a piece of work really cost, counted as it is sent (a caller's cost line reads it). */
+export interface SpendMeter {
+  requests: number
+  units: number
+}
+
+export interface RequestOptions {
+  priority: Priority | (() => Priority)
+  /**
+   * Drops the request while it waits (in the limiter's queue or a backoff). A request already
+   * on the wire is left to finish: its quota is spent, and its answer still fills the cache.
+   */
+  signal?: AbortSignal
+  /** Overrides `maxAttempts` for this request (background polls use 1). */
+  attempts?: number
+  /** Adds what was really sent: HTTP requests and the service's units (billing.ts), retries included. */
+  meter?: SpendMeter
+}
+
+/**
+ * One JSON-RPC body through the client's limiter, retries and reachability: the HTTP answer,
+ * or the typed error of the last attempt. `classify` reads every answer first (a 2xx too) and
+ * may call it a failure (a refusal said in the body, a refused batch).
+ */
+export type RpcPost = (
+  network: string,
+  body: string,
+  what: string,
+  idempotent: boolean,
+  options: RequestOptions,
+  units: number,
+  classify: (answer: HttpAnswer) => AppError | null,
+) => Promise<HttpAnswer>
+
+export interface RpcTransportOptions {
+  post: RpcPost
+  billing: () => Billing
+  profileId: () => string
+  redact: (text: string) => string
+  clock: Clock
+  /** Holds back every request of `network`'s bucket for `ms` (items refused for rate inside a batch). */
+  pause: (network: string, ms: number) => void
+  log?: Logger
+}
+
+/**
+ * The endpoint refused a JSON-RPC batch as such: one error object or a single result instead
+ * of a list, or an HTTP 4xx other than auth, payment, timeout and rate limit. `rpcCalls` splits
+ * it or falls back to single calls (batch-sizes.ts); the RPC console shows it as the
+ * `rpc`/`protocol` error it is.
+ */
+export class BatchRefusedError extends AppError {}
+
+/** Rounds of retrying the items of a batch refused for rate inside an HTTP 200 answer. */
+const ITEM_RETRY_ROUNDS = 2
+const ITEM_PAUSE_MS = 1000
+
+/**
+ * The JSON-RPC side of a profile's service (spec 4.3): single calls, batches, and `rpcCalls`,
+ * which sends a list of calls in as few requests as the endpoint takes, splitting batches it
+ * refuses for their size and retrying alone the items it refused for rate.
+ */
+export class RpcTransport {
+  readonly #o: RpcTransportOptions
+  readonly #sizes: BatchSizes
+  #rpcId = 0
+
+  constructor(options: RpcTransportOptions) {
+    this.#o = options
+    this.#sizes = new BatchSizes(options.clock)
+  }
+
+  /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */
+  async rpc(network: string, call: RpcCallSpec, options: RequestOptions): Promise<unknown> {
+    const id = ++this.#rpcId
+    const what = `${call.method} on ${network}`
+    const classify = (answer: HttpAnswer): AppError | null => {
+      if (answer.status === 413) {
+        // Some providers refuse a log range this way: its words say which (log-range-refusal.ts).
+        const excerpt = safeExcerpt(answer.text, this.#o.redact, 300)
+        return new TooLargeError(
+          'protocol',
+          `The RPC endpoint refused ${what} as too large (HTTP 413)${excerpt ? `: ${excerpt}` : '.'}`,
+          { data: excerpt },
+        )
+      }
+      return refusalInBody(answer, what, this.#o.clock.now(), this.#o.redact)
+    }
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })
+    const answer = await this.#o.post(network, body, what, !isStateChanging(call.method), options, 1, classify)
+    const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+    if (reply.id !== id)
+      throw new AppError(
+        'protocol',
+        `The RPC endpoint answered ${what} with the reply to another call (id ${String(reply.id)}).`,
+      )
+    const outcome = replyOutcome(reply, what)
+    if ('error' in outcome) throw rpcError(call.method, outcome.error, this.#o.redact)
+    return outcome.result
+  }
+
+  /** A JSON-RPC batch in one HTTP request; each call's outcome in call order. */
+  async rpcBatch(network: string, calls: RpcCallSpec[], options: RequestOptions): Promise<RpcBatchItem[]> {
+    const firstId = this.#rpcId + 1
+    this.#rpcId += calls.length
+    const what = `a batch of ${calls.length} RPC calls on ${network}`
+    const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
+    const idempotent = calls.every((c) => !isStateChanging(c.method))
+    const classify = (answer: HttpAnswer): AppError | null => {
+      if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 408, 429].includes(answer.status))
+        return new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, {
+          data: safeExcerpt(answer.text, this.#o.redact),
+        })
+      // One error object with a rate or quota code is about the whole request, not the batch.
+      return refusalInBody(answer, what, this.#o.clock.now(), this.#o.redact)
+    }
+    const units = requestUnits(this.#o.billing(), calls.length, true)
+    const answer = await this.#o.post(network, JSON.stringify(body), what, idempotent, options, units, classify)
+    let json: unknown
+    try {
+      json = parseServiceJson(answer, what, this.#o.redact)
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      // parseBody words the protocol error (HTML, cut short, malformed).
+      parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+    }
+    if (!Array.isArray(json)) {
+      // A whole-batch failure comes back as one error object (e.g. -32600 "batch too large").
+      const single = replyOutcome(parseBody(answer, rpcResponseSchema, what, this.#o.redact), what)
+      if ('error' in single) {
+        const err = rpcError('batch', single.error, this.#o.redact)
+        throw new BatchRefusedError(err.kind, err.message, err.details)
+      }
+      throw new BatchRefusedError(
+        'protocol',
+        `The RPC endpoint answered ${what} with a single result instead of a list.`,
+      )
+    }
+    const byId = new Map<unknown, z.infer<typeof rpcResponseSchema>>()
+    for (const [i, item] of json.entries()) {
+      const parsed = rpcResponseSchema.safeParse(item)
+      if (!parsed.success) throw new AppError('protocol', `Reply ${i + 1} of ${what} is not a JSON-RPC response.`)
+      byId.set(parsed.data.id, parsed.data)
+    }
+    return calls.map((c, i) => {
+      const reply = byId.get(firstId + i)
+      if (!reply)
+        throw new AppError('protocol', `The RPC endpoint left ${c.method} (call ${i + 1}) of ${what} unanswered.`)
+      const outcome = replyOutcome(reply, what)
+      return 'error' in outcome
+        ? itemOf(rpcError(c.method, outcome.error, this.#o.redact))
+        : { ok: true, result: outcome.result }
+    })
+  }
+
+  /** Whether `network`'s RPC endpoint takes batches: null until one was tried this session. */
+  batchSupport(network: string): boolean | null {
+    return this.#sizes.support(network)
+  }
+
+  /** What `calls` cost in the service's unit, in batches of the size the endpoint takes now. */
+  unitsFor(network: string, calls: number): number {
+    return unitsForCalls(this.#o.billing(), calls, this.#sizes.planned(network))
+  }
+
+  /**
+   * Calls as few requests as the endpoint allows, each call's outcome in call order. Batches
+   * go in the size the endpoint takes (batch-sizes.ts): one refused for its size is split and
+   * sent again; where batches are not taken at all, single calls. Items refused for rate inside
+   * an answered batch are sent again, alone, after a pause; the others are kept.
+   */
+  async rpcCalls(network: string, calls: RpcCallSpec[], options: RequestOptions): Promise<RpcBatchItem[]> {
+    const job: CallsJob = { network, calls, options, out: new Array<RpcBatchItem>(calls.length) }
+    await this.#send(
+      job,
+      calls.map((_, i) => i),
+      0,
+    )
+    return job.out
+  }
+
+  /** Sends the calls at `indices` in batches of the size planned now, filling `job.out`. */
+  async #send(job: CallsJob, indices: number[], round: number): Promise<void> {
+    if (indices.length === 0) return
+    const { size, alone } =
+      indices.length === 1 ? { size: 1, alone: false } : this.#sizes.next(job.network, indices.length)
+    const chunks: number[][] = []
+    for (let i = 0; i < indices.length; i += size) chunks.push(indices.slice(i, i + size))
+    if (alone && chunks.length > 1) {
+      // Learn from one request whether this size is taken before sending the rest.
+      await this.#chunk(job, chunks[0]!, round)
+      await this.#send(job, chunks.slice(1).flat(), round)
+      return
+    }
+    await Promise.all(chunks.map((chunk) => this.#chunk(job, chunk, round)))
+  }
+
+  async #chunk(job: CallsJob, indices: number[], round: number): Promise<void> {
+    const { network, calls, options, out } = job
+    if (indices.length === 1) {
+      const i = indices[0]!
+      out[i] = await this.#single(network, calls[i]!, options)
+      return
+    }
+    let items: RpcBatchItem[]
+    try {
+      items = await this.rpcBatch(
+        network,
+        indices.map((i) => calls[i]!),
+        options,
+      )
+    } catch (error) {
+      if (!(error instanceof BatchRefusedError)) throw error
+      const verdict = this.#sizes.refused(network, indices.length, error)
+      this.#o.log?.info(
+        `profile ${this.#o.profileId()}: ${network}'s RPC endpoint refused a batch of ${indices.length} (${error.message}); ${verdict === 'none' ? 'using single calls' : `sending batches of ${verdict}`}`,
+      )
+      await this.#send(job, indices, round)
+      return
+    }
+    this.#sizes.worked(network, indices.length)
+    const again: number[] = []
+    items.forEach((item, k) => {
+      const i = indices[k]!
+      out[i] = item
+      if (!item.ok && round < ITEM_RETRY_ROUNDS && rpcRefusal(item) === 'rate') again.push(i)
+    })
+    if (again.length === 0) return
+    this.#o.log?.info(
+      `${network}: ${again.length} of ${indices.length} calls in a batch were refused for rate; sending them again after a pause`,
+    )
+    this.#o.pause(network, ITEM_PAUSE_MS)
+    try {
+      await this.#send(job, again, round + 1)
+    } catch (error) {
+      // Refused again as a whole: those items keep the refusal they had; the others are kept.
+      if (!(error instanceof AppError && (error.kind === 'rate-limited' || error.kind === 'quota-exhausted')))
+        throw error
+    }
+  }
+
+  async #single(network: string, call: RpcCallSpec, options: RequestOptions): Promise<RpcBatchItem> {
+    try {
+      return { ok: true, result: await this.rpc(network, call, options) }
+    } catch (error) {
+      if (error instanceof AppError && error.kind === 'rpc') return itemOf(error)
+      throw error
+    }
+  }
+}
+
+type RpcError = z.infer<typeof rpcErrorObjectSchema>
+
+/** One `rpcCalls`: its calls, and their outcomes as they come in. */
+interface CallsJob {
+  network: string
+  calls: RpcCallSpec[]
+  options: RequestOptions
+  out: RpcBatchItem[]
+}
+
+function itemOf(error: AppError): RpcBatchItem {
+  return {
+    ok: false,
+    code: error.details.code ?? 0,
+    message: error.message,
+    ...(error.details.data !== undefined ? { data: error.details.data } : {}),
+  }
+}
+
+/** A reply carries exactly one of `result` and a well-formed `error` (JSON-RPC 2.0, section 5). */
+function replyOutcome(reply: Record<string, unknown>, what: string): { result: unknown } | { error: RpcError } {
+  if (reply.error !== undefined && reply.error !== null) {
+    const error = rpcErrorObjectSchema.safeParse(reply.error)
+    if (!error.success)
+      throw new AppError('protocol', `The RPC endpoint answered ${what} with a malformed error object.`)
+    return { error: error.data }
+  }
+  if (!('result' in reply))
+    throw new AppError('protocol', `The RPC endpoint answered ${what} with neither a result nor an error.`)
+  return { result: reply.result }
+}
+
+/** Sending a transaction is not idempotent: a retry could send it twice. */
+function isStateChanging(method: string): boolean {
+  return /^eth_(send|submit)/.test(method)
+}
+
+function rpcError(method: string, error: RpcError, redact: (s: string) => string): AppError {
+  const message = redact(error.message).slice(0, 300)
+  return new AppError('rpc', `${method} failed: ${message} (JSON-RPC error ${error.code})`, {
+    code: error.code,
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  })
+}
