@@ -18,6 +18,8 @@ import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
+import { ApprovalsService } from './approvals/approvals-service'
+import { ScanStore } from './approvals/scan-store'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -53,6 +55,7 @@ export class CoreServices {
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
+  readonly approvals: ApprovalsService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #notices: Notice[] = []
@@ -101,6 +104,14 @@ export class CoreServices {
       log,
     })
     this.presence = new PresenceChecker({ snapshots: this.snapshots, clock: options.clock })
+    const scans = new ScanStore(dataDir)
+    this.approvals = new ApprovalsService({
+      snapshots: this.snapshots,
+      scans,
+      watchlists: () => this.watchlists.list(),
+      billing: (id) => this.settings.find(id)?.billing ?? 'request',
+      onProgress: (progress) => options.emit('approvals.progress', progress),
+    })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
       log,
@@ -136,7 +147,13 @@ export class CoreServices {
       notify: options.notify,
       log,
     })
-    for (const notice of [this.settings.notice, this.watchlists.notice, this.notes.notice, this.watch.notice])
+    for (const notice of [
+      this.settings.notice,
+      this.watchlists.notice,
+      this.notes.notice,
+      this.watch.notice,
+      scans.notice,
+    ])
       if (notice) this.notify('warning', notice)
     this.#syncWatcher()
   }

@@ -329,6 +329,11 @@ export interface BridgeCallOutputs {
   'watch.markSeen': WatchStatus[]
   'watch.settings': WatchSettings
   'watch.setSettings': WatchSettings
+  /** Approvals an address granted on a network: from loaded data, checked in one eth_call. */
+  'approvals.view': import('../domain/approvals-view').ApprovalsView
+  /** Reads the rest of the address's approval logs (resuming), then answers like approvals.view. */
+  'approvals.scan': import('../domain/approvals-view').ApprovalsView
+  'approvals.stopScan': { stopped: boolean }
 }
 
 export interface BridgeEvents {
@@ -340,6 +345,8 @@ export interface BridgeEvents {
   'notes.changed': Note[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
+  /** A running approvals scan: blocks read of the range it set out to read, and its eth_getLogs calls. */
+  'approvals.progress': { network: string; address: string; doneBlocks: number; totalBlocks: number; calls: number }
   /** The built-in sandbox's life, while the sandbox profile is active. */
   sandbox: SandboxStatus
   notice: Notice
@@ -358,6 +365,7 @@ export const bridgeEventNames = [
   'watchlists.changed',
   'notes.changed',
   'watch.changed',
+  'approvals.progress',
   'sandbox',
   'notice',
   'open.address',

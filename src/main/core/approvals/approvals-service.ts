@@ -30,13 +30,12 @@ export interface ApprovalsServiceOptions {
   scans: ScanStore
   watchlists: () => readonly Watchlist[]
   billing: (profileId: string) => Billing
+  /** A running scan's progress, after each answered range. */
+  onProgress?: (progress: ScanProgressEvent) => void
 }
 
 /** Progress of a running scan: blocks read of the range it set out to read. */
 export type ScanProgressEvent = LogProgress & { network: string; address: string }
-
-/** Blocks one scan window reads when the provider has named no cap: its progress is saved after each. */
-const DEFAULT_WINDOW = 100_000
 
 /**
  * Approvals an address has granted on one network. Found cheaply first (the calls in loaded
@@ -52,14 +51,19 @@ export class ApprovalsService {
     this.#o = options
   }
 
-  async view(runtime: ApprovalsRuntime, network: string, owner: string): Promise<ApprovalsView> {
+  /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
+  async view(
+    runtime: ApprovalsRuntime,
+    network: string,
+    owner: string,
+    meter: SpendMeter = { requests: 0, units: 0 },
+  ): Promise<ApprovalsView> {
     const address = owner.toLowerCase()
     const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
     const events = [...eventsFromTransactions(txs, address), ...eventsFromLogs(scan?.logs ?? [], address)]
     const candidates = foldApprovals(events, book.kinds())
-    const meter: SpendMeter = { requests: 0, units: 0 }
     let states: ApprovalState[]
     let stateError: string | null = null
     let head: number | null = null
@@ -123,59 +127,61 @@ export class ApprovalsService {
    * Reads the rest of the address's approval logs, window by window within the provider's cap,
    * saving how far it got after each, so a stop (or a refusal) loses nothing already paid for.
    */
-  async scan(
-    runtime: ApprovalsRuntime,
-    network: string,
-    owner: string,
-    onProgress: (p: ScanProgressEvent) => void,
-  ): Promise<ApprovalsView> {
+  async scan(runtime: ApprovalsRuntime, network: string, owner: string): Promise<ApprovalsView> {
     const address = owner.toLowerCase()
     const key = ScanStore.key(runtime.profileId, network, address)
     if (this.#running.has(key)) throw new AppError('invalid-input', 'A scan of this address is already running.')
     const stop = new AbortController()
     this.#running.set(key, stop)
+    const meter: SpendMeter = { requests: 0, units: 0 }
     try {
       const head = Number(
         parseHexQuantity(
-          await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' }),
+          await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user', meter }),
           MAX_SAFE_BIGINT,
         ) ?? NaN,
       )
       if (!Number.isSafeInteger(head)) throw new AppError('protocol', `${network}'s RPC endpoint sent no block number.`)
       const start = (this.#o.scans.get(key)?.scannedTo ?? -1) + 1
-      let calls = 0
-      for (let from = start; from <= head && !stop.signal.aborted;) {
-        const window = runtime.client.logs.learntCap(network) ?? DEFAULT_WINDOW
-        const to = Math.min(head, from + window - 1)
-        const logs = await runtime.client.logs.getLogsChunked(
-          {
-            network,
-            fromBlock: from,
-            toBlock: to,
-            topics: [[APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], addressTopic(address)],
-          },
-          {
-            priority: 'user',
-            signal: stop.signal,
-            onProgress: (p) =>
-              onProgress({
-                network,
-                address,
-                doneBlocks: from - start + p.doneBlocks,
-                totalBlocks: head - start + 1,
-                calls: calls + p.calls,
-              }),
-          },
-        )
-        calls += 1
-        const before = this.#o.scans.get(key)?.logs ?? []
-        this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
-        from = to + 1
-      }
+      if (start <= head) await this.#logs(runtime, network, address, start, head, stop.signal, meter)
+    } catch (error) {
+      // A stop asked for is not a failure: what was read is saved and the view says how far.
+      if (!stop.signal.aborted) throw error
     } finally {
       this.#running.delete(key)
     }
-    return this.view(runtime, network, address)
+    return this.view(runtime, network, address, meter)
+  }
+
+  #logs(
+    runtime: ApprovalsRuntime,
+    network: string,
+    address: string,
+    start: number,
+    head: number,
+    signal: AbortSignal,
+    meter: SpendMeter,
+  ): Promise<unknown[]> {
+    const key = ScanStore.key(runtime.profileId, network, address)
+    return runtime.client.logs.getLogsChunked(
+      {
+        network,
+        fromBlock: start,
+        toBlock: head,
+        topics: [[APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], addressTopic(address)],
+      },
+      {
+        priority: 'user',
+        signal,
+        meter,
+        // Saved part by part: a stop, a refusal or a crash keeps every range already read.
+        onPart: (logs, _from, to) => {
+          const before = this.#o.scans.get(key)?.logs ?? []
+          this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
+        },
+        onProgress: (p) => this.#o.onProgress?.({ network, address, ...p }),
+      },
+    )
   }
 
   /** Stops a running scan after the window on the wire; true when one was running. */
