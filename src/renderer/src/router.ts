@@ -18,7 +18,7 @@ export function createAppRouter(): Router {
         meta: { open: true },
       },
       {
-        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history)?',
+        path: '/address/:network/:address/:tab(balances|transactions|counterparties|history|approvals)?',
         name: 'address',
         component: () => import('./features/address/AddressView.vue'),
       },
