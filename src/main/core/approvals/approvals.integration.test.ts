@@ -120,6 +120,41 @@ describe.each(['alpha', 'beta'])('approvals of the busy address on %s', (network
     for (const row of view.rows) expect(row.status).not.toBe('unknown')
   })
 
+  it("finds the holder's seeded approvals in its first page, each kind with its state", async () => {
+    const holder = info.demo_addresses[network]!.holder!
+    await call('data.transactions', { network, address: holder })
+    await call('data.balances', { network, address: holder })
+    const view = await call('approvals.view', { network, address: holder })
+    const brief = view.rows.map((r) => ({
+      kind: r.kind,
+      symbol: r.token.symbol,
+      status: r.status,
+      unlimited: r.unlimited,
+      allowance: r.allowance,
+      tokenId: r.tokenId,
+      router: r.spender.address === router(),
+    }))
+    const unit = (symbol: string) => 10n ** BigInt(view.rows.find((r) => r.token.symbol === symbol)!.token.decimals!)
+    expect(brief).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'erc20', symbol: 'SGOV', status: 'live', unlimited: true, router: true }),
+        // 100 granted, 40 moved by the Router: 60 left.
+        expect.objectContaining({ kind: 'erc20', symbol: 'SDL', status: 'live', allowance: String(60n * unit('SDL')) }),
+        expect.objectContaining({ kind: 'operator', symbol: 'SPUNK', status: 'live', router: true }),
+        expect.objectContaining({ kind: 'operator', symbol: 'SITEM', status: 'live', router: true }),
+        expect.objectContaining({ kind: 'nft', symbol: 'SPUNK', status: 'live', tokenId: '3' }),
+        expect.objectContaining({ kind: 'erc20', symbol: 'SBTC', status: 'revoked', allowance: '0' }),
+      ]),
+    )
+    const sdl = view.rows.find((r) => r.token.symbol === 'SDL')!
+    expect(BigInt(sdl.atRisk!)).toBe(60n * unit('SDL'))
+    const nft = view.rows.find((r) => r.kind === 'nft')!
+    const d = decodeFunctionData({ abi: approvalsAbi, data: nft.revoke!.data as `0x${string}` })
+    expect(d).toMatchObject({ functionName: 'approve', args: ['0x0000000000000000000000000000000000000000', 3n] })
+    const revoked = view.rows.find((r) => r.status === 'revoked')!
+    expect(revoked.revoke).toBeNull()
+  })
+
   it('offers the scan with its cost, stays within the log cap, resumes after a failure and finds the unlimited Router approvals', async () => {
     const first = await call('approvals.view', { network, address: whale() })
     expect(first.scan.scannedTo).toBeNull()
