@@ -111,6 +111,7 @@ export class CoreServices {
       watchlists: () => this.watchlists.list(),
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
+      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,

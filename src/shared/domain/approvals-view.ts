@@ -1,4 +1,5 @@
 import type { ApprovalKind, RevokeCall } from './approvals'
+import type { Billing } from './billing'
 
 /** A party of an approval as the app knows it from loaded data and watchlists (nulls where unknown). */
 export interface ApprovalParty {
@@ -46,10 +47,11 @@ export interface ApprovalScanState {
   /** Blocks 0..scannedTo have been read (null: never scanned). */
   scannedTo: number | null
   head: number | null
-  /** What reading the rest costs, in the profile's billing unit, and in `eth_getLogs` calls. */
+  /** `eth_getLogs` calls the rest takes at the cap known now, and what the scan costs in the profile's unit (head and state call included). */
   remainingCalls: number
   remainingUnits: number
-  unit: string
+  /** How the profile's service counts (the unit of every cost here). */
+  billing: Billing
   /** The most blocks one call may span, where the provider has named a cap. */
   logCap: number | null
 }

@@ -2,7 +2,7 @@ import type { Watchlist } from '../../../shared/bridge/contract'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, isUnlimited, revokeCall } from '../../../shared/domain/approvals'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '../../../shared/domain/approvals-view'
-import { requestUnits, unitNoun, type Billing } from '../../../shared/domain/billing'
+import { requestUnits, type Billing } from '../../../shared/domain/billing'
 import { addressTopic } from '../../../shared/domain/events'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import { aggregateReads, readAggregate } from '../balances/aggregate3'
@@ -30,6 +30,8 @@ export interface ApprovalsServiceOptions {
   scans: ScanStore
   watchlists: () => readonly Watchlist[]
   billing: (profileId: string) => Billing
+  /** The chain head the app already knows (the height watcher), for the scan's cost: no request of its own. */
+  headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
 }
@@ -66,7 +68,6 @@ export class ApprovalsService {
     const candidates = foldApprovals(events, book.kinds())
     let states: ApprovalState[]
     let stateError: string | null = null
-    let head: number | null = null
     const { reads, read } = stateReads(address, candidates)
     const route = runtime.balances.route(network)
     if (candidates.length === 0) states = []
@@ -76,15 +77,12 @@ export class ApprovalsService {
     } else {
       const probe = route === null
       const call = await aggregateReads(route ?? 'deployless', reads)
-      const items = await runtime.client.rpcCalls(
-        network,
-        [...(probe ? [multicallProbe] : []), call, { method: 'eth_blockNumber', params: [] }],
-        { priority: 'user', meter },
-      )
+      const items = await runtime.client.rpcCalls(network, [...(probe ? [multicallProbe] : []), call], {
+        priority: 'user',
+        meter,
+      })
       if (probe) runtime.balances.noteProbe(network, items[0])
       const answer = items[probe ? 1 : 0]
-      const head1 = items[probe ? 2 : 1]
-      head = head1?.ok ? Number(parseHexQuantity(head1.result, MAX_SAFE_BIGINT) ?? NaN) : null
       const results = readAggregate(answer, reads.length)
       states = read(results)
       if (!results)
@@ -100,7 +98,7 @@ export class ApprovalsService {
       transactionsRead: txs.length,
       stateError,
       cost: meter,
-      scan: this.scanState(runtime, network, address, Number.isFinite(head) ? head : null),
+      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
     }
   }
 
@@ -111,14 +109,13 @@ export class ApprovalsService {
     const from = (scan?.scannedTo ?? -1) + 1
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
-    // The head is asked first (one call) when it is not known.
-    const total = calls + (head === null ? 1 : 0)
+    // A scan also asks the head first and checks what it found in one state call after.
     return {
       scannedTo: scan && scan.scannedTo >= 0 ? scan.scannedTo : null,
       head,
-      remainingCalls: total,
-      remainingUnits: total * requestUnits(billing, 1),
-      unit: unitNoun(billing, 2),
+      remainingCalls: calls,
+      remainingUnits: (calls + 2) * requestUnits(billing, 1),
+      billing,
       logCap: cap,
     }
   }

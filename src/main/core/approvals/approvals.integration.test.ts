@@ -181,6 +181,7 @@ describe.each(['alpha', 'beta'])('approvals of the busy address on %s', (network
     // Counted as sent = counted by the sandbox: the head, the log windows, the state call.
     expect(await rpcRequests()).toBe(rpcBefore + view.cost.requests)
     expect(view.cost.requests).toBe(planned + 2)
+    expect(view.cost.units).toBe(stopped.scan.remainingUnits)
     expect(view.scan.scannedTo).toBe(view.scan.head)
     const routerRows = view.rows.filter((r) => r.spender.address === router() && r.kind === 'erc20')
     // The seed has the busy address approve the Router without limit for each of its five ERC-20s.

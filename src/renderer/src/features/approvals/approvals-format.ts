@@ -22,7 +22,7 @@ export function allowanceText(row: ApprovalRow): { text: string; exact: string }
   if (row.kind === 'operator') return { text: 'Every token of the collection', exact: 'setApprovalForAll' }
   if (row.kind === 'nft') return { text: `Token #${row.tokenId}`, exact: `token id ${row.tokenId}` }
   if (row.unlimited) return { text: 'Unlimited', exact: row.allowance ?? '' }
-  const a = formatTokenAmount(row.allowance, row.token.decimals)
+  const a = formatTokenAmount(row.allowance, row.token.decimals, { maxFractionDigits: 6 })
   return { text: `${a.text} ${symbolOf(row)}`, exact: `${a.exact} ${symbolOf(row)} (${row.allowance} raw)` }
 }
 
@@ -31,7 +31,7 @@ export function atRiskText(row: ApprovalRow): { text: string; exact: string; usd
   if (row.kind === 'operator') return { text: 'All of the collection you hold', exact: '', usd: null }
   if (row.kind === 'nft') return { text: `Token #${row.tokenId}`, exact: '', usd: null }
   if (row.atRisk === null) return { text: 'Balance unknown', exact: '', usd: null }
-  const a = formatTokenAmount(row.atRisk, row.token.decimals)
+  const a = formatTokenAmount(row.atRisk, row.token.decimals, { maxFractionDigits: 6 })
   const usd = row.atRiskCents === null ? null : `$${formatFiat(BigInt(row.atRiskCents))}`
   return { text: `${a.text} ${symbolOf(row)}`, exact: `${a.exact} ${symbolOf(row)} (${row.atRisk} raw)`, usd }
 }
