@@ -187,6 +187,8 @@ const NEW_TX_EVERY = 10 * 60_000
 /** The service in simulated time: the recorded data, live confirmations, a 20 ms answer time. */
 export class SimService {
   requests = 0
+  /** What a provider billing per call plus one per batch would count (Infura's way): a GET or a single call 1, a batch of N N + 1. */
+  units = 0
   readonly byKind: Record<string, number> = {}
   readonly #start: number
 
@@ -201,6 +203,9 @@ export class SimService {
   readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input))
     this.requests += 1
+    const calls =
+      typeof init?.body === 'string' && init.body.startsWith('[') ? (JSON.parse(init.body) as unknown[]) : null
+    this.units += calls ? calls.length + 1 : 1
     const kind = url.pathname.startsWith('/rpc/') ? 'rpc' : url.pathname.split('/').at(-1)!
     this.byKind[kind] = (this.byKind[kind] ?? 0) + 1
     if (process.env.SIM_TRACE)

@@ -6,18 +6,20 @@ import { freshCore, type LiveBench } from './client-live'
 /**
  * The watch check and the live height against the real sandbox (issue 11):
  *
- *   watch-check: addresses=50 changed=C requests=R naive_requests=100
+ *   watch-check:[ provider=…] addresses=50 changed=C requests=R units=U naive_units=100
  *     50 addresses of one network (its sample wallets, then never-used addresses) in a watchlist; a first full refresh (balances and first page
  *     of each) and a first check set the baseline; then a check with nothing changed, and one
  *     after the sandbox moved funds to 5 of them (coin, ERC-20, ERC-721, ERC-1155). R from the
- *     sandbox's own request count; naive = balances + first page of every address again.
- *     Targets: R ≤ 3 (C = 0), R ≤ 3 + 2·5 (C = 5).
+ *     sandbox's own request and unit counts; naive = balances + first page of every address again.
+ *     Targets: R ≤ 3 (C = 0), R ≤ 3 + 2·5 (C = 5). Again on a sandbox playing a provider that
+ *     bills per call plus one per batch, caps batches at 50 and log ranges at 1,000 blocks
+ *     (`providerWatchCheck`): U ≤ 5 (C = 0), U ≤ 16 (C = 5).
  *   height-live: seconds=180 error_p95_blocks=E error_max_blocks=M requests=N batch=yes|no
  *     a fresh sandbox (its newest blocks still carry seeded timestamps) and a fresh core made
  *     visible at once; every second, |shown height − eth_blockNumber| on both networks (the
  *     probes are not counted in N). Target E ≤ 2 from the first minute on.
  */
-export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
+export async function watchCheckBench(bench: LiveBench, label = ''): Promise<string[]> {
   const { info } = bench.sandbox
   const network = info.networks[0]!
   // The network's sample wallets (the live chain never touches them: it trades among its
@@ -44,19 +46,32 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
       ]),
     )
     await call('watch.check', { listId: list.id })
-    const measure = async (): Promise<{ requests: number; changed: number }> => {
+    const blockNumber = async (): Promise<number> => {
+      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      })
+      return Number(((await r.json()) as { result: string }).result)
+    }
+    const measure = async (): Promise<{ requests: number; units: number; changed: number }> => {
+      // A new block since the last check (probed outside the measure): the check has blocks to read.
+      const at = await blockNumber()
+      while ((await blockNumber()) === at) await new Promise((r) => setTimeout(r, 500))
       const before = await ops.stats(info.api_key)
       const estimate = await call('watch.estimate', { listId: list.id })
       const result = await call('watch.check', { listId: list.id })
       const after = await ops.stats(info.api_key)
       const requests = after.requests - before.requests
       bench.log(
-        `watch-check: estimated ${estimate.requests} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}`,
+        `watch-check${label}: estimated ${estimate.requests} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}; errors ${JSON.stringify(result.networks.map((n) => n.error))}`,
       )
-      return { requests, changed: result.changed }
+      return { requests, units: after.units - before.units, changed: result.changed }
     }
+    const line = (m: { requests: number; units: number; changed: number }): string =>
+      `watch-check:${label} addresses=50 changed=${m.changed} requests=${m.requests} units=${m.units} naive_units=100`
     const quiet = await measure()
-    lines.push(`watch-check: addresses=50 changed=${quiet.changed} requests=${quiet.requests} naive_requests=100`)
+    lines.push(line(quiet))
     const kinds = ['native', 'erc20', 'erc721', 'erc1155', 'native']
     for (const [i, kind] of kinds.entries()) {
       const to = addresses[20 + i * 5]
@@ -68,7 +83,7 @@ export async function watchCheckBench(bench: LiveBench): Promise<string[]> {
       if (!r.ok) throw new Error(`admin transfer: HTTP ${r.status} ${await r.text()}`)
     }
     const moved = await measure()
-    lines.push(`watch-check: addresses=50 changed=${moved.changed} requests=${moved.requests} naive_requests=100`)
+    lines.push(line(moved))
   } finally {
     await dispose()
   }
@@ -124,6 +139,20 @@ export async function heightLive(log: (m: string) => void, batch: boolean, secon
       `height-live (${batch ? 'batch' : 'no batch'}): after the first minute p95=${pct(late)} max=${Math.max(...late)}; first 10 s: ${errors.slice(0, 20).join(',')}`,
     )
     return `height-live: seconds=${seconds} error_p95_blocks=${pct(errors)} error_max_blocks=${Math.max(...errors)} requests=${requests} batch=${batch ? 'yes' : 'no'}`
+  } finally {
+    await sandbox.stop()
+  }
+}
+
+/** The sandbox flags of a provider billing per call plus one per batch, batches capped at 50, log ranges at 1,000 blocks. */
+export const PER_CALL_PROVIDER = ['--billing', 'call-plus-batch', '--batch-cap', '50', '--log-cap', '1000']
+
+/** The watch check on a fresh sandbox playing a per-call provider (PER_CALL_PROVIDER). */
+export async function providerWatchCheck(log: (m: string) => void): Promise<string[]> {
+  log('watch-check: starting a sandbox billing per call, batches capped at 50, log ranges at 1,000 blocks…')
+  const sandbox = await tsxSandboxLauncher(['--admin', ...PER_CALL_PROVIDER]).launch({ onProgress: () => {} })
+  try {
+    return await watchCheckBench({ sandbox, log }, ' provider=per-call+1,batch-cap=50,log-cap=1000')
   } finally {
     await sandbox.stop()
   }

@@ -13,7 +13,9 @@
  *     a scripted hour on a simulated clock (bench/client-sim.ts). Target X ≤ 0.05, E ≤ 2.
  *   watch-check: … (twice) and height-live: … (with and without batches): see client-watch.ts.
  *
- * Options: --only refresh|paging|hour|watch|height, --seed N (the hour's random seed, default 1),
+ *   week-away: … a week's gap on a capped provider billing per call: see client-week-away.ts.
+ *
+ * Options: --only refresh|paging|hour|watch|week|height, --seed N (the hour's random seed, default 1),
  * --chain slot|walk (the hour's chain model, default slot as the sandbox mines: see client-sim.ts; the other
  * model's result is printed to stderr). BENCH_TRACE=1 prints each request's send time and
  * answer time to stderr; SIM_TRACE=1 prints each request of the simulated hour (its simulated
@@ -23,7 +25,8 @@ import { parseArgs } from 'node:util'
 import { tsxSandboxLauncher } from '../src/main/core/testing/sandbox-harness'
 import { paging, watchlistAddresses, watchlistRefresh, type LiveBench } from './client-live'
 import { analystHour } from './client-sim'
-import { heightLive, watchCheckBench } from './client-watch'
+import { heightLive, providerWatchCheck, watchCheckBench } from './client-watch'
+import { weekAway } from './client-week-away'
 
 const { values } = parseArgs({
   options: {
@@ -76,6 +79,16 @@ async function main(): Promise<void> {
     }
     await sandbox?.stop()
     sandbox = null
+    if (wants('watch')) {
+      for (const line of await providerWatchCheck(log)) {
+        lines.push(line)
+        process.stdout.write(`${line}\n`)
+      }
+    }
+    if (wants('week')) {
+      lines.push(await weekAway(log))
+      process.stdout.write(`${lines.at(-1)}\n`)
+    }
     if (wants('height')) {
       // Each on a fresh sandbox: the start is what is measured.
       for (const batch of [true, false]) {

@@ -34,7 +34,8 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       const both = main.getByRole('region', { name: 'Both networks' })
       await expect(both.getByRole('listitem')).toHaveCount(2, { timeout: 20_000 })
       await expect(both.getByRole('listitem').first()).toContainText('has balances')
-      await expect(both).toContainText(/This check cost (2 requests|1 request|no requests)/)
+      // A service profile counts per call plus one per batch unless told otherwise: 3 units a network.
+      await expect(both).toContainText(/This check cost (6 units|3 units|no units)/)
       await expect(both.getByRole('button', { name: /^Open on / })).toHaveCount(1)
     })
 
@@ -166,7 +167,7 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await expect(page).toHaveURL(new RegExp(`/address/${service!.info.networks[1]}/`))
       await expect(both.getByText('Shown now')).toBeVisible()
       // The switch asks again, but the answers of the last two minutes are reused for free.
-      await expect(both).toContainText('This check cost no requests')
+      await expect(both).toContainText('This check cost no units')
       await expect(both.getByRole('listitem').first()).toContainText('token kinds')
       await shootBothThemes(page, testInfo, 'a5-other-network')
     })

@@ -178,7 +178,7 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
 
     await test.step('load all shows progress and can be cancelled (under slow limits set in Settings)', async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
-      await page.getByLabel('Requests per second').fill('2')
+      await page.getByLabel('Units per second').fill('2')
       await page.getByLabel('Burst', { exact: true }).fill('1')
       await page.getByRole('button', { name: 'Save limits' }).click()
       await shootBothThemes(page, testInfo, '06-settings')
@@ -195,7 +195,7 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       ).toBeVisible()
       await expect(loaded).not.toContainText('all loaded')
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
-      await page.getByLabel('Requests per second').fill('50')
+      await page.getByLabel('Units per second').fill('50')
       await page.getByLabel('Burst', { exact: true }).fill('5')
       await page.getByRole('button', { name: 'Save limits' }).click()
       await page.goBack()

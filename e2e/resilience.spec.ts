@@ -72,7 +72,7 @@ test('out of quota: network actions are disabled with the reason, data already l
     const meter = page.getByRole('meter', { name: 'Daily request quota' })
     const used = await meter.getAttribute('aria-valuenow')
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
-    await page.getByLabel('Requests per day').fill(String(used))
+    await page.getByLabel('Units per day').fill(String(used))
     await page.getByRole('button', { name: 'Save limits' }).click()
     await expect(meter).toHaveAttribute('aria-valuetext', /, 0 left, resets at /)
     await page.goBack()
@@ -94,7 +94,7 @@ test('out of quota: network actions are disabled with the reason, data already l
     await page.goBack()
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
-    await page.getByLabel('Requests per day').fill('1000')
+    await page.getByLabel('Units per day').fill('1000')
     await page.getByRole('button', { name: 'Save limits' }).click()
     // Back on the address, it loads again by itself now that requests are allowed.
     await page.goBack()

@@ -57,8 +57,9 @@ test('the height is live from the first minute, and the watch check finds the en
         .getByLabel('Import watchlists file')
         .setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
       await expect(page.getByRole('button', { name: 'Open whale' })).toBeVisible()
-      // The cost is shown before the check runs: one batch for the five addresses.
-      await expect(page.getByLabel(/^Check for changes costs 1 request \(/)).toBeVisible({ timeout: 15_000 })
+      // The cost is shown before the check runs, in the profile's unit (per call plus one per batch
+      // unless told otherwise): one batch for the five addresses.
+      await expect(page.getByLabel(/^Check for changes costs \d+ units \(/)).toBeVisible({ timeout: 15_000 })
     })
 
     const check = page.getByRole('button', { name: 'Check for changes' })

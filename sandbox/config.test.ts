@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseOptions, UsageError } from './config'
+import { DEFAULT_MODES } from './api/provider-modes'
 
 describe('parseOptions', () => {
   it('has the documented defaults', () => {
@@ -44,6 +45,20 @@ describe('parseOptions', () => {
       '/tmp/x',
       '--seed-txs',
       '60',
+      '--billing',
+      'call-plus-batch',
+      '--batch-cap',
+      '50',
+      '--batch-refusal',
+      'http-413',
+      '--log-cap',
+      '1000',
+      '--log-dialect',
+      'infura',
+      '--no-finalized',
+      '--quota-402',
+      '--item-errors',
+      '10',
     ])
     expect(o).toEqual({
       port: 8545,
@@ -59,7 +74,18 @@ describe('parseOptions', () => {
       seedTxs: 60,
       replay: '/tmp/r',
       plainErrors: true,
+      modes: {
+        billing: 'call-plus-batch',
+        batchCap: 50,
+        batchRefusal: 'http-413',
+        logCap: 1000,
+        logDialect: 'infura',
+        noFinalized: true,
+        quota402: true,
+        itemErrorEvery: 10,
+      },
     })
+    expect(parseOptions([]).modes).toEqual(DEFAULT_MODES)
   })
 
   it.each([
@@ -77,6 +103,13 @@ describe('parseOptions', () => {
     [['--api-key', 'a/b'], /--api-key/],
     [['--api-key', ''], /--api-key/],
     [['--seed-txs', '5'], /--seed-txs/],
+    [['--billing', 'per-byte'], /--billing must be one of request, call, call-plus-batch/],
+    [['--batch-cap', '0'], /--batch-cap/],
+    [['--batch-cap', '101'], /--batch-cap/],
+    [['--batch-refusal', 'teapot'], /--batch-refusal/],
+    [['--log-cap', '0'], /--log-cap/],
+    [['--log-dialect', 'x'], /--log-dialect/],
+    [['--item-errors', '1'], /--item-errors/],
     [['--bogus'], /bogus/],
     [['positional'], /positional/i],
   ])('rejects %j', (args, message) => {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { networkName } from '../src/shared/domain/profile'
 import { packageRoot } from './paths'
+import { BATCH_REFUSALS, BILLING_MODES, DEFAULT_MODES, LOG_DIALECTS, type ProviderModes } from './api/provider-modes'
 
 /** Everything the CLI accepts, with the defaults documented in sandbox/README.md. */
 export interface SandboxOptions {
@@ -35,6 +36,8 @@ export interface SandboxOptions {
    * many providers do this), default off: JSON bodies and `Retry-After`.
    */
   plainErrors: boolean
+  /** The provider it plays (`--billing`, `--batch-cap`, `--log-cap`, ...; api/provider-modes.ts). */
+  modes: ProviderModes
 }
 
 export class UsageError extends Error {
@@ -86,6 +89,14 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'seed-txs': { type: 'string' },
         replay: { type: 'string' },
         'plain-errors': { type: 'boolean' },
+        billing: { type: 'string' },
+        'batch-cap': { type: 'string' },
+        'batch-refusal': { type: 'string' },
+        'log-cap': { type: 'string' },
+        'log-dialect': { type: 'string' },
+        'no-finalized': { type: 'boolean' },
+        'quota-402': { type: 'boolean' },
+        'item-errors': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -126,5 +137,35 @@ export function parseOptions(argv: string[]): SandboxOptions {
     ),
     replay: str('replay') ?? null,
     plainErrors: values['plain-errors'] === true,
+    modes: {
+      billing: oneOf('billing', str('billing'), BILLING_MODES, DEFAULT_MODES.billing),
+      batchCap: number(
+        'batch-cap',
+        str('batch-cap'),
+        DEFAULT_MODES.batchCap,
+        (n) => int(n) && n >= 1 && n <= 100,
+        'an integer 1-100',
+      ),
+      batchRefusal: oneOf('batch-refusal', str('batch-refusal'), BATCH_REFUSALS, DEFAULT_MODES.batchRefusal),
+      logCap:
+        str('log-cap') === undefined
+          ? null
+          : number('log-cap', str('log-cap'), 0, (n) => int(n) && n >= 1 && n <= 10_000_000, 'an integer ≥ 1'),
+      logDialect: oneOf('log-dialect', str('log-dialect'), LOG_DIALECTS, DEFAULT_MODES.logDialect),
+      noFinalized: values['no-finalized'] === true,
+      quota402: values['quota-402'] === true,
+      itemErrorEvery:
+        str('item-errors') === undefined
+          ? null
+          : number('item-errors', str('item-errors'), 0, (n) => int(n) && n >= 2 && n <= 100, 'an integer 2-100'),
+    },
   }
+}
+
+/** A flag whose value is one of `choices`. */
+function oneOf<T extends string>(name: string, raw: string | undefined, choices: readonly T[], fallback: T): T {
+  if (raw === undefined) return fallback
+  const found = choices.find((c) => c === raw)
+  if (found === undefined) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, not "${raw}"`)
+  return found
 }

@@ -48,6 +48,8 @@ describe('stats', () => {
     expect(stats.json.keys).toEqual({
       [KEY]: {
         requests: 3,
+        // Accepted, in the sandbox's billing (per request by default).
+        units: 2,
         rejected_429: 1,
         by_endpoint: { balance: 2, transactions: 1, rpc: 0 },
         by_limit: { rate: 0, burst: 1, quota: 0 },

@@ -45,10 +45,15 @@ export class KeyLimiter {
     return this.used
   }
 
-  take(): Verdict {
+  /**
+   * Takes `units` (1 per request, or the calls of a batch where the sandbox bills per call). A
+   * request dearer than the burst is let through once the bucket is full, leaving it owing, as
+   * the client's limiter expects; one dearer than what is left today is refused as the quota.
+   */
+  take(units = 1): Verdict {
     const now = this.now()
     this.rollDay(now)
-    if (this.used >= this.options.quota) {
+    if (this.used + units > this.options.quota) {
       const retryAfterS = Math.max(1, Math.ceil(((this.day + 1) * DAY_MS - now) / 1000))
       return {
         ok: false,
@@ -60,8 +65,9 @@ export class KeyLimiter {
     this.tokens = Math.min(this.options.burst, this.tokens + ((now - this.refilledAt) / 1000) * this.options.rate)
     this.refilledAt = now
     while (this.recent.length > 0 && this.recent[0]! <= now - 1000) this.recent.shift()
-    if (this.tokens < 1) {
-      const retryAfterS = Math.max(1, Math.ceil((1 - this.tokens) / this.options.rate))
+    const need = Math.min(units, this.options.burst)
+    if (this.tokens < need) {
+      const retryAfterS = Math.max(1, Math.ceil((need - this.tokens) / this.options.rate))
       const sustained = this.recent.length > this.options.burst
       return sustained
         ? { ok: false, limit: 'rate', retryAfterS, message: `over ${this.options.rate} requests per second` }
@@ -72,8 +78,8 @@ export class KeyLimiter {
             message: `over the burst of ${this.options.burst} requests at once`,
           }
     }
-    this.tokens -= 1
-    this.used += 1
+    this.tokens -= units
+    this.used += units
     this.recent.push(now)
     return { ok: true }
   }

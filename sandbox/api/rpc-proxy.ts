@@ -1,5 +1,14 @@
 import type { RpcClient } from '../chain/rpc-client'
 import type { Reply } from './http'
+import {
+  batchCapReply,
+  DEFAULT_MODES,
+  itemRateError,
+  logCapRefusal,
+  logSpan,
+  tagRefusal,
+  type ProviderModes,
+} from './provider-modes'
 
 /**
  * The public JSON-RPC endpoint of one network. Only the standard families (eth_, net_,
@@ -63,7 +72,7 @@ function check(item: unknown): Checked {
   return { kind: 'forward', id, notification, method: r.method, params: r.params ?? [] }
 }
 
-export async function handleRpc(body: string, chain: RpcClient): Promise<Reply> {
+export async function handleRpc(body: string, chain: RpcClient, modes: ProviderModes = DEFAULT_MODES): Promise<Reply> {
   let parsed: unknown
   try {
     parsed = JSON.parse(body)
@@ -73,9 +82,13 @@ export async function handleRpc(body: string, chain: RpcClient): Promise<Reply> 
   const batch = Array.isArray(parsed)
   const items = batch ? (parsed as unknown[]) : [parsed]
   if (batch && items.length === 0) return reply(error(null, -32600, 'Invalid Request: empty batch'))
+  const capped = batch && modes.batchCap < MAX_BATCH ? batchCapReply(items.length, modes) : null
+  if (capped) return capped
   if (items.length > MAX_BATCH)
     return reply(error(null, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} calls`))
   const checked = items.map(check)
+  const refused = await providerRefusals(checked, chain, modes)
+  if (refused) return refused
   const forwards = checked.flatMap((c, i) => (c.kind === 'forward' ? [{ ...c, internal: i }] : []))
   const answers = new Map<number, RpcResponse>()
   if (forwards.length > 0) {
@@ -108,5 +121,47 @@ export async function handleRpc(body: string, chain: RpcClient): Promise<Reply> 
   })
   // JSON-RPC 2.0: nothing at all is returned when every call was a notification.
   if (responses.length === 0) return { status: 204, body: '' }
+  const every = modes.itemErrorEvery
+  if (batch && every !== null)
+    responses.forEach((r, i) => {
+      if ((i + 1) % every === 0 && r.error === undefined) responses[i] = itemRateError(r.id)
+    })
   return reply(batch ? responses : responses[0])
+}
+
+/**
+ * The provider modes' refusals of single calls (provider-modes.ts): an unknown block tag, an
+ * `eth_getLogs` over the range cap. Such calls are answered here instead of forwarded; a
+ * refusal of the whole request (HTTP 413) is returned.
+ */
+async function providerRefusals(checked: Checked[], chain: RpcClient, modes: ProviderModes): Promise<Reply | null> {
+  let head: number | null = null
+  for (const [i, c] of checked.entries()) {
+    if (c.kind !== 'forward') continue
+    const tag = tagRefusal(c.id, c.method, c.params, modes)
+    if (tag) {
+      checked[i] = { kind: 'answer', response: c.notification ? null : tag }
+      continue
+    }
+    if (c.method !== 'eth_getLogs' || modes.logCap === null) continue
+    head ??= await chainHead(chain)
+    const span = logSpan(c.params, head)
+    const refusal = span ? logCapRefusal(c.id, span, modes) : null
+    if (refusal && 'reply' in refusal) return refusal.reply
+    if (refusal) checked[i] = { kind: 'answer', response: c.notification ? null : refusal.error }
+  }
+  return null
+}
+
+async function chainHead(chain: RpcClient): Promise<number> {
+  try {
+    const raw = JSON.parse(
+      await chain.forward(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })),
+    ) as {
+      result?: unknown
+    }
+    return typeof raw.result === 'string' ? Number.parseInt(raw.result, 16) : 0
+  } catch {
+    return 0
+  }
 }

@@ -11,6 +11,7 @@ import { BodyTooLargeError, errorReply, json, notFound, readBody, type Reply } f
 import { iconSvg } from './icons'
 import { KeyLimiter, type LimitOptions } from './limits'
 import { handleRpc } from './rpc-proxy'
+import { DEFAULT_MODES, quota402Reply, requestUnits, type ProviderModes } from './provider-modes'
 import { Stats, type Endpoint } from './stats'
 
 export interface ServedNetwork {
@@ -33,6 +34,8 @@ export interface ServerOptions {
   networks: Map<string, ServedNetwork>
   /** Answers a batch (a JSON array) with one -32600 error object, as some providers do. Default false. */
   noBatch?: boolean
+  /** The provider it plays (billing, caps, dialects; provider-modes.ts). Default: none of it. */
+  modes?: ProviderModes
   /** POST /__sandbox/transfer (admin only); set once the chains run. */
   transfer?: { hook: TransferHook | null }
   log(message: string): void
@@ -53,6 +56,7 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
   const stats = new Stats()
   const faults = new FaultSwitch()
   const keys = new Set(options.apiKeys)
+  const modes = options.modes ?? DEFAULT_MODES
   const limiters = new Map<string, KeyLimiter>()
   const limiterOf = (key: string): KeyLimiter => {
     let l = limiters.get(key)
@@ -62,7 +66,13 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
 
   /** Key, limits and network, in that order; then the endpoint's own work. */
   const guarded =
-    (endpoint: Endpoint, key: string | null, network: string, work: (n: ServedNetwork) => Promise<Reply> | Reply) =>
+    (
+      endpoint: Endpoint,
+      key: string | null,
+      network: string,
+      work: (n: ServedNetwork) => Promise<Reply> | Reply,
+      units = 1,
+    ) =>
     async (): Promise<Reply> => {
       if (!key || !keys.has(key)) {
         stats.unauthorized += 1
@@ -73,9 +83,10 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
           : errorReply(401, 'unauthorized', message)
       }
       stats.request(key, endpoint)
-      const verdict = limiterOf(key).take()
+      const verdict = limiterOf(key).take(units)
       if (!verdict.ok) {
         stats.rejected(key, verdict.limit)
+        if (verdict.limit === 'quota' && modes.quota402) return quota402Reply()
         if (options.plainErrors) return plainReply(429, `Too Many Requests: ${verdict.message}`)
         return errorReply(
           429,
@@ -85,6 +96,7 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
           { 'retry-after': String(verdict.retryAfterS) },
         )
       }
+      stats.billed(key, units)
       const served = options.networks.get(network)
       if (!served) return notFound(`unknown network '${network}'`)
       return work(served)
@@ -119,8 +131,12 @@ export async function startServer(options: ServerOptions): Promise<SandboxServer
         return errorReply(405, 'method_not_allowed', 'JSON-RPC calls use POST', {}, { allow: 'POST' })
       endpoint = 'rpc'
       const key = parts[2] ? decodeURIComponent(parts[2]) : null
-      run = guarded('rpc', key, parts[1], (n) =>
-        options.noBatch && isBatch(body) ? batchRefused() : handleRpc(body, n.rpc),
+      run = guarded(
+        'rpc',
+        key,
+        parts[1],
+        (n) => (options.noBatch && isBatch(body) ? batchRefused() : handleRpc(body, n.rpc, modes)),
+        requestUnits(body, modes),
       )
     } else if (parts[0] === 'static' && parts[1] === 'icons' && parts.length === 3 && method === 'GET') {
       const svg = iconSvg((parts[2] ?? '').replace(/\.svg$/, ''))

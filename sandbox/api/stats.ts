@@ -4,6 +4,8 @@ export type Endpoint = 'balance' | 'transactions' | 'rpc'
 
 export interface KeyStats {
   requests: number
+  /** Units accepted in the sandbox's billing (`--billing`): equal to the accepted requests when it counts requests. */
+  units: number
   rejected_429: number
   by_endpoint: Record<Endpoint, number>
   by_limit: Record<LimitName, number>
@@ -19,6 +21,11 @@ export class Stats {
     const s = this.of(key)
     s.requests += 1
     s.by_endpoint[endpoint] += 1
+  }
+
+  /** A request was let through, costing `units` in the sandbox's billing. */
+  billed(key: string, units: number): void {
+    this.of(key).units += units
   }
 
   rejected(key: string, limit: LimitName): void {
@@ -40,6 +47,7 @@ export class Stats {
     if (!s) {
       s = {
         requests: 0,
+        units: 0,
         rejected_429: 0,
         by_endpoint: { balance: 0, transactions: 0, rpc: 0 },
         by_limit: { rate: 0, burst: 0, quota: 0 },

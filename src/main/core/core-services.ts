@@ -142,6 +142,7 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       clock: options.clock,
       onChanged: (statuses) => options.emit('watch.changed', statuses),
+      onProgress: (progress) => options.emit('watch.progress', progress),
       onHead: (id, network, head) => this.observeHead(id, network, head),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
       logCap: (id, network) => this.runtime(id).client.logs.learntCap(network),

@@ -345,6 +345,11 @@ export interface BridgeEvents {
   'notes.changed': Note[]
   /** After a watch check (or mark seen): the statuses it changed. */
   'watch.changed': WatchStatus[]
+  /**
+   * A check reading a long gap since the last one: blocks read of the gap, per network, and
+   * the way (`logs`: window by window; `reread`: the addresses' first pages).
+   */
+  'watch.progress': { network: string; done: number; total: number; way: 'logs' | 'reread' }
   /** A running approvals scan: blocks read of the range it set out to read, and its eth_getLogs calls. */
   'approvals.progress': { network: string; address: string; doneBlocks: number; totalBlocks: number; calls: number }
   /** The built-in sandbox's life, while the sandbox profile is active. */
@@ -365,6 +370,7 @@ export const bridgeEventNames = [
   'watchlists.changed',
   'notes.changed',
   'watch.changed',
+  'watch.progress',
   'approvals.progress',
   'sandbox',
   'notice',

@@ -1,5 +1,6 @@
 import type { NetworkPresence } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
+import { cheapestCalls } from '../service/cheapest-calls'
 import type { ServiceClient } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SnapshotStore } from './snapshot-store'
@@ -90,11 +91,7 @@ export class PresenceChecker {
         { method: 'eth_getBalance', params: [address, 'latest'] },
         { method: 'eth_getTransactionCount', params: [address, 'latest'] },
       ]
-      const options = { priority: 'prefetch' as const, meter }
-      const [balance, count] =
-        runtime.client.unitsFor(network, calls.length) > calls.length
-          ? (await Promise.all(calls.map((c) => runtime.client.rpcCalls(network, [c], options)))).flat()
-          : await runtime.client.rpcCalls(network, calls, options)
+      const [balance, count] = await cheapestCalls(runtime.client, network, calls, { priority: 'prefetch', meter })
       const wei = balance?.ok ? parseHexQuantity(balance.result) : null
       const nonce = count?.ok ? parseHexQuantity(count.result, MAX_SAFE_BIGINT) : null
       const fresh: Seen = {
@@ -114,8 +111,9 @@ export class PresenceChecker {
       }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
-      // Counted as sent: a request refused before it went out costs nothing.
-      const requests = meter.units
+      // A refused request costs no quota (spec 8); one that went out may have been counted.
+      const requests =
+        e.kind === 'quota-exhausted' || e.kind === 'rate-limited' || e.kind === 'cancelled' ? 0 : meter.units
       return {
         ...base,
         nativeWei: seen?.nativeWei ?? null,

@@ -10,6 +10,7 @@ import { LimiterPool } from '../limiter/limiter-pool'
 import type { QuotaLedger } from '../limiter/quota-store'
 import type { Logger, Redactor } from '../util/logger'
 import type { SandboxManager } from '../sandbox/sandbox-manager'
+import { cheapestCalls, cheapestUnits } from '../service/cheapest-calls'
 import { ServiceClient, type ServiceClientOptions } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SettingsStore } from './settings-store'
@@ -130,7 +131,9 @@ export class ProfileRuntime {
         // A provider without that tag answers the call with an error or a null block: the seed
         // is then asked for on its own (`blockTime`), and the tag never again on that network.
         const withFinalized = options?.seed === true && this.#tags.known(network, 'finalized')
-        const [block, gas, finalized] = await this.client.rpcCalls(
+        // One batch, or single calls where a batch costs one more than its calls.
+        const [block, gas, finalized] = await cheapestCalls(
+          this.client,
           network,
           [
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
@@ -172,7 +175,7 @@ export class ProfileRuntime {
         if (then === null) return null
         return blockTimeBetween({ height, timestampMs }, { height: height - back, timestampMs: then }) ?? null
       },
-      unitsPerPoll: (network) => this.client.unitsFor(network, 2),
+      unitsPerPoll: (network) => cheapestUnits(this.client, network, 2),
       batches: (network) => this.client.batchSupport(network) !== false,
     }
   }

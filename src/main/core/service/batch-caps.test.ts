@@ -10,7 +10,7 @@ import { PROBE_EVERY_MS } from './batch-sizes'
  * sent again, the size that works remembered and probed upward now and then, batching never
  * turned off by a size refusal; items refused for rate inside an answered batch sent again alone.
  */
-type Form = 'geth' | 'besu' | 'http-413' | 'non-array' | 'http-400-words'
+type Form = 'geth' | 'besu' | 'http-413' | 'non-array' | 'http-400-words' | 'per-item' | 'first-n'
 
 interface Call {
   id: number
@@ -25,8 +25,20 @@ let form: Form = 'geth'
 let itemRefusals = new Map<string, number>()
 let sizes: number[] = []
 
-function refuseBatch(res: ServerResponse): void {
+function refuseBatch(res: ServerResponse, body: Call[]): void {
   switch (form) {
+    case 'per-item':
+      return json(
+        res,
+        200,
+        body.map((c) => ({ jsonrpc: '2.0', id: c.id, error: { code: -32600, message: 'batch size limit exceeded' } })),
+      )
+    case 'first-n':
+      return json(
+        res,
+        200,
+        body.slice(0, cap).map((c) => ({ jsonrpc: '2.0', id: c.id, result: String(c.params[0]) })),
+      )
     case 'geth':
       return json(res, 200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } })
     case 'besu':
@@ -57,7 +69,7 @@ function answer(req: Seen, res: ServerResponse): void {
       : json(res, 200, { jsonrpc: '2.0', id: body.id, result: key })
   }
   sizes.push(body.length)
-  if (body.length > cap) return refuseBatch(res)
+  if (body.length > cap) return refuseBatch(res, body)
   json(
     res,
     200,
@@ -96,6 +108,8 @@ describe('rpcCalls on a provider with a batch cap', () => {
     ['HTTP 413', 'http-413', 20],
     ['a single result instead of a list', 'non-array', 30],
     ['HTTP 400 naming the cap', 'http-400-words', 20],
+    ['every call answered "batch size limit exceeded"', 'per-item', 25],
+    ['only the first N calls answered', 'first-n', 40],
   ] as const)('splits a refused batch and keeps the size that works (%s)', async (_name, f, c) => {
     form = f
     cap = c

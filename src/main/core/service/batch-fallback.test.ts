@@ -161,5 +161,12 @@ describe('ServiceClient.rpcCalls', () => {
     const { c } = client(() => ({ status: 401, body: '' }))
     await expect(c.rpcCalls('alpha', calls(2), opts)).rejects.toMatchObject({ kind: 'auth' })
     expect(c.batchSupport('alpha')).toBeNull()
+    // Nor an unknown network, or a quota used up (HTTP 402).
+    const unknown = client(() => ({ status: 404, body: '{"error":"not_found","message":"unknown network"}' })).c
+    await expect(unknown.rpcCalls('alpha', calls(3), opts)).rejects.toMatchObject({ kind: 'not-found' })
+    expect(unknown.batchSupport('alpha')).toBeNull()
+    const broke = client(() => ({ status: 402, body: '' })).c
+    await expect(broke.rpcCalls('alpha', calls(3), opts)).rejects.toMatchObject({ kind: 'quota-exhausted' })
+    expect(broke.batchSupport('alpha')).toBeNull()
   })
 })

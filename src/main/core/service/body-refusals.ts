@@ -17,7 +17,7 @@ const DEFAULT_PAUSE_MS = 1000
 const RATE_CODES = new Set([429, -32005, -32012, -33300, -32029])
 const QUOTA_CODES = new Set([-33000])
 const RATE_WORDS =
-  /rate|too many|limit exceeded|exceeded.*limit|credits|capacity|throughput|per second|\/sec|slow down/i
+  /\brate\b|rate.?limit|too many requests|request limit|limit exceeded|credits|throughput|per second|\/sec|slow down/i
 const QUOTA_WORDS = /\bdaily\b|per day|\bquota\b|today|payment required/i
 /**
  * -32005 is also Infura's "query returned more than N results" for eth_getLogs, and Besu's
@@ -29,8 +29,8 @@ export type RpcRefusal = 'rate' | 'quota'
 
 /** What a JSON-RPC error object says about the service's limits: rate, quota, or nothing. */
 export function rpcRefusal(error: { code: number; message: string }): RpcRefusal | null {
-  // A contract's revert reason may speak of rates or limits; it is the call's answer, not the service's.
-  if (SIZE_WORDS.test(error.message) || /revert/i.test(error.message)) return null
+  // A revert reason or a transaction's own limits (gas, fees, nonce) are the call's answer, not the service's.
+  if (SIZE_WORDS.test(error.message) || /revert|\bgas\b|\bfee|nonce/i.test(error.message)) return null
   if (QUOTA_CODES.has(error.code)) return 'quota'
   if (RATE_CODES.has(error.code) || (error.code <= -32000 && error.code >= -32099 && RATE_WORDS.test(error.message)))
     return QUOTA_WORDS.test(error.message) ? 'quota' : 'rate'

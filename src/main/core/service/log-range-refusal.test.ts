@@ -68,6 +68,19 @@ describe('logRangeRefusal: each provider dialect by its real text', () => {
     ).toEqual({ kind: 'results' })
   })
 
+  it.each([
+    ['Requested range exceeds the 10000 block limit', 10_000],
+    ['eth_getLogs range is too large, max is 1k blocks', 1000],
+    ['block range limit (5000) exceeded', 5000],
+    ['Exceeded max range limit for eth_getLogs: 500', 500],
+    ['exceed maximum block range: 2000', 2000],
+    ['range too large', undefined],
+  ])('reads a range cap in words not listed above: %s', (message, cap) => {
+    const refusal = logRangeRefusal(rpc(-32000, message))
+    expect(refusal).toMatchObject({ kind: 'range' })
+    expect(refusal?.cap).toBe(cap)
+  })
+
   it('does not take a rate limit, a revert, a key problem or a plain protocol error for a range refusal', () => {
     expect(logRangeRefusal(rpc(-32005, 'limit exceeded'))).toBeNull()
     expect(logRangeRefusal(rpc(-32012, 'credits limited to 6000/sec'))).toBeNull()

@@ -38,6 +38,10 @@ const RANGE_WORDS = [
   /block range (?:limit|exceeded)/i,
   /(?:range|span) of (?:more than|over) [\d,.]+\s*k? blocks/i,
   /up to (?:a )?[\d,.]+\s*k? block range/i,
+  // Other providers' phrasings: a range (of blocks) that exceeds, is too much, or hits a limit.
+  /\brange\b.{0,40}(?:exceed|too|limit|max)/i,
+  /(?:exceed|too|limit|max).{0,40}\b(?:block )?range\b/i,
+  /[\d,.]+\s*k? blocks?\b.{0,20}(?:limit|max|allowed)/i,
 ]
 const RESULT_WORDS = [
   /(?:more than|over|exceeds?) [\d,.]+\s*k? (?:results|logs)/i,
@@ -63,13 +67,21 @@ function capOf(message: string): number | undefined {
     /up to (?:a )?([\d,.]+\s*k?) ?block range/i,
     /(?:range|span) of (?:more than|over) ([\d,.]+\s*k?) blocks/i,
     /([\d,.]+\s*k?) blocks? (?:range )?(?:limit|max(?:imum)?)/i,
+    /max(?:imum)?(?: allowed)?(?: is| of|:)?\s*([\d,.]+\s*k?)\s*blocks?/i,
+    /range limit\s*(?:of|is|:)?\s*\(?([\d,.]+\s*k?)\)?/i,
   ]
   for (const p of patterns) {
     const m = p.exec(message)
     const n = m ? count(m[1]!) : undefined
     if (n !== undefined) return n
   }
-  return undefined
+  // Words unknown, one number given ("… range limit for eth_getLogs: 500"): taken as the cap. A
+  // wrong guess costs little: one too large is refused again and halved, one too small only
+  // splits more. Error codes ("-32000"), hex blocks and counts of results are not caps.
+  const numbers = [...message.matchAll(/(?<![-\w.])(\d[\d,]*)(?![\w.]|\s*(?:results|logs|bytes|[kmg]b)\b)/gi)]
+    .map((m) => count(m[1]!))
+    .filter((n): n is number => n !== undefined && n >= 2)
+  return numbers.length === 1 ? numbers[0] : undefined
 }
 
 function block(value: unknown): number | undefined {

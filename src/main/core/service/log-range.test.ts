@@ -177,6 +177,9 @@ describe('LogRanges.getLogsChunked', () => {
     expect(blocksOf(logs)).toEqual(expected(0, 999))
     expect(client.logs.learntCap('alpha')).toBeNull()
     expect(client.logs.plannedLogCalls(0, 999, 'alpha')).toBe(1)
+    // Nothing learnt: a preview may assume a cap instead.
+    expect(client.logs.plannedLogCalls(0, 999, 'alpha', 100)).toBe(10)
+    expect(client.logs.plannedLogCalls(5, 4, 'alpha', 100)).toBe(0)
   })
 
   it('gives up on a single block the provider still refuses, naming its words', async () => {

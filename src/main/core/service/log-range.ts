@@ -64,12 +64,16 @@ export class LogRanges {
       this.#caps.set(network, Math.min(cap, this.#caps.get(network) ?? Infinity))
   }
 
-  /** `eth_getLogs` calls a read of [fromBlock, toBlock] is planned to take (at least 1 for a non-empty range). */
-  plannedLogCalls(fromBlock: number, toBlock: number, network: string): number {
+  /**
+   * `eth_getLogs` calls a read of [fromBlock, toBlock] is planned to take (at least 1 for a
+   * non-empty range): in parts of the learnt cap, or of `assumedCap` while none is learnt (a
+   * preview that must not promise too little can assume the smallest caps providers set).
+   */
+  plannedLogCalls(fromBlock: number, toBlock: number, network: string, assumedCap = Infinity): number {
     const span = toBlock - fromBlock + 1
     if (!(span > 0)) return 0
-    const cap = this.#caps.get(network)
-    return cap === undefined ? 1 : Math.ceil(span / cap)
+    const cap = this.#caps.get(network) ?? assumedCap
+    return Number.isFinite(cap) && cap >= 1 ? Math.ceil(span / cap) : 1
   }
 
   /** Every log of the query, in block order as the provider returns them per part. */

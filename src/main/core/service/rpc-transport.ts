@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { Priority, RpcBatchItem } from '../../../shared/bridge/contract'
 import { requestUnits, unitsForCalls, type Billing } from '../../../shared/domain/billing'
-import { rpcErrorObjectSchema, rpcResponseSchema } from '../../../shared/domain/service-schemas'
+import { rpcResponseSchema } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
@@ -10,6 +10,9 @@ import { refusalInBody, rpcRefusal } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
 import { TooLargeError } from './log-range-refusal'
 import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
+import { BatchRefusedError, isStateChanging, itemOf, replyOutcome, rpcError, sizeRefusalInList } from './rpc-replies'
+
+export { BatchRefusedError }
 
 export interface RpcCallSpec {
   method: string
@@ -60,14 +63,6 @@ export interface RpcTransportOptions {
   pause: (network: string, ms: number) => void
   log?: Logger
 }
-
-/**
- * The endpoint refused a JSON-RPC batch as such: one error object or a single result instead
- * of a list, or an HTTP 4xx other than auth, payment, timeout and rate limit. `rpcCalls` splits
- * it or falls back to single calls (batch-sizes.ts); the RPC console shows it as the
- * `rpc`/`protocol` error it is.
- */
-export class BatchRefusedError extends AppError {}
 
 /** Rounds of retrying the items of a batch refused for rate inside an HTTP 200 answer. */
 const ITEM_RETRY_ROUNDS = 2
@@ -125,7 +120,8 @@ export class RpcTransport {
     const body = calls.map((c, i) => ({ jsonrpc: '2.0', id: firstId + i, method: c.method, params: c.params }))
     const idempotent = calls.every((c) => !isStateChanging(c.method))
     const classify = (answer: HttpAnswer): AppError | null => {
-      if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 408, 429].includes(answer.status))
+      // Not a refusal of the batch: the key, the quota, an unknown network, a timeout, the rate.
+      if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 404, 408, 429].includes(answer.status))
         return new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, {
           data: safeExcerpt(answer.text, this.#o.redact),
         })
@@ -160,6 +156,8 @@ export class RpcTransport {
       if (!parsed.success) throw new AppError('protocol', `Reply ${i + 1} of ${what} is not a JSON-RPC response.`)
       byId.set(parsed.data.id, parsed.data)
     }
+    const refusal = sizeRefusalInList([...byId.values()], calls.length, what, this.#o.redact)
+    if (refusal) throw refusal
     return calls.map((c, i) => {
       const reply = byId.get(firstId + i)
       if (!reply)
@@ -174,6 +172,11 @@ export class RpcTransport {
   /** Whether `network`'s RPC endpoint takes batches: null until one was tried this session. */
   batchSupport(network: string): boolean | null {
     return this.#sizes.support(network)
+  }
+
+  /** The batch size `network`'s endpoint takes as far as known (1: no batches; 100 while untried). */
+  batchSize(network: string): number {
+    return this.#sizes.planned(network)
   }
 
   /** What `calls` cost in the service's unit, in batches of the size the endpoint takes now. */
@@ -267,47 +270,10 @@ export class RpcTransport {
   }
 }
 
-type RpcError = z.infer<typeof rpcErrorObjectSchema>
-
 /** One `rpcCalls`: its calls, and their outcomes as they come in. */
 interface CallsJob {
   network: string
   calls: RpcCallSpec[]
   options: RequestOptions
   out: RpcBatchItem[]
-}
-
-function itemOf(error: AppError): RpcBatchItem {
-  return {
-    ok: false,
-    code: error.details.code ?? 0,
-    message: error.message,
-    ...(error.details.data !== undefined ? { data: error.details.data } : {}),
-  }
-}
-
-/** A reply carries exactly one of `result` and a well-formed `error` (JSON-RPC 2.0, section 5). */
-function replyOutcome(reply: Record<string, unknown>, what: string): { result: unknown } | { error: RpcError } {
-  if (reply.error !== undefined && reply.error !== null) {
-    const error = rpcErrorObjectSchema.safeParse(reply.error)
-    if (!error.success)
-      throw new AppError('protocol', `The RPC endpoint answered ${what} with a malformed error object.`)
-    return { error: error.data }
-  }
-  if (!('result' in reply))
-    throw new AppError('protocol', `The RPC endpoint answered ${what} with neither a result nor an error.`)
-  return { result: reply.result }
-}
-
-/** Sending a transaction is not idempotent: a retry could send it twice. */
-function isStateChanging(method: string): boolean {
-  return /^eth_(send|submit)/.test(method)
-}
-
-function rpcError(method: string, error: RpcError, redact: (s: string) => string): AppError {
-  const message = redact(error.message).slice(0, 300)
-  return new AppError('rpc', `${method} failed: ${message} (JSON-RPC error ${error.code})`, {
-    code: error.code,
-    ...(error.data !== undefined ? { data: error.data } : {}),
-  })
 }

@@ -182,6 +182,11 @@ export class ServiceClient {
     return this.#rpc.batchSupport(network)
   }
 
+  /** The batch size `network`'s endpoint takes as far as known (1: no batches; 100 while untried). */
+  batchSize(network: string): number {
+    return this.#rpc.batchSize(network)
+  }
+
   /** What `calls` cost in the service's unit (the profile's billing), in the batch size the endpoint takes. */
   unitsFor(network: string, calls: number): number {
     return this.#rpc.unitsFor(network, calls)

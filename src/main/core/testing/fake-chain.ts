@@ -68,6 +68,25 @@ export class FakeChain {
     this.leftToday -= units
   }
 
+  /** One call's answer, as a node gives it (counted in `calls`, not billed: the caller bills). */
+  answer(call: RpcCallSpec): RpcBatchItem {
+    return this.#answer(call)
+  }
+
+  /** The first page of an address's transactions (newest first), as block numbers. */
+  pageBlocks(address: string): number[] {
+    return this.movements
+      .filter((m) => m.from === address || m.to === address)
+      .map((m) => m.block)
+      .sort((a, b) => b - a)
+      .slice(0, 50)
+  }
+
+  /** Bills `units` (a caller that bills its own way: per call, plus one per batch). */
+  bill(units: number): void {
+    this.#spend(units)
+  }
+
   #answer(call: RpcCallSpec): RpcBatchItem {
     this.calls += 1
     const p = call.params
@@ -76,6 +95,18 @@ export class FakeChain {
         return { ok: true, result: '0x' }
       case 'eth_blockNumber':
         return { ok: true, result: hex(this.head) }
+      case 'eth_gasPrice':
+        return { ok: true, result: '0x3b9aca00' }
+      case 'eth_getBlockByNumber': {
+        // Two-second blocks; 'finalized' two epochs back, as anvil answers.
+        const tag = String(p[0])
+        const n = tag === 'latest' ? this.head : tag === 'finalized' ? this.head - 64 : Number(tag)
+        if (!Number.isSafeInteger(n) || n < 0 || n > this.head) return { ok: true, result: null }
+        return {
+          ok: true,
+          result: { number: hex(n), timestamp: hex(1_735_689_600 + 2 * n), hash: `0x${word(BigInt(n))}` },
+        }
+      }
       case 'eth_getBalance':
         return { ok: true, result: hex(this.balanceOf(String(p[0]).toLowerCase())) }
       case 'eth_call': {
@@ -171,11 +202,7 @@ export class FakeChain {
       batchSupport: () => true,
     }
     const page = (address: string): TransactionsPage => {
-      const items = this.movements
-        .filter((m) => m.from === address || m.to === address)
-        .sort((a, b) => b.block - a.block)
-        .slice(0, 50)
-        .map((m) => ({ block: m.block, token_transfers: [] }))
+      const items = this.pageBlocks(address).map((block) => ({ block, token_transfers: [] }))
       return { items, nextCursor: null } as unknown as TransactionsPage
     }
     const data = {

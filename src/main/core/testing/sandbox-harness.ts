@@ -54,12 +54,13 @@ export function admin(info: SandboxInfo) {
       key: string,
     ): Promise<{
       requests: number
+      units: number
       rejected_429: number
       by_endpoint: Record<string, number>
       by_limit: Record<string, number>
     }> => {
       const body = (await (await fetch(url('stats'))).json()) as { keys: Record<string, never> }
-      return body.keys[key] ?? { requests: 0, rejected_429: 0, by_endpoint: {}, by_limit: {} }
+      return body.keys[key] ?? { requests: 0, units: 0, rejected_429: 0, by_endpoint: {}, by_limit: {} }
     },
   }
 }

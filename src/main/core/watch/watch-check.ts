@@ -2,7 +2,7 @@ import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '
 import { AppError } from '../util/app-error'
 import type { RequestOptions } from '../service/service-client'
 import { pageDeltas, record, refetchChanged } from './watch-apply'
-import { capOfRefusal, fitsOneRange, planFor, readGap, type GapOptions } from './watch-gap'
+import { capOfRefusal, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { rpcUnits, sendCalls, type CheckRuntime, type Spend } from './watch-spend'
 import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
@@ -65,13 +65,32 @@ export function watchUnits(
     const checked = state.networks[network]?.checkedBlock ?? null
     const head = options.headOf?.(network) ?? null
     if (checked === null) units += rpcUnits(runtime, network, balanceCalls)
-    else if (fitsOneRange(checked, options, network) || head === null)
-      units += rpcUnits(runtime, network, balanceCalls + 3)
-    else
-      units +=
-        rpcUnits(runtime, network, balanceCalls) + planFor(runtime, network, addresses, checked, head, options).units
+    else if (head === null || fitsOneRange(checked, options, network))
+      units += batchPays(runtime, network, balanceCalls)
+        ? rpcUnits(runtime, network, balanceCalls + 3)
+        : rpcUnits(runtime, network, balanceCalls) + 3 * rpcUnits(runtime, network, 1)
+    else {
+      // A long gap on a provider whose cap is not known yet: one filter asks first, and the
+      // plan is priced as if the cap were the widest documented (a refusal names the real one).
+      const known = options.logCap?.(network) ?? null
+      const plan = planFor(runtime, network, addresses, checked, head, options, known ?? LARGE_GAP)
+      units += rpcUnits(runtime, network, balanceCalls) + (known === null ? 1 : 0) + plan.units
+    }
   }
   return units
+}
+
+/**
+ * Whether the balances and the three filters cost no more as one batch than sent apart (per
+ * request: 1 against 4; per call: 4 either way). Where a batch costs one more (per call plus
+ * one per batch), the balances go first, alone, and the filters after them as single calls:
+ * 4 units rather than 5, and with the head known the filters ask exact ranges within the cap.
+ */
+function batchPays(runtime: CheckRuntime, network: string, balanceCalls: number): boolean {
+  return (
+    rpcUnits(runtime, network, balanceCalls + 3) <=
+    rpcUnits(runtime, network, balanceCalls) + 3 * rpcUnits(runtime, network, 1)
+  )
 }
 
 interface NetworkOutcome {
@@ -93,8 +112,9 @@ async function checkNetwork(
     attempts: options.priority === 'background' ? 1 : undefined,
   }
   const checked = state.networks[network]?.checkedBlock ?? null
-  const withLogs = checked !== null && fitsOneRange(checked, options, network)
   const plan = runtime.balances.plan(network, addresses)
+  const withLogs =
+    checked !== null && fitsOneRange(checked, options, network) && batchPays(runtime, network, plan.calls.length)
   const logCalls = withLogs ? transferLogCalls(addresses, checked + 1, 'latest') : []
   const items = await sendCalls(runtime, network, [...plan.calls, ...logCalls], request, spend)
   let read = plan.read(items.slice(0, plan.calls.length))

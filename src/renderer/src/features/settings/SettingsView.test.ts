@@ -63,4 +63,47 @@ describe('SettingsView limits', () => {
     expect(w.get('[role="meter"]').attributes('aria-valuetext')).not.toMatch(/limits apply/)
     w.unmount()
   })
+
+  it("a service profile's limits are in its unit, and how its service counts is chosen there, explained in a line", async () => {
+    const service: ProfileView = {
+      ...sandboxProfile(true, true),
+      id: 'svc',
+      name: 'Svc',
+      kind: 'service',
+      billing: 'call-plus-batch',
+    }
+    useSessionStore().profiles = [service]
+    t.bridge.handle(
+      'profiles.setLimits',
+      ({ limits, billing }) =>
+        ({ ...service, limits: { scope: 'key', ...limits }, billing: billing ?? service.billing }) as ProfileView,
+    )
+    const w = mountWith(SettingsView, t)
+    const labels = w.findAll('label').map((l) => l.text())
+    expect(labels).toContain('Units per second')
+    expect(labels).toContain('Units per day')
+    const select = w.findAll('select').find((s) => s.find('option[value="call"]').exists())!
+    expect(select.element.value).toBe('call-plus-batch')
+    expect(w.text()).toContain('a batch of N calls costs N + 1 (the safest guess)')
+    await select.setValue('call')
+    expect(w.text()).toContain('Per call: a batch of N calls costs N.')
+    expect(w.findAll('label').map((l) => l.text())).toContain('Calls per second')
+    await w.get('form.limits').trigger('submit')
+    await flushPromises()
+    expect(t.bridge.callsOf('profiles.setLimits')).toEqual([
+      { id: 'svc', limits: { ratePerSecond: 50, burst: 5, quotaPerDay: 1000, scope: 'key' }, billing: 'call' },
+    ])
+    w.unmount()
+  })
+
+  it('the quota meter counts in the unit the service bills', async () => {
+    const w = mountWith(QuotaMeter, t)
+    t.bridge.emit('limiter', makeLimiter({ billing: 'call-plus-batch', usedToday: 107 }))
+    await flushPromises()
+    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toMatch(/^107 of 1000 units used today/)
+    t.bridge.emit('limiter', makeLimiter({ billing: 'call', usedToday: 104 }))
+    await flushPromises()
+    expect(w.get('[role="meter"]').attributes('aria-valuetext')).toMatch(/^104 of 1000 calls used today/)
+    w.unmount()
+  })
 })

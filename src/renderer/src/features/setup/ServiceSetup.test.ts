@@ -81,7 +81,10 @@ describe('ServiceSetup', () => {
         { name: 'mainnet', label: 'Mainnet' },
         { name: 'testnet', label: 'Testnet' },
       ],
+      // Not asked of the user first: the safest guess, explained beside the choice.
+      billing: 'call-plus-batch',
     })
+    expect(w.text()).toContain('Per call, plus one per batch: a batch of N calls costs N + 1')
     expect(t.bridge.callsOf('key.set')[0]).toEqual({ profileId: 'svc', key: KEY, sessionOnly: false })
     // The key left the page: the field is empty and only the last four are shown.
     expect((byLabel('API key').element as HTMLInputElement).value).toBe('')

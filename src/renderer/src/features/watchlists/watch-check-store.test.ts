@@ -87,4 +87,22 @@ describe('watch check store', () => {
     await s.check('w1')
     expect(shown).toHaveLength(0)
   })
+
+  it("shows a long check's progress while it runs, and clears it after", async () => {
+    const s = useWatchCheckStore()
+    let seen: unknown = null
+    t.bridge.handle('watch.check', () => {
+      t.bridge.emit('watch.progress', { network: 'alpha', done: 1000, total: 300000, way: 'logs' })
+      seen = s.progress.alpha
+      return result([status('0xa', false)])
+    })
+    t.bridge.handle('watch.estimate', () => {
+      throw new Error('not asked for here')
+    })
+    t.bridge.emit('watch.progress', { network: 'alpha', done: 1, total: 2, way: 'logs' })
+    expect(s.progress).toEqual({})
+    await s.check('w1')
+    expect(seen).toEqual({ network: 'alpha', done: 1000, total: 300000, way: 'logs' })
+    expect(s.progress).toEqual({})
+  })
 })

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { WatchCheckResult, WatchSettings, WatchStatus } from '@shared/bridge/contract'
+import type { BridgeEvents, WatchCheckResult, WatchSettings, WatchStatus } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import type { CostEstimate } from '@shared/domain/cost'
 import { bridge } from '../../bridge'
@@ -23,6 +23,8 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
   const error = ref<BridgeError | null>(null)
   const estimate = ref<(CostEstimate & { addresses: number }) | null>(null)
   const settings = ref<WatchSettings | null>(null)
+  /** While a check reads a long gap: how far, per network. */
+  const progress = ref<Record<string, BridgeEvents['watch.progress']>>({})
 
   function merge(list: WatchStatus[]): void {
     const next = { ...statuses.value }
@@ -32,6 +34,9 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
 
   bridge.on('watch.changed', (list) => {
     if (Array.isArray(list)) merge(list)
+  })
+  bridge.on('watch.progress', (p) => {
+    if (running.value && p && typeof p.network === 'string') progress.value = { ...progress.value, [p.network]: p }
   })
 
   function get(network: string, address: string): WatchStatus | null {
@@ -77,6 +82,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
       return r
     } finally {
       running.value = false
+      progress.value = {}
       void loadEstimate(listId)
     }
   }
@@ -116,6 +122,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
     error,
     estimate,
     settings,
+    progress,
     get,
     load,
     loadEstimate,

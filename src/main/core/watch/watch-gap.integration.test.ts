@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SandboxInfo } from '../sandbox/sandbox-launcher'
+import { admin, capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
+import { testCore } from '../testing/test-core'
+
+/**
+ * The watch check against sandboxes playing a provider that bills per call plus one per batch,
+ * caps batches at 50 and log ranges at 20 blocks, refusing a wider range in two dialects (one
+ * naming its cap, one not). The gap since the last check is made by empty blocks mined before
+ * each transfer (`after`), so it is wider than the cap.
+ */
+const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xcafe00 + i).toString(16).padStart(10, '0')}`
+
+describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap refused as %s', (dialect) => {
+  let rig: Awaited<ReturnType<typeof testCore>>
+  let info: SandboxInfo
+  let listId: string
+  const addresses = Array.from({ length: 8 }, (_, i) => fresh(i))
+  const call: (typeof rig)['call'] = (name, input) => rig.call(name, input)
+  const transfer = async (body: Record<string, unknown>): Promise<void> => {
+    const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
+  }
+
+  beforeAll(async () => {
+    const launcher = capturingLauncher(
+      tsxSandboxLauncher([
+        '--admin',
+        '--block-time',
+        '0',
+        '--rate',
+        '1000',
+        '--burst',
+        '1000',
+        '--billing',
+        'call-plus-batch',
+        '--batch-cap',
+        '50',
+        '--log-cap',
+        '20',
+        '--log-dialect',
+        dialect,
+      ]),
+    )
+    rig = await testCore(launcher)
+    await call('profiles.activate', { id: 'sandbox' })
+    await call('data.balances', { network: 'alpha', address: addresses[0]! })
+    info = launcher.info!
+    const list = await call('watchlists.create', { name: 'Gap' })
+    listId = list.id
+    for (const address of addresses)
+      await call('watchlists.addEntry', { listId, entry: { address, network: 'alpha', label: '', note: '', tags: [] } })
+    await call('watch.check', { listId })
+  }, 600_000)
+  afterAll(async () => {
+    await rig?.dispose()
+  })
+
+  it('marks exactly the addresses that changed across a gap wider than the cap, and counts what it cost in units', async () => {
+    const [a, b, c] = addresses as [string, string, string]
+    await transfer({ network: 'alpha', to: a, amount: '5000', after: 30 })
+    await transfer({ network: 'alpha', to: b, kind: 'erc20', after: 25 })
+    await transfer({ network: 'alpha', to: c, kind: 'erc1155', after: 5 })
+    const ops = admin(info)
+    const before = await ops.stats(info.api_key)
+    const result = await call('watch.check', { listId })
+    const after = await ops.stats(info.api_key)
+    expect(result.networks[0]!.error).toBeNull()
+    expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([a, b, c])
+    // What the check says it cost is what the provider counted (refused ranges included).
+    expect(result.requests).toBe(after.units - before.units)
+    // Next time nothing moved: no refusal again (the cap is known, or the gap is short).
+    const quiet = await call('watch.check', { listId })
+    expect(quiet.changed).toBe(0)
+    expect(quiet.networks[0]!.error).toBeNull()
+  })
+})
