@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '../../../shared/bridge/contract'
 import { childProcessSandboxLauncher } from '../sandbox/sandbox-process'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox/sandbox-launcher'
 
@@ -63,26 +62,4 @@ export function admin(info: SandboxInfo) {
       return body.keys[key] ?? { requests: 0, units: 0, rejected_429: 0, by_endpoint: {}, by_limit: {} }
     },
   }
-}
-
-/** A web-host core on `dataDir` whose sandbox comes from `launcher`, quiet, keys in memory, and its bridge as plain calls. */
-export async function sandboxCore(dataDir: string, launcher: SandboxLauncher) {
-  const { createCore } = await import('../app-core')
-  const { Redactor } = await import('../util/logger')
-  const core = await createCore({
-    host: 'web',
-    version: 'test',
-    platform: process.platform,
-    dataDir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    sandboxLauncher: launcher,
-    keychain: () => Promise.reject(new Error('the sandbox key is managed in memory')),
-  })
-  const call = async <K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> => {
-    const r = await core.bridge.dispatch(name, input)
-    if (!r.ok) throw new Error(`${name}: ${r.error.kind}: ${r.error.message}`)
-    return r.value as BridgeCallOutputs[K]
-  }
-  return { core, call }
 }
