@@ -175,6 +175,8 @@ export class ApprovalsService {
         onPart: (logs, _from, to) => {
           const before = this.#o.scans.get(key)?.logs ?? []
           this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
+          // A stop takes effect between parts, even where no request waits in a queue to be dropped.
+          if (signal.aborted) throw new AppError('cancelled', 'The scan was stopped.')
         },
         onProgress: (p) => this.#o.onProgress?.({ network, address, ...p }),
       },
