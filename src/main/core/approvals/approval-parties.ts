@@ -36,8 +36,8 @@ export class PartyBook {
     for (const b of balances) this.#tokens.set(b.token.address.toLowerCase(), b.token)
     for (const list of lists)
       for (const e of list.entries)
-        if ((e.network === network || e.alsoNetworks?.includes(network)) && e.label && !this.#labels.has(e.address))
-          this.#labels.set(e.address.toLowerCase(), e.label)
+        if ((e.network === network || e.alsoNetworks?.includes(network)) && e.label)
+          if (!this.#labels.has(e.address.toLowerCase())) this.#labels.set(e.address.toLowerCase(), e.label)
   }
 
   /** Token kinds by contract, as the service names them ("ERC-20", "ERC-721", "ERC-1155"). */
