@@ -34,8 +34,10 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       const both = main.getByRole('region', { name: 'Both networks' })
       await expect(both.getByRole('listitem')).toHaveCount(2, { timeout: 20_000 })
       await expect(both.getByRole('listitem').first()).toContainText('has balances')
-      // A service profile counts per call plus one per batch unless told otherwise: 3 units a network.
-      await expect(both).toContainText(/This check cost (6 units|3 units|no units)/)
+      // A service profile counts per call plus one per batch unless told otherwise: two single
+      // calls a network (a batch of two would cost 3), 2 units each.
+      await expect(both).toContainText(/This check cost (4 units|2 units|no units)/)
+      await expect(both).toContainText('Checked now: 2 units')
       await expect(both.getByRole('button', { name: /^Open on / })).toHaveCount(1)
     })
 

@@ -52,6 +52,31 @@ test('a provider billing per call, with capped batches and log ranges and no fin
       )
     })
 
+    await test.step('the watch check: its cost before it runs and after, in units, a few for the list', async () => {
+      const wallets = info.demo_addresses.alpha!
+      const roles = ['whale', 'holder', 'empty'].filter((r) => wallets[r])
+      await page.getByRole('link', { name: 'Watchlists' }).click()
+      const csv = ['list,address,network,label', ...roles.map((r) => `Samples,${wallets[r]},alpha,${r}`)].join('\r\n')
+      await page
+        .getByLabel('Import watchlists file')
+        .setInputFiles({ name: 'samples.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+      await expect(page.getByLabel(/^Check for changes costs \d+ units? \(/)).toBeVisible({ timeout: 15_000 })
+      const check = page.getByRole('button', { name: 'Check for changes' })
+      await check.click()
+      await expect(
+        page.getByRole('status').filter({ hasText: `Checked ${roles.length} addresses: 0 changed` }),
+      ).toBeVisible({ timeout: 30_000 })
+      // The next check: the balances in one call and three log filters (4 units), or the balances
+      // alone when no block came since; never a call per address.
+      await check.click()
+      await expect(
+        page
+          .getByRole('status')
+          .filter({ hasText: new RegExp(`Checked ${roles.length} addresses: 0 changed, [1-5] units?\\.$`) }),
+      ).toBeVisible({ timeout: 30_000 })
+      await expect(page.getByRole('status').filter({ hasText: /Note:/ })).toHaveCount(0)
+    })
+
     await test.step('Settings: the limits are in units, the choice kept', async () => {
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
       await expect(page.getByLabel('Units per day')).toHaveValue('1000')

@@ -64,7 +64,15 @@ describe('sandbox CLI', () => {
     async () => {
       const sb = await startSandbox({ args: ['--networks', 'main,test', '--block-time', '0'] })
       const { info } = sb
-      expect(Object.keys(info).sort()).toEqual(['api_key', 'base_url', 'demo_addresses', 'networks', 'rpc_url'])
+      expect(Object.keys(info).sort()).toEqual([
+        'api_key',
+        'base_url',
+        'billing',
+        'demo_addresses',
+        'networks',
+        'rpc_url',
+      ])
+      expect(info.billing).toBe('request')
       expect(info.networks).toEqual(['main', 'test'])
       expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(info.rpc_url).toBe(`${info.base_url}/rpc`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../util/app-error'
-import { logRangeRefusal, TooLargeError } from './log-range-refusal'
+import { logRangeRefusal, logRangeRefusalOfItem, TooLargeError } from './log-range-refusal'
 
 /** As the client words a JSON-RPC error object (service-client.ts rpcError). */
 const rpc = (code: number, message: string, data?: unknown): AppError =>
@@ -79,6 +79,16 @@ describe('logRangeRefusal: each provider dialect by its real text', () => {
     const refusal = logRangeRefusal(rpc(-32000, message))
     expect(refusal).toMatchObject({ kind: 'range' })
     expect(refusal?.cap).toBe(cap)
+  })
+
+  it('reads a call answered inside a batch the same way', () => {
+    const item = {
+      ok: false as const,
+      code: -32602,
+      message: 'eth_getLogs failed: query exceeds max block range 1000 (JSON-RPC error -32602)',
+    }
+    expect(logRangeRefusalOfItem(item)).toEqual({ kind: 'range', cap: 1000 })
+    expect(logRangeRefusalOfItem({ ok: true, result: [] })).toBeNull()
   })
 
   it('does not take a rate limit, a revert, a key problem or a plain protocol error for a range refusal', () => {

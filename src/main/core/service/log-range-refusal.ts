@@ -1,5 +1,6 @@
 import { AppError } from '../util/app-error'
 import { isRecord } from '../../../shared/guards'
+import type { RpcBatchItem } from '../../../shared/bridge/contract'
 
 /**
  * Recognises an `eth_getLogs` refused for its size, in each provider's own words. Two kinds:
@@ -122,4 +123,12 @@ export function logRangeRefusal(error: unknown): LogRangeRefusal | null {
   // Words unknown, but a range was suggested or the whole request was too large: split anyway.
   if (suggested || tooLarge) return { kind: 'range', ...extra }
   return null
+}
+
+/** The same for a call answered inside a batch (an `eth_getLogs` sent with other calls). */
+export function logRangeRefusalOfItem(item: RpcBatchItem): LogRangeRefusal | null {
+  if (item.ok) return null
+  return logRangeRefusal(
+    new AppError('rpc', item.message, { code: item.code, ...(item.data !== undefined ? { data: item.data } : {}) }),
+  )
 }

@@ -41,8 +41,8 @@ const hex = (n: number): string => `0x${n.toString(16)}`
  * per network for this profile (the client lives as long as the profile), so later reads and
  * cost previews (`plannedLogCalls`) start at the size that works. A refusal by result count is
  * about where the logs are, not the range: it shrinks the current read only, which grows back
- * after each answer (doubling, never past a known cap). Blocks are read in order, each exactly
- * once: a part starts where the last answered part ended, so no block is skipped.
+ * after two answers in a row (doubling, never past a known cap). Blocks are read in order, each
+ * exactly once: a part starts where the last answered part ended, so no block is skipped.
  */
 export class LogRanges {
   readonly #rpc: RpcCall
@@ -92,6 +92,8 @@ export class LogRanges {
     let cursor = fromBlock
     let size = Math.min(total, this.#caps.get(network) ?? total)
     let calls = 0
+    /** Parts answered in a row at this size since the last refusal. */
+    let streak = 0
     while (cursor <= toBlock) {
       const end = Math.min(toBlock, cursor + size - 1)
       const span = end - cursor + 1
@@ -103,6 +105,7 @@ export class LogRanges {
         const refusal = logRangeRefusal(error)
         if (!refusal || span === 1) throw error
         size = nextSize(refusal, cursor, span)
+        streak = 0
         if (refusal.kind === 'range') this.#caps.set(network, Math.min(size, this.#caps.get(network) ?? Infinity))
         continue
       }
@@ -115,8 +118,12 @@ export class LogRanges {
       options.onPart?.(answer, cursor, end)
       cursor = end + 1
       options.onProgress?.({ doneBlocks: cursor - fromBlock, totalBlocks: total, calls })
-      // A part shrunk for its result count grows back; never past a range cap the provider set.
-      size = Math.min(size * 2, this.#caps.get(network) ?? Infinity)
+      // A part shrunk for its result count grows back after two answers in a row (so a dense
+      // stretch does not alternate refusals and answers); never past a range cap the provider set.
+      if (++streak >= 2) {
+        size = Math.min(size * 2, this.#caps.get(network) ?? Infinity)
+        streak = 0
+      }
     }
     return logs
   }

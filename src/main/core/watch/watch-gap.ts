@@ -1,7 +1,6 @@
 import type { Priority, RpcBatchItem, TransactionsPage } from '../../../shared/bridge/contract'
-import { logRangeRefusal } from '../service/log-range-refusal'
+import { logRangeRefusalOfItem } from '../service/log-range-refusal'
 import type { RequestOptions } from '../service/service-client'
-import { AppError } from '../util/app-error'
 import { newTransactions } from './watch-apply'
 import { parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { blockWindows, planGap, type GapPlan, type GapWay } from './watch-plan'
@@ -48,8 +47,7 @@ export function fitsOneRange(checked: number, options: GapOptions, network: stri
 
 /** The cap a refused `eth_getLogs` (an item of a batch) names or implies by the range it suggests; null when none. */
 export function capOfRefusal(item: RpcBatchItem | undefined): number | null | 'not-a-range-refusal' {
-  if (!item || item.ok) return 'not-a-range-refusal'
-  const refusal = logRangeRefusal(new AppError('rpc', item.message, { code: item.code, data: item.data }))
+  const refusal = item ? logRangeRefusalOfItem(item) : null
   if (refusal?.kind !== 'range') return 'not-a-range-refusal'
   if (refusal.cap !== undefined) return refusal.cap
   return refusal.suggested ? refusal.suggested.to - refusal.suggested.from + 1 : null
