@@ -32,7 +32,7 @@ test('approvals: each kind shown, unlimited marked, revoked apart, a revoke call
       const live = main.getByRole('table', { name: 'Approvals in force' })
       await expect(live.getByRole('row')).toHaveCount(6, { timeout: 20_000 })
       await expect(live.getByRole('row', { name: /SGOV/ })).toContainText('Unlimited')
-      await expect(live.getByRole('row', { name: /SDL/ })).toContainText('60 SDL')
+      await expect(live.getByRole('row', { name: /SDL/ })).toContainText('60 SDL of 100 granted')
       await expect(live.getByRole('row', { name: /SPUNK.*Operator/ })).toContainText('Every token of the collection')
       await expect(live.getByRole('row', { name: /SITEM.*Operator/ })).toBeVisible()
       await expect(live.getByRole('row', { name: /SPUNK.*One NFT/ })).toContainText('Token #3')

@@ -28,6 +28,8 @@ export interface ApprovalRow {
   status: 'live' | 'revoked' | 'spent' | 'unknown'
   /** ERC-20 allowance now; null for NFT approvals. */
   allowance: string | null
+  /** ERC-20: the amount last granted (a live allowance below it was partly spent); null where unknown. */
+  grantedAmount: string | null
   /** At or above 2^255 (see UNLIMITED_FROM). */
   unlimited: boolean
   /** ERC-20: the owner's balance now. */

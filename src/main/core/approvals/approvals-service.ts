@@ -64,7 +64,10 @@ export class ApprovalsService {
     const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
-    const events = [...eventsFromTransactions(txs, address), ...eventsFromLogs(scan?.logs ?? [], address)]
+    // Logs carry no time: a granting transaction that is loaded gives it for free.
+    const times = new Map(txs.map((t) => [t.hash.toLowerCase(), t.timestamp]))
+    const logged = eventsFromLogs(scan?.logs ?? [], address).map((e) => ({ ...e, timestamp: times.get(e.tx) ?? null }))
+    const events = [...eventsFromTransactions(txs, address), ...logged]
     const candidates = foldApprovals(events, book.kinds())
     let states: ApprovalState[]
     let stateError: string | null = null
@@ -220,6 +223,7 @@ export class ApprovalsService {
       tokenId: tokenId === null ? null : tokenId.toString(),
       status: s.status,
       allowance: s.allowance === null ? null : s.allowance.toString(),
+      grantedAmount: s.kind === 'erc20' && c.granted !== null ? c.granted.toString() : null,
       unlimited: s.allowance !== null && isUnlimited(s.allowance),
       balance: s.balance === null ? null : s.balance.toString(),
       atRisk: risk === null ? null : risk.toString(),

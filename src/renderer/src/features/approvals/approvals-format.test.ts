@@ -21,6 +21,7 @@ function row(extra: Partial<ApprovalRow>): ApprovalRow {
     tokenId: null,
     status: 'live',
     allowance: '1500000',
+    grantedAmount: '1500000',
     unlimited: false,
     balance: '250000',
     atRisk: '250000',
@@ -35,6 +36,7 @@ function row(extra: Partial<ApprovalRow>): ApprovalRow {
 describe('approvals format', () => {
   it('shows an allowance with its decimals, unlimited as such, and NFTs by what they cover', () => {
     expect(allowanceText(row({})).text).toBe('1.5 USDX')
+    expect(allowanceText(row({ allowance: '600000', grantedAmount: '1000000' })).text).toBe('0.6 USDX of 1 granted')
     expect(allowanceText(row({ allowance: MAX_UINT256.toString(), unlimited: true })).text).toBe('Unlimited')
     expect(allowanceText(row({ kind: 'nft', tokenId: '7', allowance: null })).text).toBe('Token #7')
     expect(allowanceText(row({ kind: 'operator', allowance: null })).text).toBe('Every token of the collection')

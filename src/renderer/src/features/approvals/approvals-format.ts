@@ -1,4 +1,5 @@
 import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
+import { isUnlimited } from '@shared/domain/approvals'
 import type { ApprovalParty, ApprovalRow } from '@shared/domain/approvals-view'
 
 /** What an approval lets the spender do, in the row's words. */
@@ -23,7 +24,14 @@ export function allowanceText(row: ApprovalRow): { text: string; exact: string }
   if (row.kind === 'nft') return { text: `Token #${row.tokenId}`, exact: `token id ${row.tokenId}` }
   if (row.unlimited) return { text: 'Unlimited', exact: row.allowance ?? '' }
   const a = formatTokenAmount(row.allowance, row.token.decimals, { maxFractionDigits: 6 })
-  return { text: `${a.text} ${symbolOf(row)}`, exact: `${a.exact} ${symbolOf(row)} (${row.allowance} raw)` }
+  const exact = `${a.exact} ${symbolOf(row)} (${row.allowance} raw)`
+  const granted = row.grantedAmount === null ? null : BigInt(row.grantedAmount)
+  // A live allowance below what was granted has been partly spent: say of how much.
+  if (granted !== null && row.allowance !== null && BigInt(row.allowance) < granted && !isUnlimited(granted)) {
+    const g = formatTokenAmount(row.grantedAmount, row.token.decimals, { maxFractionDigits: 6 })
+    return { text: `${a.text} ${symbolOf(row)} of ${g.text} granted`, exact }
+  }
+  return { text: `${a.text} ${symbolOf(row)}`, exact }
 }
 
 /** What is at risk: the smaller of allowance and balance (with USD where known); for NFTs, what they cover. */
