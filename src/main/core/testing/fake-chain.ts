@@ -40,6 +40,9 @@ export class FakeChain {
   leftToday: number
   reserve: number
 
+  /** Most logs one eth_getLogs returns; more is refused as Infura and geth word it. */
+  maxResults = Infinity
+
   constructor(
     head: number,
     readonly cap: number,
@@ -141,6 +144,8 @@ export class FakeChain {
       .filter(({ m }) => m.kind !== 'coin' && m.block >= from && m.block <= to)
       .map(({ m, i }) => this.#log(m, i))
       .filter((log) => filter.topics.every((want, k) => want === null || want.includes(log.topics[k] ?? '')))
+    if (result.length > this.maxResults)
+      return { ok: false, code: -32005, message: `query returned more than ${this.maxResults} results` }
     return { ok: true, result }
   }
 

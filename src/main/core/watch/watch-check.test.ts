@@ -122,6 +122,18 @@ describe('runWatchCheck on a provider whose log cap is not known yet', () => {
     expect(chain.units - before).toBe(1 + 1 + 50 + 1)
   })
 
+  it('a long gap refused for its result count is read in parts, never skipped', async () => {
+    const { chain, runtime, addresses, state } = await baselined(50, new FakeChain(1000, 1_000_000))
+    chain.maxResults = 3
+    chain.head += 50_000
+    for (let i = 0; i < 12; i++)
+      chain.move({ block: 2000 + i * 3000, kind: 'erc20', from: addresses[i]!, to: OUTSIDER, amount: 1n })
+    const result = await check(chain, runtime, state, addresses, { logCap: () => runtime.client.logs.learntCap('n') })
+    expect(result.networks[0]!.error).toBeNull()
+    expect(result.changed).toBe(12)
+    expect(state.networks.n!.checkedBlock).toBe(chain.head)
+  })
+
   it('a short gap refused in the first batch: the cap is remembered, and the next check asks within it', async () => {
     const { chain, runtime, addresses, state } = await baselined(50, new FakeChain(1000, 100))
     const learnt = () => runtime.client.logs.learntCap('n')

@@ -2,7 +2,7 @@ import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '
 import { AppError } from '../util/app-error'
 import type { RequestOptions } from '../service/service-client'
 import { pageDeltas, record, refetchChanged } from './watch-apply'
-import { capOfRefusal, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
+import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { rpcUnits, sendCalls, type CheckRuntime, type Spend } from './watch-spend'
 import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
@@ -145,8 +145,8 @@ async function checkNetwork(
     } else {
       // The first batch's filters refused: a range refusal tells the cap (null when it names none).
       const failed = first.findIndex((l) => l === null)
-      const refused = withLogs ? capOfRefusal(items[plan.calls.length + failed]) : undefined
-      const hinted = refused === 'not-a-range-refusal' ? undefined : refused
+      const refused = withLogs ? refusalOf(items[plan.calls.length + failed]) : null
+      const hinted = refused?.kind === 'range' ? refused.cap : undefined
       if (typeof hinted === 'number') runtime.client.logs.noteCap(network, hinted)
       const gap = await readGap(runtime, network, addresses, checked, head, options, request, spend, hinted)
       logs.push(...gap.logs)

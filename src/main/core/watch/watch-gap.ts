@@ -45,12 +45,19 @@ export function fitsOneRange(checked: number, options: GapOptions, network: stri
   return head !== null && head - checked < cap
 }
 
-/** The cap a refused `eth_getLogs` (an item of a batch) names or implies by the range it suggests; null when none. */
-export function capOfRefusal(item: RpcBatchItem | undefined): number | null | 'not-a-range-refusal' {
+/**
+ * What a refused `eth_getLogs` (an item of a batch) says: its range is too wide (with the cap
+ * it names or implies by the range it suggests, null when neither), or it holds too many
+ * results (the range may be fine; a read split by result count gets through); null: neither.
+ */
+export function refusalOf(
+  item: RpcBatchItem | undefined,
+): { kind: 'range'; cap: number | null } | { kind: 'results' } | null {
   const refusal = item ? logRangeRefusalOfItem(item) : null
-  if (refusal?.kind !== 'range') return 'not-a-range-refusal'
-  if (refusal.cap !== undefined) return refusal.cap
-  return refusal.suggested ? refusal.suggested.to - refusal.suggested.from + 1 : null
+  if (!refusal) return null
+  if (refusal.kind === 'results') return { kind: 'results' }
+  const suggested = refusal.suggested ? refusal.suggested.to - refusal.suggested.from + 1 : null
+  return { kind: 'range', cap: refusal.cap ?? suggested }
 }
 
 export function planFor(
@@ -116,14 +123,15 @@ async function probe(
   head: number,
   request: RequestOptions,
   spend: Spend,
-): Promise<{ logs: LogEntry[] } | { cap: number | null } | { error: string }> {
+): Promise<{ logs: LogEntry[] } | { cap: number | null } | { results: true } | { error: string }> {
   const [first] = transferLogCalls(addresses, checked + 1, head)
   const [item] = await sendCalls(runtime, network, [first!], request, spend)
   const logs = parseLogs(item)
   if (logs !== null) return { logs }
-  const cap = capOfRefusal(item)
-  if (cap === 'not-a-range-refusal') return { error: item && !item.ok ? item.message : 'no list of logs in the answer' }
-  return { cap }
+  const refusal = refusalOf(item)
+  if (refusal?.kind === 'range') return { cap: refusal.cap }
+  if (refusal?.kind === 'results') return { results: true }
+  return { error: item && !item.ok ? item.message : 'no list of logs in the answer' }
 }
 
 export interface GapRead {
@@ -169,7 +177,9 @@ export async function readGap(
       return out
     }
     if ('cap' in asked && asked.cap !== null) runtime.client.logs.noteCap(network, asked.cap)
-    cap = 'cap' in asked ? (asked.cap ?? UNNAMED_CAP) : UNNAMED_CAP
+    // Too many results at once (the cap stays unknown): one window over the gap, read in parts
+    // that shrink as the provider asks (getLogsChunked), so the gap is read, never skipped.
+    if ('cap' in asked) cap = asked.cap ?? UNNAMED_CAP
   }
   const plan = planFor(runtime, network, addresses, checked, head, options, cap)
   const total = head - checked
