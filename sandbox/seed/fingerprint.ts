@@ -6,6 +6,6 @@
  * sandbox/.state/<chain id>-<key>/manifest.json (head, headHash).
  */
 export const SEED_FINGERPRINT: Record<number, { head: number; headHash: string }> = {
-  7001: { head: 558, headHash: '0x7e1caa2769064af39196e3e4743e665b499d09e5f370b5e7a1c1c72929759cb1' },
-  7002: { head: 561, headHash: '0xfa94826637a238e6d799b80be74984fabe20efc4ea88282406b599d789eead70' },
+  7001: { head: 560, headHash: '0x71eb17ed78a719a441c1cb70a86be8d89f98f56ddaf979c2c45984f1d09b0f3b' },
+  7002: { head: 563, headHash: '0x59692fa80e8407c505ba9e6f8d3abf31e6a96e42d9e4afdf3f4bcda105f4e675' },
 }

@@ -4,6 +4,7 @@ import { PlanBuilder, type PlannedBlock } from './plan-builder'
 import type { Roles } from './roles'
 import { ERC20_KEYS, TOKENS, tokenDefinition, type Erc20Key, type TokenKey } from './tokens'
 import { addWhaleAction, WHALE_WEIGHTS, type PlanState } from './plan-actions'
+import { addSeededApprovals } from './plan-approvals'
 
 export interface SeedPlanInput {
   chainId: number
@@ -162,6 +163,7 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
     b.endBlock()
   }
   b.endBlock()
+  addSeededApprovals(b, roles, tokens, router, unit)
   return {
     blocks: b.blocks,
     contracts: { ...tokens, vault, router, registry: state.registry! },

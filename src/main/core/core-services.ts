@@ -21,6 +21,8 @@ import { LabelsStore } from './labels/labels-store'
 import { CaseStore } from './cases/case-store'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
+import { ApprovalsService } from './approvals/approvals-service'
+import { ScanStore } from './approvals/scan-store'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -58,6 +60,7 @@ export class CoreServices {
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
+  readonly approvals: ApprovalsService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #notices: Notice[] = []
@@ -119,6 +122,15 @@ export class CoreServices {
       log,
     })
     this.presence = new PresenceChecker({ snapshots: this.snapshots, clock: options.clock })
+    const scans = new ScanStore(dataDir)
+    this.approvals = new ApprovalsService({
+      snapshots: this.snapshots,
+      scans,
+      watchlists: () => this.watchlists.list(),
+      billing: (id) => this.settings.find(id)?.billing ?? 'request',
+      onProgress: (progress) => options.emit('approvals.progress', progress),
+      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+    })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
       log,
@@ -163,6 +175,7 @@ export class CoreServices {
       this.labels.notice,
       this.cases.notice,
       this.watch.notice,
+      scans.notice,
     ])
       if (notice) this.notify('warning', notice)
     this.#syncWatcher()

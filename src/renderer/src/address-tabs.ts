@@ -10,6 +10,7 @@ export const ADDRESS_TABS = [
   'history',
   'at-date',
   'flows',
+  'approvals',
 ] as const
 
 export type AddressTab = (typeof ADDRESS_TABS)[number]

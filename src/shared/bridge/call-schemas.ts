@@ -202,6 +202,9 @@ export const bridgeCalls = {
   'watch.setSettings': z
     .object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() })
     .strict(),
+  'approvals.view': z.object({ network: networkName, address }).strict(),
+  'approvals.scan': z.object({ network: networkName, address }).strict(),
+  'approvals.stopScan': z.object({ network: networkName, address }).strict(),
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

@@ -348,6 +348,11 @@ export interface BridgeCallOutputs {
   'watch.markSeen': WatchStatus[]
   'watch.settings': WatchSettings
   'watch.setSettings': WatchSettings
+  /** Approvals an address granted on a network: from loaded data, checked in one eth_call. */
+  'approvals.view': import('../domain/approvals-view').ApprovalsView
+  /** Reads the rest of the address's approval logs (resuming), then answers like approvals.view. */
+  'approvals.scan': import('../domain/approvals-view').ApprovalsView
+  'approvals.stopScan': { stopped: boolean }
 }
 
 export interface BridgeEvents {
@@ -366,6 +371,8 @@ export interface BridgeEvents {
    * the way (`logs`: window by window; `reread`: the addresses' first pages).
    */
   'watch.progress': { network: string; done: number; total: number; way: 'logs' | 'reread' }
+  /** A running approvals scan: blocks read of the range it set out to read, and its eth_getLogs calls. */
+  'approvals.progress': { network: string; address: string; doneBlocks: number; totalBlocks: number; calls: number }
   /** The built-in sandbox's life, while the sandbox profile is active. */
   sandbox: SandboxStatus
   notice: Notice
@@ -387,6 +394,7 @@ export const bridgeEventNames = [
   'cases.changed',
   'watch.changed',
   'watch.progress',
+  'approvals.progress',
   'sandbox',
   'notice',
   'open.address',

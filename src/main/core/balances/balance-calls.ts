@@ -4,6 +4,7 @@ import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount
 import { MULTICALL3_ADDRESS } from '../../../shared/domain/contracts'
 import type { RpcCallSpec } from '../service/service-client'
 import { BALANCE_READER_BYTECODE } from './balance-reader-bytecode'
+import { multicall3Call } from './aggregate3'
 
 /**
  * The coin balances of many addresses in one `eth_call`, with the block they were read at (so
@@ -34,17 +35,15 @@ export function balanceCall(route: CallRoute, addresses: readonly string[]): Rpc
     const args = encodeAbiParameters([{ type: 'address[]' }], [addresses as `0x${string}`[]])
     return { method: 'eth_call', params: [{ data: `${BALANCE_READER_BYTECODE}${args.slice(2)}` }, 'latest'] }
   }
-  const target = MULTICALL3_ADDRESS as `0x${string}`
-  const calls = [
+  const target = MULTICALL3_ADDRESS
+  return multicall3Call([
     { target, allowFailure: false, callData: encodeFunctionData({ abi, functionName: 'getBlockNumber' }) },
     ...addresses.map((a) => ({
       target,
       allowFailure: false,
       callData: encodeFunctionData({ abi, functionName: 'getEthBalance', args: [a as `0x${string}`] }),
     })),
-  ]
-  const data = encodeFunctionData({ abi, functionName: 'aggregate3', args: [calls] })
-  return { method: 'eth_call', params: [{ to: MULTICALL3_ADDRESS, data }, 'latest'] }
+  ])
 }
 
 /** Reads a `balanceCall` answer; null when it is not what that call returns (an error, no data, cut short). */

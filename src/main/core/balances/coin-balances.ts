@@ -47,6 +47,13 @@ export class CoinBalances {
     return this.#routes.get(network) ?? null
   }
 
+  /** Remembers what a Multicall3 probe that rode in another read's batch answered (`multicallProbe`). */
+  noteProbe(network: string, item: RpcBatchItem | undefined): void {
+    const present = readMulticallProbe(item)
+    if (present !== null && this.#routes.get(network) !== 'single')
+      this.#routes.set(network, present ? 'multicall3' : 'deployless')
+  }
+
   /** Calls a read of `addresses` costs now (before a refusal teaches otherwise). */
   callCount(network: string, addresses: number): number {
     const route = this.#routes.get(network)

@@ -92,6 +92,9 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'watch.markSeen': { listId: 'nope' },
   'watch.settings': {},
   'watch.setSettings': { periodic: false },
+  'approvals.view': { network: 'one', address: A },
+  'approvals.scan': { network: 'one', address: A },
+  'approvals.stopScan': { network: 'one', address: A },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -210,5 +210,12 @@ export function bridgeHandlers(
     'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
     'watch.settings': () => s.watch.settings(),
     'watch.setSettings': (patch) => s.watch.setSettings(patch),
+    'approvals.view': async ({ network, address: a }) =>
+      s.approvals.view((await s.activeFor(network)).runtime, network, address(a)),
+    'approvals.scan': async ({ network, address: a }) =>
+      s.approvals.scan((await s.activeFor(network)).runtime, network, address(a)),
+    'approvals.stopScan': ({ network, address: a }) => ({
+      stopped: s.approvals.stop(s.active().profileId, network, address(a)),
+    }),
   }
 }

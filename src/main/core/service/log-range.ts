@@ -26,6 +26,8 @@ export interface ChunkOptions {
   attempts?: number
   meter?: RequestOptions['meter']
   onProgress?: (progress: LogProgress) => void
+  /** Each answered part as it comes (before onProgress): a caller that saves as it goes loses no paid-for part. */
+  onPart?: (logs: unknown[], fromBlock: number, toBlock: number) => void
 }
 
 type RpcCall = (network: string, call: RpcCallSpec, options: RequestOptions) => Promise<unknown>
@@ -113,6 +115,7 @@ export class LogRanges {
           `The RPC endpoint answered eth_getLogs for blocks ${cursor}-${end} on ${network} with something other than a list.`,
         )
       for (const log of answer) logs.push(log)
+      options.onPart?.(answer, cursor, end)
       cursor = end + 1
       options.onProgress?.({ doneBlocks: cursor - fromBlock, totalBlocks: total, calls })
       // A part shrunk for its result count grows back after two answers in a row (so a dense

@@ -1,0 +1,249 @@
+import type { Watchlist } from '../../../shared/bridge/contract'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, isUnlimited, revokeCall } from '../../../shared/domain/approvals'
+import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '../../../shared/domain/approvals-view'
+import { requestUnits, type Billing } from '../../../shared/domain/billing'
+import { addressTopic } from '../../../shared/domain/events'
+import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
+import { aggregateReads, readAggregate } from '../balances/aggregate3'
+import { multicallProbe } from '../balances/balance-calls'
+import type { CoinBalances } from '../balances/coin-balances'
+import type { SnapshotStore } from '../data/snapshot-store'
+import type { LogProgress } from '../service/log-range'
+import type { ServiceClient, SpendMeter } from '../service/service-client'
+import { AppError } from '../util/app-error'
+import { eventsFromLogs, eventsFromTransactions } from './approval-events'
+import { foldApprovals, type GrantMark } from './approval-fold'
+import { PartyBook } from './approval-parties'
+import { riskOf, stateReads, type ApprovalState } from './approval-state'
+import { ScanStore } from './scan-store'
+
+/** What the service needs of a profile's runtime. */
+export interface ApprovalsRuntime {
+  profileId: string
+  client: Pick<ServiceClient, 'rpcCalls' | 'rpc' | 'logs'>
+  balances: Pick<CoinBalances, 'route' | 'noteProbe'>
+}
+
+export interface ApprovalsServiceOptions {
+  snapshots: Pick<SnapshotStore, 'catalogue' | 'readEntry'>
+  scans: ScanStore
+  watchlists: () => readonly Watchlist[]
+  billing: (profileId: string) => Billing
+  /** The chain head the app already knows (the height watcher), for the scan's cost: no request of its own. */
+  headOf?: (profileId: string, network: string) => number | null
+  /** A running scan's progress, after each answered range. */
+  onProgress?: (progress: ScanProgressEvent) => void
+}
+
+/** Progress of a running scan: blocks read of the range it set out to read. */
+export type ScanProgressEvent = LogProgress & { network: string; address: string }
+
+/**
+ * Approvals an address has granted on one network. Found cheaply first (the calls in loaded
+ * transactions and any logs a scan already found cost nothing), then checked in one
+ * `eth_call`; a complete scan of `Approval` / `ApprovalForAll` logs with the address as topic 1
+ * is offered with its cost and resumes where it stopped.
+ */
+export class ApprovalsService {
+  readonly #o: ApprovalsServiceOptions
+  readonly #running = new Map<string, AbortController>()
+
+  constructor(options: ApprovalsServiceOptions) {
+    this.#o = options
+  }
+
+  /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
+  async view(
+    runtime: ApprovalsRuntime,
+    network: string,
+    owner: string,
+    meter: SpendMeter = { requests: 0, units: 0 },
+  ): Promise<ApprovalsView> {
+    const address = owner.toLowerCase()
+    const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
+    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
+    const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
+    // Logs carry no time: a granting transaction that is loaded gives it for free.
+    const times = new Map(txs.map((t) => [t.hash.toLowerCase(), t.timestamp]))
+    const logged = eventsFromLogs(scan?.logs ?? [], address).map((e) => ({ ...e, timestamp: times.get(e.tx) ?? null }))
+    const events = [...eventsFromTransactions(txs, address), ...logged]
+    const candidates = foldApprovals(events, book.kinds())
+    let states: ApprovalState[]
+    let stateError: string | null = null
+    const { reads, read } = stateReads(address, candidates)
+    const route = runtime.balances.route(network)
+    if (candidates.length === 0) states = []
+    else if (route === 'single') {
+      states = read(null)
+      stateError = `${network}'s RPC endpoint refuses eth_call, so the approvals' current state is not known; they are shown as the transactions left them.`
+    } else {
+      const probe = route === null
+      const call = await aggregateReads(route ?? 'deployless', reads)
+      const items = await runtime.client.rpcCalls(network, [...(probe ? [multicallProbe] : []), call], {
+        priority: 'user',
+        meter,
+      })
+      if (probe) runtime.balances.noteProbe(network, items[0])
+      const answer = items[probe ? 1 : 0]
+      const results = readAggregate(answer, reads.length)
+      states = read(results)
+      if (!results)
+        stateError =
+          answer && !answer.ok
+            ? `The state call was refused (${answer.message}); approvals are shown as the transactions left them. Refresh to ask again.`
+            : 'The state call answered something other than its results; approvals are shown as the transactions left them.'
+    }
+    return {
+      network,
+      address,
+      rows: states.map((s) => this.#row(s, book)).sort(byRisk),
+      transactionsRead: txs.length,
+      stateError,
+      cost: meter,
+      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
+    }
+  }
+
+  /** Where the scan stands and what the rest costs now, in the profile's unit (one call per window the cap allows). */
+  scanState(runtime: ApprovalsRuntime, network: string, owner: string, head: number | null): ApprovalScanState {
+    const billing = this.#o.billing(runtime.profileId)
+    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, owner.toLowerCase()))
+    const from = (scan?.scannedTo ?? -1) + 1
+    const cap = runtime.client.logs.learntCap(network)
+    const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
+    // A scan also asks the head first and checks what it found in one state call after.
+    return {
+      scannedTo: scan && scan.scannedTo >= 0 ? scan.scannedTo : null,
+      head,
+      remainingCalls: calls,
+      remainingUnits: (calls + 2) * requestUnits(billing, 1),
+      billing,
+      logCap: cap,
+    }
+  }
+
+  /**
+   * Reads the rest of the address's approval logs, window by window within the provider's cap,
+   * saving how far it got after each, so a stop (or a refusal) loses nothing already paid for.
+   */
+  async scan(runtime: ApprovalsRuntime, network: string, owner: string): Promise<ApprovalsView> {
+    const address = owner.toLowerCase()
+    const key = ScanStore.key(runtime.profileId, network, address)
+    if (this.#running.has(key)) throw new AppError('invalid-input', 'A scan of this address is already running.')
+    const stop = new AbortController()
+    this.#running.set(key, stop)
+    const meter: SpendMeter = { requests: 0, units: 0 }
+    try {
+      const head = Number(
+        parseHexQuantity(
+          await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user', meter }),
+          MAX_SAFE_BIGINT,
+        ) ?? NaN,
+      )
+      if (!Number.isSafeInteger(head)) throw new AppError('protocol', `${network}'s RPC endpoint sent no block number.`)
+      const start = (this.#o.scans.get(key)?.scannedTo ?? -1) + 1
+      if (start <= head) await this.#logs(runtime, network, address, start, head, stop.signal, meter)
+    } catch (error) {
+      // A stop asked for is not a failure: what was read is saved and the view says how far.
+      if (!stop.signal.aborted) throw error
+    } finally {
+      this.#running.delete(key)
+    }
+    return this.view(runtime, network, address, meter)
+  }
+
+  #logs(
+    runtime: ApprovalsRuntime,
+    network: string,
+    address: string,
+    start: number,
+    head: number,
+    signal: AbortSignal,
+    meter: SpendMeter,
+  ): Promise<unknown[]> {
+    const key = ScanStore.key(runtime.profileId, network, address)
+    return runtime.client.logs.getLogsChunked(
+      {
+        network,
+        fromBlock: start,
+        toBlock: head,
+        topics: [[APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], addressTopic(address)],
+      },
+      {
+        priority: 'user',
+        signal,
+        meter,
+        // Saved part by part: a stop, a refusal or a crash keeps every range already read.
+        onPart: (logs, _from, to) => {
+          const before = this.#o.scans.get(key)?.logs ?? []
+          this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
+          // A stop takes effect between parts, even where no request waits in a queue to be dropped.
+          if (signal.aborted) throw new AppError('cancelled', 'The scan was stopped.')
+        },
+        onProgress: (p) => this.#o.onProgress?.({ network, address, ...p }),
+      },
+    )
+  }
+
+  /** Stops a running scan after the window on the wire; true when one was running. */
+  stop(profileId: string, network: string, owner: string): boolean {
+    const run = this.#running.get(ScanStore.key(profileId, network, owner))
+    run?.abort()
+    return run !== undefined
+  }
+
+  async #loaded(profileId: string, network: string, address: string) {
+    const catalogue = await this.#o.snapshots.catalogue(profileId)
+    const txs: Transaction[] = []
+    let balances: BalanceItem[] = []
+    for (const entry of catalogue) {
+      if (entry.network !== network || entry.address !== address) continue
+      const data = await this.#o.snapshots.readEntry(entry)
+      if (!data) continue
+      if (entry.kind === 'balances') balances = data.items as BalanceItem[]
+      else txs.push(...(data.items as Transaction[]))
+    }
+    return { txs, balances }
+  }
+
+  #row(s: ApprovalState, book: PartyBook): ApprovalRow {
+    const c = s.candidate
+    const token = book.token(c.token)
+    const decimals = book.decimals(c.token)
+    const { amount: risk, cents } =
+      s.kind === 'erc20'
+        ? riskOf(s.allowance, s.balance, decimals, token?.exchange_rate)
+        : { amount: null, cents: null }
+    const tokenId = s.kind === 'nft' ? c.tokenId : null
+    return {
+      kind: s.kind,
+      token: { ...book.party(c.token), symbol: token?.symbol ?? null, decimals, type: token?.type ?? null },
+      spender: book.party(c.spender),
+      tokenId: tokenId === null ? null : tokenId.toString(),
+      status: s.status,
+      allowance: s.allowance === null ? null : s.allowance.toString(),
+      grantedAmount: s.kind === 'erc20' && c.granted !== null ? c.granted.toString() : null,
+      unlimited: s.allowance !== null && isUnlimited(s.allowance),
+      balance: s.balance === null ? null : s.balance.toString(),
+      atRisk: risk === null ? null : risk.toString(),
+      atRiskCents: cents === null ? null : cents.toString(),
+      granted: c.grant && mark(c.grant),
+      last: mark(c.last),
+      revoke: s.status === 'live' ? revokeCall(s.kind, c.token, c.spender, tokenId) : null,
+    }
+  }
+}
+
+const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })
+
+const STATUS_ORDER = { live: 0, unknown: 1, spent: 2, revoked: 3 }
+
+/** Live first, then by what is at risk (unlimited first), then newest grant. */
+function byRisk(a: ApprovalRow, b: ApprovalRow): number {
+  return (
+    STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+    Number(b.unlimited) - Number(a.unlimited) ||
+    (b.granted?.block ?? 0) - (a.granted?.block ?? 0)
+  )
+}
