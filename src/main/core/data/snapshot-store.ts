@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
+import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises'
 import { basename, dirname, join, sep } from 'node:path'
 import { z } from 'zod'
 import {
@@ -14,6 +14,16 @@ import { jsonMayHoldSecret, type Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '../../../shared/domain/address'
 import { withDefaults } from '../util/options'
+import { errorCode } from '../../../shared/guards'
+import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, isSnapshotFile, plainName } from './snapshot-codec'
+
+interface Held {
+  size: number
+  /** Eviction order: the time it was written, strictly increasing within a run. */
+  order: number
+  /** The file's mtime: the same after a restart, so a persisted search index can trust it. */
+  stamp: number
+}
 
 export interface BalancesSnapshot {
   fetchedAt: number
@@ -35,7 +45,9 @@ export interface SnapshotEntry {
   /** Lowercase. */
   address: string
   kind: 'balances' | 'page'
+  /** With `size`, changes whenever the file is rewritten (its mtime: stable across restarts). */
   stamp: number
+  size: number
 }
 
 export interface SnapshotStoreOptions {
@@ -43,7 +55,10 @@ export interface SnapshotStoreOptions {
   root: string
   /** Total size kept on disk; the least recently written files go first. Default 256 MiB. */
   maxBytes?: number
-  /** Transaction pages kept per address; the oldest written go first. Default 200 (10,000 transactions). */
+  /**
+   * Transaction pages kept per address; the oldest written go first. Default 7,000 (350,000
+   * transactions: a week of a full 1,000-a-day quota spent on one address still fits).
+   */
   maxPagesPerAddress?: number
   log?: Logger
   /**
@@ -74,8 +89,13 @@ const pageFile = z.object({
  * loaded transaction page, each with `fetchedAt`. They are shown (marked) when the service
  * cannot be reached or the quota is gone, and they make old pages free after a restart.
  * A snapshot is a cache: a damaged file is ignored and removed, never an error.
+ * Files are brotli-compressed JSON (snapshot-codec.ts): about a tenth of the JSON, so the
+ * budget holds a week of a full quota; older uncompressed files are read and rewritten
+ * compressed on first read, keeping their place in the eviction order.
  * Writes go in the background, one at a time, atomically (temp + rename, no fsync: losing
- * the newest snapshot in a power cut costs only a re-fetch). A write is serialised on a later
+ * the newest snapshot in a power cut costs only a re-fetch). A write the disk refuses (full,
+ * read-only, no permission) is logged once per cause and dropped: the app keeps answering
+ * from what it holds in memory, and the next write tries again. A write is serialised on a later
  * turn of the event loop, after the answer that caused it has gone out, and writes of one file
  * that wait their turn are merged: the newest wins. So a snapshot handed to a write must not
  * change after.
@@ -89,13 +109,15 @@ export class SnapshotStore {
   #chain: Promise<void> = Promise.resolve()
   /** Per file, the write that waits its turn (not yet serialised): a newer write replaces its text. */
   readonly #waiting = new Map<string, { text: () => string; done: Promise<void> }>()
-  #index: Map<string, { size: number; mtimeMs: number }> | null = null
+  /** Keyed by the file's path as on disk (`.json.br`, or `.json` for a file not yet migrated). */
+  #index: Map<string, Held> | null = null
+  readonly #reported = new Set<string>()
   #total = 0
   #lastOrder = 0
 
   constructor(options: SnapshotStoreOptions) {
     this.#root = options.root
-    const o = withDefaults({ maxBytes: 256 * 1024 * 1024, maxPagesPerAddress: 200 }, options)
+    const o = withDefaults({ maxBytes: 256 * 1024 * 1024, maxPagesPerAddress: 7000 }, options)
     this.#maxBytes = o.maxBytes
     this.#maxPages = o.maxPagesPerAddress
     this.#log = options.log
@@ -180,20 +202,23 @@ export class SnapshotStore {
     const base = join(this.#root, profileId)
     const out: SnapshotEntry[] = []
     for (const [path, e] of await this.#loadIndex()) {
-      if (!path.startsWith(base)) continue
+      if (!path.startsWith(base + sep)) continue
       const [network, address, name, ...rest] = path.slice(base.length + 1).split(/[\\/]/)
       if (network === undefined || address === undefined || name === undefined || rest.length > 0) continue
-      const kind = name === 'balances.json' ? 'balances' : name.startsWith('tx-') ? 'page' : null
-      if (kind) out.push({ path, network, address, kind, stamp: e.mtimeMs })
+      const plain = plainName(name)
+      const kind = plain === 'balances.json' ? 'balances' : plain.startsWith('tx-') ? 'page' : null
+      if (kind) out.push({ path, network, address, kind, stamp: e.stamp, size: e.size })
     }
     return out
   }
 
-  /** Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). */
+  /**
+   * Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). An
+   * entry of an uncompressed file migrated since is read from its compressed successor.
+   */
   async readEntry(entry: SnapshotEntry): Promise<BalancesSnapshot | PageSnapshot | null> {
-    const data =
-      entry.kind === 'balances' ? await this.#read(entry.path, balancesFile) : await this.#read(entry.path, pageFile)
-    return data
+    const path = plainName(entry.path)
+    return entry.kind === 'balances' ? await this.#read(path, balancesFile) : await this.#read(path, pageFile)
   }
 
   removeProfile(profileId: string): Promise<void> {
@@ -215,18 +240,25 @@ export class SnapshotStore {
     return this.#total
   }
 
-  async #read<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | null> {
+  /** `plain`: the file's path without the compression suffix; the compressed file wins. */
+  async #read<S extends z.ZodType>(plain: string, schema: S): Promise<z.output<S> | null> {
     // The index knows every snapshot on disk: a miss costs no file system call.
-    if (!(await this.#loadIndex()).has(file)) return null
-    let text: string
+    const index = await this.#loadIndex()
+    const file = index.has(plain + COMPRESSED) ? plain + COMPRESSED : index.has(plain) ? plain : null
+    if (file === null) return null
+    let bytes: Buffer
     try {
-      text = await readFile(file, 'utf8')
+      bytes = await readFile(file)
     } catch {
       return null
     }
     try {
+      const text = await decodeSnapshot(file, bytes)
       const parsed = schema.safeParse(JSON.parse(text))
-      if (parsed.success) return parsed.data
+      if (parsed.success) {
+        if (!isCompressed(file)) this.#migrate(file, text)
+        return parsed.data
+      }
     } catch {
       // fall through: damaged
     }
@@ -239,12 +271,66 @@ export class SnapshotStore {
     return null
   }
 
-  #serial(task: () => Promise<void>): Promise<void> {
-    const next = this.#chain.then(task).catch((error: unknown) => {
-      this.#log?.warn(`snapshot store: ${error instanceof Error ? error.message : String(error)}`)
+  /**
+   * Rewrites an uncompressed file compressed, keeping its place in the eviction order (its
+   * mtime), unless a newer write of it is waiting or landed meanwhile.
+   */
+  #migrate(legacy: string, text: string): void {
+    if (this.#waiting.has(legacy)) return
+    void this.#serial(async () => {
+      const old = this.#index?.get(legacy)
+      if (!old || this.#index?.has(legacy + COMPRESSED) || this.#waiting.has(legacy)) return
+      await this.#put(legacy, await encodeSnapshot(text), old.order)
     })
+  }
+
+  /** Writes `bytes` as `plain`'s compressed file and drops its uncompressed predecessor. */
+  async #put(plain: string, bytes: Buffer, keepOrder?: number): Promise<void> {
+    const index = await this.#loadIndex()
+    const file = plain + COMPRESSED
+    await writeFileAtomic(file, bytes, { fsync: false })
+    // Strictly increasing, so eviction order is the write order even within one millisecond.
+    const order = keepOrder ?? (this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001))
+    if (keepOrder !== undefined) await utimes(file, new Date(), new Date(keepOrder))
+    const { mtimeMs } = await stat(file)
+    for (const path of [file, plain]) {
+      const previous = index.get(path)
+      if (!previous) continue
+      if (path === plain) await rm(plain, { force: true })
+      this.#drop(path, previous.size)
+    }
+    index.set(file, { size: bytes.length, order, stamp: mtimeMs })
+    this.#total += bytes.length
+  }
+
+  #serial(task: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(task).catch((error: unknown) => this.#report(error))
     this.#chain = next
     return next
+  }
+
+  /**
+   * Once per cause: a full or read-only disk fails every write, and one line says it. The
+   * caller's answer already went out; what is not on disk stays in main's memory caches.
+   */
+  #report(error: unknown): void {
+    const code = errorCode(error)
+    const key = code ?? (error instanceof Error ? error.message : String(error))
+    if (this.#reported.has(key)) return
+    this.#reported.add(key)
+    const why =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'the snapshot folder may not be written'
+          : code === 'EROFS'
+            ? 'the disk is read-only'
+            : error instanceof Error
+              ? error.message
+              : String(error)
+    this.#log?.warn(
+      `snapshot store: ${why}; snapshots are not saved until it is fixed (answers still come from memory); this is said once`,
+    )
   }
 
   #enqueue(file: string, text: () => string): Promise<void> {
@@ -259,16 +345,7 @@ export class SnapshotStore {
       // The next turn of the event loop: the caller's answer is sent before this work starts.
       await new Promise<void>((resolve) => setImmediate(resolve))
       this.#waiting.delete(file)
-      const data = entry.text()
-      const index = await this.#loadIndex()
-      await writeFileAtomic(file, data, { fsync: false })
-      const previous = index.get(file)
-      if (previous) this.#drop(file, previous.size)
-      const size = Buffer.byteLength(data)
-      // Strictly increasing, so eviction order is the write order even within one millisecond.
-      this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001)
-      index.set(file, { size, mtimeMs: this.#lastOrder })
-      this.#total += size
+      await this.#put(file, await encodeSnapshot(entry.text()))
       await this.#trimAddress(file)
       await this.#trimTotal()
     })
@@ -282,11 +359,11 @@ export class SnapshotStore {
 
   async #trimAddress(file: string): Promise<void> {
     const dir = dirname(file)
-    const pages = [...(this.#index ?? new Map<string, { size: number; mtimeMs: number }>())].filter(
+    const pages = [...(this.#index ?? new Map<string, Held>())].filter(
       ([p]) => dirname(p) === dir && basename(p).startsWith('tx-'),
     )
     if (pages.length <= this.#maxPages) return
-    pages.sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
+    pages.sort((a, b) => a[1].order - b[1].order)
     for (const [path, e] of pages.slice(0, pages.length - this.#maxPages)) {
       await rm(path, { force: true })
       this.#drop(path, e.size)
@@ -295,7 +372,7 @@ export class SnapshotStore {
 
   async #trimTotal(): Promise<void> {
     if (this.#total <= this.#maxBytes || !this.#index) return
-    const oldest = [...this.#index].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
+    const oldest = [...this.#index].sort((a, b) => a[1].order - b[1].order)
     for (const [path, e] of oldest) {
       if (this.#total <= this.#maxBytes * 0.9) break
       await rm(path, { force: true })
@@ -303,17 +380,17 @@ export class SnapshotStore {
     }
   }
 
-  #indexing: Promise<Map<string, { size: number; mtimeMs: number }>> | null = null
+  #indexing: Promise<Map<string, Held>> | null = null
 
   /** One walk of the snapshot folder per run, shared by everyone who needs it first. */
-  #loadIndex(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+  #loadIndex(): Promise<Map<string, Held>> {
     if (this.#index) return Promise.resolve(this.#index)
     this.#indexing ??= this.#walk()
     return this.#indexing
   }
 
-  async #walk(): Promise<Map<string, { size: number; mtimeMs: number }>> {
-    const index = new Map<string, { size: number; mtimeMs: number }>()
+  async #walk(): Promise<Map<string, Held>> {
+    const index = new Map<string, Held>()
     const walk = async (dir: string): Promise<void> => {
       let entries
       try {
@@ -324,10 +401,10 @@ export class SnapshotStore {
       for (const entry of entries) {
         const path = join(dir, entry.name)
         if (entry.isDirectory()) await walk(path)
-        else if (entry.name.endsWith('.json')) {
+        else if (isSnapshotFile(entry.name)) {
           try {
             const s = await stat(path)
-            index.set(path, { size: s.size, mtimeMs: s.mtimeMs })
+            index.set(path, { size: s.size, order: s.mtimeMs, stamp: s.mtimeMs })
             this.#total += s.size
           } catch {
             // vanished meanwhile
@@ -336,6 +413,14 @@ export class SnapshotStore {
       }
     }
     await walk(this.#root)
+    // Both forms of one file: the process stopped between writing the compressed one and
+    // removing the old, so the compressed one is the newer.
+    for (const [path, e] of [...index])
+      if (!isCompressed(path) && index.has(path + COMPRESSED)) {
+        await rm(path, { force: true }).catch(() => undefined)
+        index.delete(path)
+        this.#total -= e.size
+      }
     this.#index = index
     return index
   }

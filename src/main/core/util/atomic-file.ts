@@ -30,7 +30,11 @@ export function writeFileAtomicSync(path: string, data: string, options: { fsync
   if (fsync) syncDirSync(dirname(path))
 }
 
-export async function writeFileAtomic(path: string, data: string, options: { fsync?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { fsync?: boolean } = {},
+): Promise<void> {
   const fsync = options.fsync ?? true
   await mkdir(dirname(path), { recursive: true })
   const tmp = tempName(path)
