@@ -270,10 +270,16 @@ async function restartOverCache(): Promise<{ readyMs: number; maxBlockMs: number
       }
     }
     await snapshots.flush()
-    const services = { snapshots, profileId: () => 'p', watchlists: () => [], notes: () => [] }
+    const services = {
+      snapshots,
+      profileId: () => 'p',
+      watchlists: () => [],
+      notes: () => [],
+      indexDir: join(root, 'search-index'),
+    }
     const first = new SearchService(services)
     await first.sync()
-    await (first as { close?: () => Promise<void> }).close?.()
+    await first.close()
     const bytesPerTx = diskBytes(join(root, 'snapshots')) / n
 
     const delay = monitorEventLoopDelay({ resolution: 5 })
@@ -287,7 +293,7 @@ async function restartOverCache(): Promise<{ readyMs: number; maxBlockMs: number
     const readyMs = performance.now() - t0
     delay.disable()
     if (answer.hits.length === 0) throw new Error('the restarted search found nothing')
-    await (restarted as { close?: () => Promise<void> }).close?.()
+    await restarted.close()
     return { readyMs, maxBlockMs: delay.max / 1e6, items: answer.cachedItems, bytesPerTx }
   } finally {
     rmSync(root, { recursive: true, force: true })

@@ -398,19 +398,16 @@ export class SnapshotStore {
       } catch {
         return
       }
-      for (const entry of entries) {
-        const path = join(dir, entry.name)
-        if (entry.isDirectory()) await walk(path)
-        else if (isSnapshotFile(entry.name)) {
-          try {
-            const s = await stat(path)
-            index.set(path, { size: s.size, order: s.mtimeMs, stamp: s.mtimeMs })
-            this.#total += s.size
-          } catch {
-            // vanished meanwhile
-          }
-        }
+      // A folder's files are looked at together (thousands of pages: one round of the
+      // thread pool, not one after another), and listed in name order.
+      const files = entries.filter((e) => !e.isDirectory() && isSnapshotFile(e.name)).map((e) => join(dir, e.name))
+      const stats = await Promise.all(files.map((path) => stat(path).catch(() => null)))
+      for (const [i, s] of stats.entries()) {
+        if (!s) continue // vanished meanwhile
+        index.set(files[i]!, { size: s.size, order: s.mtimeMs, stamp: s.mtimeMs })
+        this.#total += s.size
       }
+      for (const entry of entries) if (entry.isDirectory()) await walk(join(dir, entry.name))
     }
     await walk(this.#root)
     // Both forms of one file: the process stopped between writing the compressed one and
