@@ -28,7 +28,8 @@ export interface SearchDoc extends Omit<SearchHit, 'tx'> {
 
 interface Held {
   doc: SearchDoc
-  sources: Set<string>
+  /** In the order they first held it; one or two (the pages of both parties), so a list. */
+  sources: string[]
 }
 
 const HEX_TERM = /^0x[0-9a-f]*$/
@@ -89,7 +90,7 @@ export class CachedSearch {
   /** A copy of the index as plain data, taken at once (the caller serialises it in slices while the index changes). */
   toState(): CachedSearchState {
     const docs: CachedSearchState['docs'] = []
-    for (const held of this.#docs.values()) docs.push([held.doc, [...held.sources]])
+    for (const held of this.#docs.values()) docs.push([held.doc, held.sources.slice()])
     return { docs }
   }
 
@@ -101,10 +102,11 @@ export class CachedSearch {
   static async fromState(state: CachedSearchState): Promise<CachedSearch> {
     const search = new CachedSearch()
     const texts: TextEntry[] = []
-    for (const [i, [doc, sources]] of state.docs.entries()) {
+    for (let i = 0; i < state.docs.length; i++) {
+      const [doc, sources] = state.docs[i]!
       if (search.#docs.has(doc.id) || sources.length === 0)
         throw new IndexMismatchError(`item ${doc.id} is listed twice or without a source`)
-      search.#docs.set(doc.id, { doc, sources: new Set(sources) })
+      search.#docs.set(doc.id, { doc, sources })
       for (const source of sources) {
         const ids = search.#bySource.get(source)
         if (ids) ids.push(doc.id)
@@ -140,13 +142,13 @@ export class CachedSearch {
     for (const doc of docs) {
       const held = this.#docs.get(doc.id)
       if (held) {
-        if (!held.sources.has(source)) {
-          held.sources.add(source)
+        if (!held.sources.includes(source)) {
+          held.sources.push(source)
           ids.push(doc.id)
         }
         continue
       }
-      this.#docs.set(doc.id, { doc, sources: new Set([source]) })
+      this.#docs.set(doc.id, { doc, sources: [source] })
       ids.push(doc.id)
       this.#hex.add(doc.id, doc.hex)
       if (doc.text.length) this.#addText(doc)
@@ -161,8 +163,9 @@ export class CachedSearch {
     for (const id of ids) {
       const held = this.#docs.get(id)
       if (!held) continue
-      held.sources.delete(source)
-      if (held.sources.size > 0) continue
+      const at = held.sources.indexOf(source)
+      if (at >= 0) held.sources.splice(at, 1)
+      if (held.sources.length > 0) continue
       this.#docs.delete(id)
       this.#hex.remove(id, held.doc.hex)
       if (held.doc.text.length) this.#removeText(held.doc)

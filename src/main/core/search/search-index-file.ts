@@ -64,32 +64,41 @@ const isText = (v: unknown): v is string => typeof v === 'string'
 const isTextOrNull = (v: unknown): boolean => v === null || typeof v === 'string'
 const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText)
 
-/** An item as a line holds it: its fields by position, its sources by number. */
+/**
+ * An item as a line holds it: its fields by position, its sources by number, and its hash
+ * written once (0 stands for it in the id `tx|<network>|<hash>` and among the hex words;
+ * a third of the file for transactions).
+ */
 type Row = [
-  id: string,
+  id: string | 0,
   kind: SearchDoc['kind'],
   network: string,
   address: string | null,
   hash: string | null,
   title: string,
   detail: string,
-  hex: string[],
+  hex: (string | 0)[],
   text: string[],
   sources: number[],
 ]
 
+const txId = (network: string, hash: string) => `tx|${network}|${hash}`
+
 const toRow = (doc: SearchDoc, sources: number[]): Row => [
-  doc.id,
+  doc.hash !== null && doc.id === txId(doc.network, doc.hash) ? 0 : doc.id,
   doc.kind,
   doc.network,
   doc.address,
   doc.hash,
   doc.title,
   doc.detail,
-  doc.hex,
+  doc.hash === null ? doc.hex : doc.hex.map((w) => (w === doc.hash ? 0 : w)),
   doc.text,
   sources,
 ]
+
+const isHexWords = (v: unknown, hash: unknown): v is (string | 0)[] =>
+  Array.isArray(v) && v.every((w) => isText(w) || (w === 0 && isText(hash)))
 
 /**
  * One line of items. Checked by hand, not with zod: for 100,000 items zod took a second of
@@ -101,20 +110,34 @@ function readRows(value: unknown, sources: readonly string[], into: CachedSearch
     const ok =
       Array.isArray(r) &&
       r.length === 10 &&
-      isText(r[0]) &&
+      (isText(r[0]) || (r[0] === 0 && isText(r[4]))) &&
       KINDS.has(r[1]) &&
       isText(r[2]) &&
       isTextOrNull(r[3]) &&
       isTextOrNull(r[4]) &&
       isText(r[5]) &&
       isText(r[6]) &&
-      isWords(r[7]) &&
+      isHexWords(r[7], r[4]) &&
       isWords(r[8]) &&
       Array.isArray(r[9]) &&
       r[9].every((n) => typeof n === 'number' && sources[n] !== undefined)
     if (!ok) throw new Error('an item is not in the shape this version writes')
     const [id, kind, network, address, hash, title, detail, hex, text, from] = r as Row
-    into.push([{ id, kind, network, address, hash, title, detail, hex, text }, from.map((n) => sources[n]!)])
+    const h = hash ?? ''
+    into.push([
+      {
+        id: id === 0 ? txId(network, h) : id,
+        kind,
+        network,
+        address,
+        hash,
+        title,
+        detail,
+        hex: hex.map((w) => (w === 0 ? h : w)),
+        text,
+      },
+      from.map((n) => sources[n]!),
+    ])
   }
 }
 
