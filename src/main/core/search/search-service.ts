@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { Note, SearchAnswer, SearchHit, Watchlist } from '../../../shared/bridge/contract'
 import type { Transaction } from '../../../shared/domain/service-schemas'
-import type { SnapshotEntry, SnapshotStore } from '../data/snapshot-store'
+import { MemoryCache } from '../data/memory-cache'
+import type { PageSnapshot, SnapshotEntry, SnapshotStore } from '../data/snapshot-store'
 import type { Logger } from '../util/logger'
 import { CachedSearch, type SearchDoc } from './cached-search'
 import { balancesDoc, noteDocs, transactionDoc, watchlistDocs } from './search-docs'
@@ -47,6 +48,11 @@ export class SearchService {
   #unsaved = false
   #timer: ReturnType<typeof setTimeout> | null = null
   #saving: Promise<void> = Promise.resolve()
+  /**
+   * The last pages read for hits: the hits of one query often share pages, and the next
+   * keystroke's query mostly the same hits. Keyed by path, stamp and size, so never stale.
+   */
+  readonly #pages = new MemoryCache<PageSnapshot | null>(16)
   /** After `close`: nothing more is saved (the data folder may be gone). */
   #closed = false
 
@@ -224,8 +230,14 @@ export class SearchService {
     for (const path of this.#index.sourcesOf(txId)) {
       const entry = this.#entries.get(path)
       if (!entry || entry.kind !== 'page') continue
-      const data = await this.#o.snapshots.readEntry(entry)
-      if (!data || !('nextCursor' in data)) continue
+      const key = `${path}|${entry.stamp}|${entry.size}`
+      let data = this.#pages.get(key)?.value
+      if (data === undefined) {
+        const read = await this.#o.snapshots.readEntry(entry)
+        data = read && 'nextCursor' in read ? read : null
+        this.#pages.set(key, data, 0)
+      }
+      if (!data) continue
       const tx = data.items.find((t) => typeof t.hash === 'string' && t.hash.toLowerCase() === hash)
       if (tx) return { tx, owner: entry.address }
     }
