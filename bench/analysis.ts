@@ -2,18 +2,29 @@
  * `npm run bench:analysis`: the analyst views' work, measured in Node on generated data of
  * the service's shape (no network, no browser). Prints one line:
  *
- *   analysis: txs=10000 counterparties_ms=… history_ms=… search_ms=… cached_items=…
+ *   analysis: txs=10000 <view>_ms=… search_ms=… cached_items=… search_ready_ms=… …
  *
- * - counterparties_ms / history_ms: median of 7 runs (after 2 warm-ups) of the renderer's
- *   aggregations (src/renderer/src/features/analysis) over --txs transactions of one address
+ * - <view>_ms (counterparties, history, filters, transfers, …): median of 7 runs (after 2
+ *   warm-ups) of the renderer's work for that view over --txs transactions of one address
  *   with 1,000 counterparties; a third carry token transfers (ERC-20 with 6 and 18 decimals,
- *   ERC-721), 5% failed, some self-transfers. Targets: ≤ 100 ms each.
+ *   ERC-721), 5% failed, some self-transfers. Target: ≤ 100 ms each. A view is one line of
+ *   the `views` table.
  * - search_ms: mean time of one query on main's cached search (src/main/core/search) holding
  *   --items transactions plus balances, watch entries and notes; the queries are a hash prefix,
  *   an address prefix, a method, a token symbol, a label and note text. Target: ≤ 50 ms.
  * - cached_items: items in that index (target ≥ 100,000).
+ * - search_ready_ms / search_ready_cpu_ms / search_max_block_ms: a restart over --items
+ *   transactions of --addresses addresses in the snapshot store (pages of 50): from a new
+ *   store and search service to the first answered query (hits with their items), in wall
+ *   time, in this process's CPU time (main thread and thread pool; steadier than wall time on
+ *   a shared machine), and the longest the event loop was held meanwhile. restart_items: the
+ *   items that search held. Target: ≤ 1 s.
+ * - bytes_per_tx: the snapshot store's bytes on disk a transaction, for those generated items;
+ *   bytes_per_tx_blockscout / json_bytes_per_tx_blockscout: compressed and as JSON, for
+ *   Blockscout's own items (shared/fixtures/blockscout), which repeat less. A week of a full
+ *   quota (350,000) must fit in 256 MiB: ≤ 767 bytes a transaction.
  *
- * Options: --txs N (10000), --items N (100000).
+ * Options: --txs N (10000), --items N (100000), --addresses N (50).
  */
 import { createHash } from 'node:crypto'
 import { parseArgs } from 'node:util'
