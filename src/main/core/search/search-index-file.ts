@@ -186,19 +186,31 @@ export async function loadSearchIndex(path: string, profile: string): Promise<Lo
     return { ok: false, why: errorCode(error) === 'ENOENT' ? 'none saved' : `unreadable (${errorCode(error)})` }
   }
   try {
-    const lines = (await gunzip(bytes)).toString('utf8').split('\n')
-    const head = header.safeParse(JSON.parse(lines[0] ?? ''))
+    // Each line is decoded when its turn comes: decoding the whole text at once held the
+    // main thread for a tenth of a second or more.
+    const text = await gunzip(bytes)
+    let at = 0
+    const nextLine = (): string | null => {
+      if (at > text.length) return null
+      const end = text.indexOf(10, at)
+      const line = text.toString('utf8', at, end < 0 ? text.length : end)
+      at = end < 0 ? text.length + 1 : end + 1
+      return line
+    }
+    const head = header.safeParse(JSON.parse(nextLine() ?? ''))
     if (!head.success) return { ok: false, why: 'its header is not one this version writes' }
     const h = head.data
     if (h.version !== INDEX_FORMAT) return { ok: false, why: `format ${h.version}, not ${INDEX_FORMAT}` }
     if (h.words !== SEARCH_WORDS_VERSION) return { ok: false, why: 'stale: written for other search words' }
     if (h.profile !== profile) return { ok: false, why: 'written for another profile' }
-    if (lines.length !== 1 + h.lines) return { ok: false, why: 'lines are missing' }
     const docs: CachedSearchState['docs'] = []
-    for (let i = 1; i < lines.length; i++) {
-      readRows(JSON.parse(lines[i]!), h.sources, docs)
+    for (let i = 0; i < h.lines; i++) {
+      const line = nextLine()
+      if (line === null) return { ok: false, why: 'lines are missing' }
+      readRows(JSON.parse(line), h.sources, docs)
       await breathe()
     }
+    if (nextLine() !== null) return { ok: false, why: 'it holds more lines than its header says' }
     const search = await CachedSearch.fromState({ docs })
     const files = h.files.map(([path, stamp, size, network, address, kind]) => ({
       path,
