@@ -204,6 +204,27 @@ describe('saved search index', () => {
       }
     })
 
+    it('closing during a first build does not wait for it: what was indexed is saved, the rest read at the next start', async () => {
+      const store = new SnapshotStore({ root: join(dir, 'snapshots') })
+      for (let i = 0; i < 20; i++)
+        await store.writePage('p1', 'alpha', ME, i ? `c${i}` : null, {
+          fetchedAt: 1,
+          items: [makeTx(100 + i)],
+          nextCursor: null,
+        })
+      const first = setup(indexDir())
+      const building = first.sync()
+      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve))
+      await first.close()
+      await building
+      // Saved only if something was indexed before the close; never the whole build.
+      const saved = existsSync(indexDir()) ? await loadSearchIndex(indexFile(), 'p1') : null
+      expect(saved?.ok ? saved.search.size : 0).toBeLessThan(20)
+      const restarted = setup(indexDir())
+      expect((await restarted.query(makeTx(119).hash, 5)).cachedItems).toBe(20)
+      expect(await hashes(restarted, makeTx(119).hash)).toEqual([makeTx(119).hash])
+    })
+
     it('is not used for another profile', async () => {
       await savedIndex()
       expect(await loadSearchIndex(indexFile(), 'p2')).toEqual({ ok: false, why: 'written for another profile' })

@@ -53,6 +53,7 @@ export class SearchService {
    * keystroke's query mostly the same hits. Keyed by path, stamp and size, so never stale.
    */
   readonly #pages = new MemoryCache<PageSnapshot | null>(16)
+  #closing = false
   /** After `close`: nothing more is saved (the data folder may be gone). */
   #closed = false
 
@@ -82,6 +83,10 @@ export class SearchService {
   async close(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
+    // A sync under way (a first build reads every snapshot: seconds) stops after the file it
+    // is reading, so quitting does not wait for it; what it indexed so far is saved, and the
+    // files it did not reach are read at the next start.
+    this.#closing = true
     await this.#syncing
     if (this.#unsaved) this.#save()
     await this.#saving
@@ -117,6 +122,7 @@ export class SearchService {
     if (!profile) return
     const present = new Set<string>()
     for (const entry of catalogue) {
+      if (this.#closing) return
       present.add(entry.path)
       const known = this.#entries.get(entry.path)
       if (known && known.stamp === entry.stamp && known.size === entry.size) continue
