@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
-import { gunzip as gunzipCb, gzip as gzipCb } from 'node:zlib'
+import { Readable } from 'node:stream'
+import { createGunzip, gzip as gzipCb } from 'node:zlib'
 import { z } from 'zod'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { writeFileAtomic } from '../util/atomic-file'
@@ -32,7 +33,28 @@ export const SEARCH_WORDS_VERSION = 1
 
 const DOCS_PER_LINE = 2000
 const gzip = promisify(gzipCb)
-const gunzip = promisify(gunzipCb)
+
+/**
+ * The lines of gzip `bytes`, each as soon as it is decompressed: parsing the first lines
+ * overlaps decompressing the rest (on the thread pool). Throws when the data is damaged, at
+ * the latest at its end (the checksum).
+ */
+async function* gzipLines(bytes: Buffer): AsyncGenerator<string> {
+  let pending: Buffer[] = []
+  for await (const chunk of Readable.from([bytes]).pipe(
+    createGunzip({ chunkSize: 256 * 1024 }),
+  ) as AsyncIterable<Buffer>) {
+    let start = 0
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      pending.push(chunk.subarray(start, nl))
+      yield Buffer.concat(pending).toString('utf8')
+      pending = []
+      start = nl + 1
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start))
+  }
+  yield Buffer.concat(pending).toString('utf8')
+}
 
 export interface SavedIndex {
   profile: string
@@ -124,19 +146,13 @@ function readRows(value: unknown, sources: readonly string[], into: CachedSearch
     if (!ok) throw new Error('an item is not in the shape this version writes')
     const [id, kind, network, address, hash, title, detail, hex, text, from] = r as Row
     const h = hash ?? ''
+    // The parsed lists are filled in place: two fewer lists an item to make and collect.
+    for (let i = 0; i < hex.length; i++) if (hex[i] === 0) hex[i] = h
+    const names = from as unknown as string[]
+    for (let i = 0; i < from.length; i++) names[i] = sources[from[i]!]!
     into.push([
-      {
-        id: id === 0 ? txId(network, h) : id,
-        kind,
-        network,
-        address,
-        hash,
-        title,
-        detail,
-        hex: hex.map((w) => (w === 0 ? h : w)),
-        text,
-      },
-      from.map((n) => sources[n]!),
+      { id: id === 0 ? txId(network, h) : id, kind, network, address, hash, title, detail, hex: hex as string[], text },
+      names,
     ])
   }
 }
@@ -185,19 +201,15 @@ export async function loadSearchIndex(path: string, profile: string): Promise<Lo
   } catch (error) {
     return { ok: false, why: errorCode(error) === 'ENOENT' ? 'none saved' : `unreadable (${errorCode(error)})` }
   }
+  // Each line is decoded when its turn comes: decoding the whole text at once held the
+  // main thread for a tenth of a second or more.
+  const lines = gzipLines(bytes)
   try {
-    // Each line is decoded when its turn comes: decoding the whole text at once held the
-    // main thread for a tenth of a second or more.
-    const text = await gunzip(bytes)
-    let at = 0
-    const nextLine = (): string | null => {
-      if (at > text.length) return null
-      const end = text.indexOf(10, at)
-      const line = text.toString('utf8', at, end < 0 ? text.length : end)
-      at = end < 0 ? text.length + 1 : end + 1
-      return line
+    const nextLine = async (): Promise<string | null> => {
+      const next = await lines.next()
+      return next.done ? null : next.value
     }
-    const head = header.safeParse(JSON.parse(nextLine() ?? ''))
+    const head = header.safeParse(JSON.parse((await nextLine()) ?? ''))
     if (!head.success) return { ok: false, why: 'its header is not one this version writes' }
     const h = head.data
     if (h.version !== INDEX_FORMAT) return { ok: false, why: `format ${h.version}, not ${INDEX_FORMAT}` }
@@ -205,12 +217,12 @@ export async function loadSearchIndex(path: string, profile: string): Promise<Lo
     if (h.profile !== profile) return { ok: false, why: 'written for another profile' }
     const docs: CachedSearchState['docs'] = []
     for (let i = 0; i < h.lines; i++) {
-      const line = nextLine()
+      const line = await nextLine()
       if (line === null) return { ok: false, why: 'lines are missing' }
       readRows(JSON.parse(line), h.sources, docs)
       await breathe()
     }
-    if (nextLine() !== null) return { ok: false, why: 'it holds more lines than its header says' }
+    if ((await nextLine()) !== null) return { ok: false, why: 'it holds more lines than its header says' }
     const search = await CachedSearch.fromState({ docs })
     const files = h.files.map(([path, stamp, size, network, address, kind]) => ({
       path,
@@ -223,5 +235,8 @@ export async function loadSearchIndex(path: string, profile: string): Promise<Lo
     return { ok: true, search, files, digests: h.digests }
   } catch (error) {
     return { ok: false, why: `damaged (${error instanceof Error ? error.message.slice(0, 120) : String(error)})` }
+  } finally {
+    // Stops the decompression when the file was given up before its end.
+    await lines.return(undefined)
   }
 }
