@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, stat, utimes } from 'node:fs/promises'
-import { basename, dirname, join, sep } from 'node:path'
+import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import { z } from 'zod'
 import {
   balanceItemSchema,
@@ -15,15 +15,8 @@ import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '../../../shared/domain/address'
 import { withDefaults } from '../util/options'
 import { errorCode } from '../../../shared/guards'
-import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, isSnapshotFile, plainName } from './snapshot-codec'
-
-interface Held {
-  size: number
-  /** Eviction order: the time it was written, strictly increasing within a run. */
-  order: number
-  /** The file's mtime: the same after a restart, so a persisted search index can trust it. */
-  stamp: number
-}
+import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, plainName } from './snapshot-codec'
+import { SnapshotFiles } from './snapshot-files'
 
 export interface BalancesSnapshot {
   fetchedAt: number
@@ -110,10 +103,8 @@ export class SnapshotStore {
   /** Per file, the write that waits its turn (not yet serialised): a newer write replaces its text. */
   readonly #waiting = new Map<string, { text: () => string; done: Promise<void> }>()
   /** Keyed by the file's path as on disk (`.json.br`, or `.json` for a file not yet migrated). */
-  #index: Map<string, Held> | null = null
+  #index: SnapshotFiles | null = null
   readonly #reported = new Set<string>()
-  #total = 0
-  #lastOrder = 0
 
   constructor(options: SnapshotStoreOptions) {
     this.#root = options.root
@@ -201,7 +192,7 @@ export class SnapshotStore {
     await this.#chain
     const base = join(this.#root, profileId)
     const out: SnapshotEntry[] = []
-    for (const [path, e] of await this.#loadIndex()) {
+    for (const [path, e] of (await this.#loadIndex()).entries()) {
       if (!path.startsWith(base + sep)) continue
       const [network, address, name, ...rest] = path.slice(base.length + 1).split(/[\\/]/)
       if (network === undefined || address === undefined || name === undefined || rest.length > 0) continue
@@ -225,9 +216,7 @@ export class SnapshotStore {
     return this.#serial(async () => {
       const dir = join(this.#root, profileId)
       await rm(dir, { recursive: true, force: true })
-      // `dir + sep`: removing "work" must not drop the index entries of "work-2".
-      if (this.#index)
-        for (const [path, e] of [...this.#index]) if (path.startsWith(dir + sep)) this.#drop(path, e.size)
+      this.#index?.dropUnder(dir)
     })
   }
 
@@ -237,7 +226,7 @@ export class SnapshotStore {
   }
 
   get totalBytes(): number {
-    return this.#total
+    return this.#index?.total ?? 0
   }
 
   /** `plain`: the file's path without the compression suffix; the compressed file wins. */
@@ -265,8 +254,7 @@ export class SnapshotStore {
     this.#log?.warn(`snapshot ${file.slice(this.#root.length)} is damaged; removed`)
     await this.#serial(async () => {
       await rm(file, { force: true })
-      const e = this.#index?.get(file)
-      if (e) this.#drop(file, e.size)
+      this.#index?.drop(file)
     })
     return null
   }
@@ -289,18 +277,14 @@ export class SnapshotStore {
     const index = await this.#loadIndex()
     const file = plain + COMPRESSED
     await writeFileAtomic(file, bytes, { fsync: false })
-    // Strictly increasing, so eviction order is the write order even within one millisecond.
-    const order = keepOrder ?? (this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001))
+    const order = keepOrder ?? index.nextOrder()
     if (keepOrder !== undefined) await utimes(file, new Date(), new Date(keepOrder))
     const { mtimeMs } = await stat(file)
-    for (const path of [file, plain]) {
-      const previous = index.get(path)
-      if (!previous) continue
-      if (path === plain) await rm(plain, { force: true })
-      this.#drop(path, previous.size)
+    if (index.has(plain)) {
+      await rm(plain, { force: true })
+      index.drop(plain)
     }
     index.set(file, { size: bytes.length, order, stamp: mtimeMs })
-    this.#total += bytes.length
   }
 
   #serial(task: () => Promise<void>): Promise<void> {
@@ -346,79 +330,23 @@ export class SnapshotStore {
       await new Promise<void>((resolve) => setImmediate(resolve))
       this.#waiting.delete(file)
       await this.#put(file, await encodeSnapshot(entry.text()))
-      await this.#trimAddress(file)
-      await this.#trimTotal()
+      const index = await this.#loadIndex()
+      // The address's own cap first; the total is then what is left.
+      for (const beyond of [() => index.pagesBeyond(file, this.#maxPages), () => index.beyondBudget(this.#maxBytes)])
+        for (const path of beyond()) {
+          await rm(path, { force: true })
+          index.drop(path)
+        }
     })
     return entry.done
   }
 
-  #drop(path: string, size: number): void {
-    this.#index?.delete(path)
-    this.#total -= size
-  }
-
-  async #trimAddress(file: string): Promise<void> {
-    const dir = dirname(file)
-    const pages = [...(this.#index ?? new Map<string, Held>())].filter(
-      ([p]) => dirname(p) === dir && basename(p).startsWith('tx-'),
-    )
-    if (pages.length <= this.#maxPages) return
-    pages.sort((a, b) => a[1].order - b[1].order)
-    for (const [path, e] of pages.slice(0, pages.length - this.#maxPages)) {
-      await rm(path, { force: true })
-      this.#drop(path, e.size)
-    }
-  }
-
-  async #trimTotal(): Promise<void> {
-    if (this.#total <= this.#maxBytes || !this.#index) return
-    const oldest = [...this.#index].sort((a, b) => a[1].order - b[1].order)
-    for (const [path, e] of oldest) {
-      if (this.#total <= this.#maxBytes * 0.9) break
-      await rm(path, { force: true })
-      this.#drop(path, e.size)
-    }
-  }
-
-  #indexing: Promise<Map<string, Held>> | null = null
+  #indexing: Promise<SnapshotFiles> | null = null
 
   /** One walk of the snapshot folder per run, shared by everyone who needs it first. */
-  #loadIndex(): Promise<Map<string, Held>> {
+  #loadIndex(): Promise<SnapshotFiles> {
     if (this.#index) return Promise.resolve(this.#index)
-    this.#indexing ??= this.#walk()
+    this.#indexing ??= SnapshotFiles.walk(this.#root).then((files) => (this.#index = files))
     return this.#indexing
-  }
-
-  async #walk(): Promise<Map<string, Held>> {
-    const index = new Map<string, Held>()
-    const walk = async (dir: string): Promise<void> => {
-      let entries
-      try {
-        entries = await readdir(dir, { withFileTypes: true })
-      } catch {
-        return
-      }
-      // A folder's files are looked at together (thousands of pages: one round of the
-      // thread pool, not one after another), and listed in name order.
-      const files = entries.filter((e) => !e.isDirectory() && isSnapshotFile(e.name)).map((e) => join(dir, e.name))
-      const stats = await Promise.all(files.map((path) => stat(path).catch(() => null)))
-      for (const [i, s] of stats.entries()) {
-        if (!s) continue // vanished meanwhile
-        index.set(files[i]!, { size: s.size, order: s.mtimeMs, stamp: s.mtimeMs })
-        this.#total += s.size
-      }
-      for (const entry of entries) if (entry.isDirectory()) await walk(join(dir, entry.name))
-    }
-    await walk(this.#root)
-    // Both forms of one file: the process stopped between writing the compressed one and
-    // removing the old, so the compressed one is the newer.
-    for (const [path, e] of [...index])
-      if (!isCompressed(path) && index.has(path + COMPRESSED)) {
-        await rm(path, { force: true }).catch(() => undefined)
-        index.delete(path)
-        this.#total -= e.size
-      }
-    this.#index = index
-    return index
   }
 }
