@@ -1,5 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, sep } from 'node:path'
+import { isAbandonedTemp } from '../util/atomic-file'
 import { COMPRESSED, isCompressed, isSnapshotFile } from './snapshot-codec'
 
 export interface HeldFile {
@@ -82,7 +83,10 @@ export class SnapshotFiles {
     return out
   }
 
-  /** Every snapshot file under `root`; a file left in both forms keeps its compressed one. */
+  /**
+   * Every snapshot file under `root`; a file left in both forms keeps its compressed one, and
+   * the temp files of writers killed mid-write are removed.
+   */
   static async walk(root: string): Promise<SnapshotFiles> {
     const files = new SnapshotFiles()
     const walk = async (dir: string): Promise<void> => {
@@ -99,7 +103,9 @@ export class SnapshotFiles {
       for (const [i, s] of stats.entries())
         // null: vanished meanwhile
         if (s) files.set(paths[i]!, { size: s.size, order: s.mtimeMs, stamp: s.mtimeMs })
-      for (const entry of entries) if (entry.isDirectory()) await walk(join(dir, entry.name))
+      for (const entry of entries)
+        if (entry.isDirectory()) await walk(join(dir, entry.name))
+        else if (isAbandonedTemp(entry.name)) await rm(join(dir, entry.name), { force: true }).catch(() => undefined)
     }
     await walk(root)
     // Both forms of one file: the process stopped between writing the compressed one and

@@ -129,11 +129,18 @@ describe('SnapshotStore on disk', () => {
         if (written >= 3) child.kill('SIGKILL')
       })
     })
+    // The kill may or may not catch a temp file: one of the dead writer is made sure of, and
+    // one of a live writer (this process) must be left alone.
+    writeFileSync(join(folder(), `.tx-first.json.br.${child.pid}.99.tmp`), 'half a page')
+    writeFileSync(join(folder(), `.tx-first.json.br.${process.pid}.99.tmp`), 'being written')
     const store = new SnapshotStore({ root: dir })
     const kept = await store.readPage('p', 'alpha', A, null)
     expect(kept?.fetchedAt).toBeGreaterThanOrEqual(3)
     expect(kept?.items).toHaveLength(50)
     expect((await store.catalogue('p')).map((e) => e.kind)).toEqual(['page'])
+    expect(readdirSync(folder()).filter((name) => name.endsWith('.tmp'))).toEqual([
+      `.tx-first.json.br.${process.pid}.99.tmp`,
+    ])
   })
 
   it('reports a disk that refuses writes once, and keeps reading what it has', async () => {
