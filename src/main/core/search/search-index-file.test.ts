@@ -225,6 +225,20 @@ describe('saved search index', () => {
       expect(await hashes(restarted, makeTx(119).hash)).toEqual([makeTx(119).hash])
     })
 
+    it('a save removes the temp file a killed save left behind', async () => {
+      await savedIndex()
+      // A process id that cannot be running (above the kernel's maximum).
+      const abandoned = join(indexDir(), '.x.index.gz.99999999.1.tmp')
+      writeFileSync(abandoned, 'half an index')
+      await saveSearchIndex(join(indexDir(), 'other.index.gz'), {
+        profile: 'p1',
+        files: [],
+        digests: {},
+        state: { docs: [] },
+      })
+      expect(existsSync(abandoned)).toBe(false)
+    })
+
     it('is not used for another profile', async () => {
       await savedIndex()
       expect(await loadSearchIndex(indexFile(), 'p2')).toEqual({ ok: false, why: 'written for another profile' })

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { Readable } from 'node:stream'
 import { createGunzip, gzip as gzipCb } from 'node:zlib'
 import { z } from 'zod'
 import type { SnapshotEntry } from '../data/snapshot-store'
-import { writeFileAtomic } from '../util/atomic-file'
+import { isAbandonedTemp, writeFileAtomic } from '../util/atomic-file'
 import { errorCode } from '../../../shared/guards'
 import { breathe, CachedSearch, type CachedSearchState, type SearchDoc } from './cached-search'
 
@@ -191,6 +192,9 @@ export async function saveSearchIndex(path: string, saved: SavedIndex): Promise<
     ...body,
   ]
   await writeFileAtomic(path, await gzip(lines.join('\n'), { level: 4 }), { fsync: false })
+  // A save cut short by a kill leaves its temp file (tens of MB): the next save removes it.
+  for (const name of await readdir(dirname(path)).catch(() => []))
+    if (isAbandonedTemp(name)) await rm(join(dirname(path), name), { force: true }).catch(() => undefined)
 }
 
 /** The index saved for `profile`, or why it cannot be used (then the caller builds it again). */
