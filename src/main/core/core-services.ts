@@ -119,6 +119,7 @@ export class CoreServices {
       profileId: () => this.settings.activeProfileId,
       watchlists: () => this.watchlists.list(),
       notes: () => this.notes.list(),
+      indexDir: join(dataDir, 'search-index'),
       log,
     })
     this.presence = new PresenceChecker({ snapshots: this.snapshots, clock: options.clock })
@@ -179,6 +180,9 @@ export class CoreServices {
     ])
       if (notice) this.notify('warning', notice)
     this.#syncWatcher()
+    // The saved search index is loaded (or built) in the background from the start, a slice
+    // at a time, so the first search answers at once rather than after reading every snapshot.
+    setImmediate(() => void this.search.sync())
   }
 
   /** Text with every registered key replaced (for messages that quote what a service sent). */
@@ -303,6 +307,7 @@ export class CoreServices {
     for (const runtime of this.#runtimes.values()) runtime.dispose()
     await this.sandbox.dispose()
     await this.snapshots.flush()
+    await this.search.close()
   }
 
   #profilesChanged(): void {

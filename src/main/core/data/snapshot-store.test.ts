@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -14,6 +15,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const A = '0x00000000000000000000000000000000000000aa'
+/** A snapshot file's JSON text, decompressed. */
+const rawText = (path: string): string => brotliDecompressSync(readFileSync(path)).toString('utf8')
 const page = (n: number) => ({
   fetchedAt: n,
   items: [transaction(n, 100 - n, 1)],
@@ -61,9 +64,7 @@ describe('SnapshotStore', () => {
       items: [{ ...tx, method: key, [key]: 'echoed' }],
       nextCursor: null,
     })
-    const files = readdirSync(join(dir, 'p', 'alpha', A)).map((f) =>
-      readFileSync(join(dir, 'p', 'alpha', A, f), 'utf8'),
-    )
+    const files = readdirSync(join(dir, 'p', 'alpha', A)).map((f) => rawText(join(dir, 'p', 'alpha', A, f)))
     expect(files).toHaveLength(2)
     for (const text of files) {
       expect(text).not.toContain(encodeURIComponent(key))
@@ -81,7 +82,7 @@ describe('SnapshotStore', () => {
     const tx = { ...transaction(1, 99, 1), tx_tag: JSON.stringify({ error: `bad key ${key}` }) }
     expect(redactor.contains(tx.tx_tag)).toBe(true)
     await store.writePage('p', 'alpha', A, null, { fetchedAt: 1, items: [tx], nextCursor: null })
-    const text = readFileSync(join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null)), 'utf8')
+    const text = rawText(join(dir, 'p', 'alpha', A, `${SnapshotStore.pageName(null)}.br`))
     expect(stringsAndKeys(JSON.parse(text)).filter((t) => redactor.contains(t))).toEqual([])
     expect(text).toContain('…9876')
   })
@@ -95,20 +96,41 @@ describe('SnapshotStore', () => {
     expect(await store.readBalances('p', 'alpha', A)).not.toBeNull()
   })
 
-  it('stays within maxBytes in all, dropping the oldest files first', async () => {
-    const store = new SnapshotStore({ root: dir, maxBytes: 20_000 })
-    for (let i = 0; i < 30; i++)
-      await store.writePage('p', 'alpha', `0x${i.toString(16).padStart(40, '0')}`, null, page(i))
-    expect(store.totalBytes).toBeLessThanOrEqual(20_000)
-    expect(await store.readPage('p', 'alpha', `0x${'0'.repeat(40)}`, null)).toBeNull()
-    expect(await store.readPage('p', 'alpha', `0x${(29).toString(16).padStart(40, '0')}`, null)).toEqual(page(29))
+  it('stays within maxBytes in all, dropping the least recently written files first, across a restart', async () => {
+    const addressOf = (i: number) => `0x${i.toString(16).padStart(40, '0')}`
+    const probe = new SnapshotStore({ root: join(dir, 'probe') })
+    await probe.writePage('p', 'alpha', addressOf(0), null, page(0))
+    const budget = probe.totalBytes * 10
+    rmSync(join(dir, 'probe'), { recursive: true })
+    const store = new SnapshotStore({ root: dir, maxBytes: budget })
+    for (let i = 0; i < 15; i++) await store.writePage('p', 'alpha', addressOf(i), null, page(i))
+    // Rewriting an old page makes it the newest: it outlives pages written after it first.
+    await store.writePage('p', 'alpha', addressOf(0), null, page(0))
+    for (let i = 15; i < 30; i++) await store.writePage('p', 'alpha', addressOf(i), null, page(i))
+    expect(store.totalBytes).toBeLessThanOrEqual(budget)
+    const keptNow = async (s: SnapshotStore) => {
+      const kept: number[] = []
+      for (let i = 0; i < 33; i++) if (await s.readPage('p', 'alpha', addressOf(i), null)) kept.push(i)
+      return kept
+    }
+    const kept = await keptNow(store)
+    // A suffix of the write order (0 rewritten after 14), from the newest back.
+    const order = [...Array.from({ length: 14 }, (_, i) => i + 1), 0, ...Array.from({ length: 15 }, (_, i) => i + 15)]
+    expect(kept.length).toBeGreaterThan(5)
+    expect(kept.sort((a, b) => a - b)).toEqual(order.slice(order.length - kept.length).sort((a, b) => a - b))
+    // After a restart the order comes from the files' times: the next eviction takes the oldest left.
+    const restarted = new SnapshotStore({ root: dir, maxBytes: budget })
+    for (let i = 30; i < 33; i++) await restarted.writePage('p', 'alpha', addressOf(i), null, page(i))
+    const after = await keptNow(restarted)
+    const survivors = [...order, 30, 31, 32].filter((i) => after.includes(i))
+    expect(survivors).toEqual([...order, 30, 31, 32].slice(-survivors.length))
   })
 
   it('treats a damaged snapshot as missing and removes it', async () => {
     const store = new SnapshotStore({ root: dir })
     await store.writePage('p', 'alpha', A, null, page(1))
-    const file = join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null))
-    writeFileSync(file, '{"version":1,"fetchedAt":1,"items":[{"nope":true}],"nextCursor":null}')
+    const file = join(dir, 'p', 'alpha', A, `${SnapshotStore.pageName(null)}.br`)
+    writeFileSync(file, brotliCompressSync('{"version":1,"fetchedAt":1,"items":[{"nope":true}],"nextCursor":null}'))
     const fresh = new SnapshotStore({ root: dir })
     expect(await fresh.readPage('p', 'alpha', A, null)).toBeNull()
     await fresh.flush()
@@ -149,7 +171,7 @@ describe('SnapshotStore deferred writes', () => {
     expect(redact.seen).toEqual([])
     await store.flush()
     expect(saw(redact.seen, 'c2')).toBe(true)
-    expect(existsSync(join(dir, 'p', 'alpha', A, SnapshotStore.pageName(null)))).toBe(true)
+    expect(existsSync(join(dir, 'p', 'alpha', A, `${SnapshotStore.pageName(null)}.br`))).toBe(true)
     await written
     // What landed survives a restart.
     expect(await new SnapshotStore({ root: dir }).readPage('p', 'alpha', A, null)).toEqual(page(1))

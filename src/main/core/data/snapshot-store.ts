@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { readdir, readFile, rm, stat } from 'node:fs/promises'
-import { basename, dirname, join, sep } from 'node:path'
+import { readFile, rm, stat, utimes } from 'node:fs/promises'
+import { join, sep } from 'node:path'
 import { z } from 'zod'
 import {
   balanceItemSchema,
@@ -12,9 +12,15 @@ import {
 } from '../../../shared/domain/service-schemas'
 import { jsonMayHoldSecret, type Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
-import { isDiskError, type DiskReports } from '../util/disk-error'
 import { normaliseAddress } from '../../../shared/domain/address'
 import { withDefaults } from '../util/options'
+import { errorMessage } from '../../../shared/guards'
+import { diskProblem, isDiskError, type DiskReports } from '../util/disk-error'
+import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, plainName } from './snapshot-codec'
+import { SnapshotFiles } from './snapshot-files'
+
+const DISK_WHAT = 'cache of fetched data'
+const DISK_EFFECT = 'data is fetched again when it is needed instead of read from the cache.'
 
 export interface BalancesSnapshot {
   fetchedAt: number
@@ -36,7 +42,9 @@ export interface SnapshotEntry {
   /** Lowercase. */
   address: string
   kind: 'balances' | 'page'
+  /** With `size`, changes whenever the file is rewritten (its mtime: stable across restarts). */
   stamp: number
+  size: number
 }
 
 export interface SnapshotStoreOptions {
@@ -44,7 +52,10 @@ export interface SnapshotStoreOptions {
   root: string
   /** Total size kept on disk; the least recently written files go first. Default 256 MiB. */
   maxBytes?: number
-  /** Transaction pages kept per address; the oldest written go first. Default 200 (10,000 transactions). */
+  /**
+   * Transaction pages kept per address; the oldest written go first. Default 7,000 (350,000
+   * transactions: a week of a full 1,000-a-day quota spent on one address still fits).
+   */
   maxPagesPerAddress?: number
   log?: Logger
   /**
@@ -52,11 +63,9 @@ export interface SnapshotStoreOptions {
    * URL with `?api_key=`) must not put it in a file. Default: none.
    */
   redact?: { contains(text: string): boolean; redact(text: string): string }
-  /** Where a disk that refuses the cache's writes is told. */
+  /** Where a disk that refuses the cache's writes is told (the app's notices). */
   disk?: DiskReports
 }
-
-const DISK_WHAT = 'cache of fetched data'
 
 // `unreadable` came later: older snapshots without it have none.
 const unreadableList = z.array(unreadableItemSchema).default([])
@@ -79,8 +88,13 @@ const pageFile = z.object({
  * loaded transaction page, each with `fetchedAt`. They are shown (marked) when the service
  * cannot be reached or the quota is gone, and they make old pages free after a restart.
  * A snapshot is a cache: a damaged file is ignored and removed, never an error.
+ * Files are brotli-compressed JSON (snapshot-codec.ts): about a tenth of the JSON, so the
+ * budget holds a week of a full quota; older uncompressed files are read and rewritten
+ * compressed on first read, keeping their place in the eviction order.
  * Writes go in the background, one at a time, atomically (temp + rename, no fsync: losing
- * the newest snapshot in a power cut costs only a re-fetch). A write is serialised on a later
+ * the newest snapshot in a power cut costs only a re-fetch). A write the disk refuses (full,
+ * read-only, no permission) is logged once per cause and dropped: the app keeps answering
+ * from what it holds in memory, and the next write tries again. A write is serialised on a later
  * turn of the event loop, after the answer that caused it has gone out, and writes of one file
  * that wait their turn are merged: the newest wins. So a snapshot handed to a write must not
  * change after.
@@ -91,17 +105,18 @@ export class SnapshotStore {
   readonly #maxPages: number
   readonly #log: Logger | undefined
   readonly #redact: SnapshotStoreOptions['redact']
-  readonly #disk: DiskReports | undefined
   #chain: Promise<void> = Promise.resolve()
   /** Per file, the write that waits its turn (not yet serialised): a newer write replaces its text. */
   readonly #waiting = new Map<string, { text: () => string; done: Promise<void> }>()
-  #index: Map<string, { size: number; mtimeMs: number }> | null = null
-  #total = 0
-  #lastOrder = 0
+  /** Keyed by the file's path as on disk (`.json.br`, or `.json` for a file not yet migrated). */
+  #index: SnapshotFiles | null = null
+  readonly #disk: DiskReports | undefined
+  /** Causes already logged: a full disk fails every write, and one line says it. */
+  readonly #reported = new Set<string>()
 
   constructor(options: SnapshotStoreOptions) {
     this.#root = options.root
-    const o = withDefaults({ maxBytes: 256 * 1024 * 1024, maxPagesPerAddress: 200 }, options)
+    const o = withDefaults({ maxBytes: 256 * 1024 * 1024, maxPagesPerAddress: 7000 }, options)
     this.#maxBytes = o.maxBytes
     this.#maxPages = o.maxPagesPerAddress
     this.#log = options.log
@@ -186,30 +201,31 @@ export class SnapshotStore {
     await this.#chain
     const base = join(this.#root, profileId)
     const out: SnapshotEntry[] = []
-    for (const [path, e] of await this.#loadIndex()) {
-      if (!path.startsWith(base)) continue
+    for (const [path, e] of (await this.#loadIndex()).entries()) {
+      if (!path.startsWith(base + sep)) continue
       const [network, address, name, ...rest] = path.slice(base.length + 1).split(/[\\/]/)
       if (network === undefined || address === undefined || name === undefined || rest.length > 0) continue
-      const kind = name === 'balances.json' ? 'balances' : name.startsWith('tx-') ? 'page' : null
-      if (kind) out.push({ path, network, address, kind, stamp: e.mtimeMs })
+      const plain = plainName(name)
+      const kind = plain === 'balances.json' ? 'balances' : plain.startsWith('tx-') ? 'page' : null
+      if (kind) out.push({ path, network, address, kind, stamp: e.stamp, size: e.size })
     }
     return out
   }
 
-  /** Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). */
+  /**
+   * Reads one entry of `catalogue`; null when it vanished or is damaged (then removed). An
+   * entry of an uncompressed file migrated since is read from its compressed successor.
+   */
   async readEntry(entry: SnapshotEntry): Promise<BalancesSnapshot | PageSnapshot | null> {
-    const data =
-      entry.kind === 'balances' ? await this.#read(entry.path, balancesFile) : await this.#read(entry.path, pageFile)
-    return data
+    const path = plainName(entry.path)
+    return entry.kind === 'balances' ? await this.#read(path, balancesFile) : await this.#read(path, pageFile)
   }
 
   removeProfile(profileId: string): Promise<void> {
     return this.#serial(async () => {
       const dir = join(this.#root, profileId)
       await rm(dir, { recursive: true, force: true })
-      // `dir + sep`: removing "work" must not drop the index entries of "work-2".
-      if (this.#index)
-        for (const [path, e] of [...this.#index]) if (path.startsWith(dir + sep)) this.#drop(path, e.size)
+      this.#index?.dropUnder(dir)
     })
   }
 
@@ -219,42 +235,87 @@ export class SnapshotStore {
   }
 
   get totalBytes(): number {
-    return this.#total
+    return this.#index?.total ?? 0
   }
 
-  async #read<S extends z.ZodType>(file: string, schema: S): Promise<z.output<S> | null> {
+  /** `plain`: the file's path without the compression suffix; the compressed file wins. */
+  async #read<S extends z.ZodType>(plain: string, schema: S): Promise<z.output<S> | null> {
     // The index knows every snapshot on disk: a miss costs no file system call.
-    if (!(await this.#loadIndex()).has(file)) return null
-    let text: string
+    const index = await this.#loadIndex()
+    const file = index.has(plain + COMPRESSED) ? plain + COMPRESSED : index.has(plain) ? plain : null
+    if (file === null) return null
+    let bytes: Buffer
     try {
-      text = await readFile(file, 'utf8')
+      bytes = await readFile(file)
     } catch {
       return null
     }
     try {
+      const text = await decodeSnapshot(file, bytes)
       const parsed = schema.safeParse(JSON.parse(text))
-      if (parsed.success) return parsed.data
+      if (parsed.success) {
+        if (!isCompressed(file)) this.#migrate(file, text)
+        return parsed.data
+      }
     } catch {
       // fall through: damaged
     }
     this.#log?.warn(`snapshot ${file.slice(this.#root.length)} is damaged; removed`)
     await this.#serial(async () => {
       await rm(file, { force: true })
-      const e = this.#index?.get(file)
-      if (e) this.#drop(file, e.size)
+      this.#index?.drop(file)
     })
     return null
   }
 
-  #serial(task: () => Promise<void>): Promise<void> {
-    const next = this.#chain.then(task).catch((error: unknown) => {
-      this.#log?.warn(`snapshot store: ${error instanceof Error ? error.message : String(error)}`)
-      // A full or read-only disk: the user is told once; the app answers from the network.
-      if (isDiskError(error))
-        this.#disk?.failed(DISK_WHAT, error, 'data is fetched again when it is needed instead of read from the cache.')
+  /**
+   * Rewrites an uncompressed file compressed, keeping its place in the eviction order (its
+   * mtime), unless a newer write of it is waiting or landed meanwhile.
+   */
+  #migrate(legacy: string, text: string): void {
+    if (this.#waiting.has(legacy)) return
+    void this.#serial(async () => {
+      const old = this.#index?.get(legacy)
+      if (!old || this.#index?.has(legacy + COMPRESSED) || this.#waiting.has(legacy)) return
+      await this.#put(legacy, await encodeSnapshot(text), old.order)
     })
+  }
+
+  /** Writes `bytes` as `plain`'s compressed file and drops its uncompressed predecessor. */
+  async #put(plain: string, bytes: Buffer, keepOrder?: number): Promise<void> {
+    const index = await this.#loadIndex()
+    const file = plain + COMPRESSED
+    await writeFileAtomic(file, bytes, { fsync: false })
+    this.#disk?.saved(DISK_WHAT)
+    const order = keepOrder ?? index.nextOrder()
+    if (keepOrder !== undefined) await utimes(file, new Date(), new Date(keepOrder))
+    const { mtimeMs } = await stat(file)
+    if (index.has(plain)) {
+      await rm(plain, { force: true })
+      index.drop(plain)
+    }
+    index.set(file, { size: bytes.length, order, stamp: mtimeMs })
+  }
+
+  #serial(task: () => Promise<void>): Promise<void> {
+    const next = this.#chain.then(task).catch((error: unknown) => this.#report(error))
     this.#chain = next
     return next
+  }
+
+  /**
+   * Once per cause: a full or read-only disk fails every write. The caller's answer already
+   * went out; what is not on disk stays in main's memory caches, and the user is told once
+   * (util/disk-error.ts) while the disk refuses.
+   */
+  #report(error: unknown): void {
+    if (isDiskError(error)) this.#disk?.failed(DISK_WHAT, error, DISK_EFFECT)
+    const why = isDiskError(error) ? diskProblem(error) : errorMessage(error)
+    if (this.#reported.has(why)) return
+    this.#reported.add(why)
+    this.#log?.warn(
+      `snapshot store: ${why}; snapshots are not saved until it is fixed (answers still come from memory); this is said once`,
+    )
   }
 
   #enqueue(file: string, text: () => string): Promise<void> {
@@ -269,85 +330,24 @@ export class SnapshotStore {
       // The next turn of the event loop: the caller's answer is sent before this work starts.
       await new Promise<void>((resolve) => setImmediate(resolve))
       this.#waiting.delete(file)
-      const data = entry.text()
+      await this.#put(file, await encodeSnapshot(entry.text()))
       const index = await this.#loadIndex()
-      await writeFileAtomic(file, data, { fsync: false })
-      this.#disk?.saved(DISK_WHAT)
-      const previous = index.get(file)
-      if (previous) this.#drop(file, previous.size)
-      const size = Buffer.byteLength(data)
-      // Strictly increasing, so eviction order is the write order even within one millisecond.
-      this.#lastOrder = Math.max(Date.now(), this.#lastOrder + 0.001)
-      index.set(file, { size, mtimeMs: this.#lastOrder })
-      this.#total += size
-      await this.#trimAddress(file)
-      await this.#trimTotal()
+      // The address's own cap first; the total is then what is left.
+      for (const beyond of [() => index.pagesBeyond(file, this.#maxPages), () => index.beyondBudget(this.#maxBytes)])
+        for (const path of beyond()) {
+          await rm(path, { force: true })
+          index.drop(path)
+        }
     })
     return entry.done
   }
 
-  #drop(path: string, size: number): void {
-    this.#index?.delete(path)
-    this.#total -= size
-  }
-
-  async #trimAddress(file: string): Promise<void> {
-    const dir = dirname(file)
-    const pages = [...(this.#index ?? new Map<string, { size: number; mtimeMs: number }>())].filter(
-      ([p]) => dirname(p) === dir && basename(p).startsWith('tx-'),
-    )
-    if (pages.length <= this.#maxPages) return
-    pages.sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
-    for (const [path, e] of pages.slice(0, pages.length - this.#maxPages)) {
-      await rm(path, { force: true })
-      this.#drop(path, e.size)
-    }
-  }
-
-  async #trimTotal(): Promise<void> {
-    if (this.#total <= this.#maxBytes || !this.#index) return
-    const oldest = [...this.#index].sort((a, b) => a[1].mtimeMs - b[1].mtimeMs)
-    for (const [path, e] of oldest) {
-      if (this.#total <= this.#maxBytes * 0.9) break
-      await rm(path, { force: true })
-      this.#drop(path, e.size)
-    }
-  }
-
-  #indexing: Promise<Map<string, { size: number; mtimeMs: number }>> | null = null
+  #indexing: Promise<SnapshotFiles> | null = null
 
   /** One walk of the snapshot folder per run, shared by everyone who needs it first. */
-  #loadIndex(): Promise<Map<string, { size: number; mtimeMs: number }>> {
+  #loadIndex(): Promise<SnapshotFiles> {
     if (this.#index) return Promise.resolve(this.#index)
-    this.#indexing ??= this.#walk()
+    this.#indexing ??= SnapshotFiles.walk(this.#root).then((files) => (this.#index = files))
     return this.#indexing
-  }
-
-  async #walk(): Promise<Map<string, { size: number; mtimeMs: number }>> {
-    const index = new Map<string, { size: number; mtimeMs: number }>()
-    const walk = async (dir: string): Promise<void> => {
-      let entries
-      try {
-        entries = await readdir(dir, { withFileTypes: true })
-      } catch {
-        return
-      }
-      for (const entry of entries) {
-        const path = join(dir, entry.name)
-        if (entry.isDirectory()) await walk(path)
-        else if (entry.name.endsWith('.json')) {
-          try {
-            const s = await stat(path)
-            index.set(path, { size: s.size, mtimeMs: s.mtimeMs })
-            this.#total += s.size
-          } catch {
-            // vanished meanwhile
-          }
-        }
-      }
-    }
-    await walk(this.#root)
-    this.#index = index
-    return index
   }
 }

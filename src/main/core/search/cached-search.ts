@@ -1,17 +1,18 @@
-import MiniSearch from 'minisearch'
+import MiniSearch, { type Options } from 'minisearch'
 import type { SearchHit } from '../../../shared/bridge/contract'
+import { HexIndex } from './hex-index'
 
 /**
- * The index behind the one search box (issue 12), built with MiniSearch. It lives in main:
+ * The index behind the one search box. It lives in main:
  * main already holds every cached page, balance, watchlist and note, so nothing has to be
  * copied across the bridge to build it, the renderer stays small, and it answers with the
  * service or sandbox down.
  *
  * Two indexes, because the two kinds of text behave differently:
- * - `hex`: transaction hashes and addresses. Hundreds of thousands of unique terms; searched
- *   by prefix only (no fuzzy matching, which would walk them all), and only from 4 hex digits
- *   on, so "0x" alone does not enumerate the whole tree.
- * - `text`: methods, token symbols and names, labels, tags and note text. Few distinct terms;
+ * - `hex` (hex-index.ts): transaction hashes and addresses. Hundreds of thousands of unique
+ *   terms; searched by prefix only (no fuzzy matching, which would walk them all), and only
+ *   from 4 hex digits on, so "0x" alone does not enumerate them all.
+ * - `text` (MiniSearch): methods, token symbols and names, labels, tags and note text. Few distinct terms;
  *   prefix and (from 5 letters) fuzzy matching, all words required. Thousands of cached
  *   transactions share the same words ("transfer USDC Uniswap Router"), so the text index
  *   holds each distinct text once and maps it to the items that carry it: a common word
@@ -27,7 +28,8 @@ export interface SearchDoc extends Omit<SearchHit, 'tx'> {
 
 interface Held {
   doc: SearchDoc
-  sources: Set<string>
+  /** In the order they first held it; one or two (the pages of both parties), so a list. */
+  sources: string[]
 }
 
 const HEX_TERM = /^0x[0-9a-f]*$/
@@ -36,17 +38,29 @@ const MIN_HEX_PREFIX = 4
 
 const textTokens = (s: string): string[] => s.split(/[\s\p{P}\p{S}]+/u).filter(Boolean)
 
+type TextEntry = { id: string; text: string }
+const TEXT_OPTIONS: Options<TextEntry> = { fields: ['text'], tokenize: textTokens, processTerm: (t) => t.toLowerCase() }
+
+/**
+ * Everything the index holds, as plain data (search-index-file.ts writes it): the items with
+ * their sources, in indexing order. The word indexes are rebuilt from them (`fromState`).
+ */
+export interface CachedSearchState {
+  docs: [doc: SearchDoc, sources: string[]][]
+}
+
+/** A restored state that does not hold together (the file was not written from one index). */
+export class IndexMismatchError extends Error {
+  readonly kind = 'index-mismatch'
+  override readonly name = 'IndexMismatchError'
+}
+
+/** Lets the event loop run between slices of a long load. */
+export const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 export class CachedSearch {
-  readonly #hex = new MiniSearch<{ id: string; hex: string }>({
-    fields: ['hex'],
-    tokenize: (s) => s.split(' ').filter(Boolean),
-    processTerm: (t) => t.toLowerCase(),
-  })
-  readonly #text = new MiniSearch<{ id: string; text: string }>({
-    fields: ['text'],
-    tokenize: textTokens,
-    processTerm: (t) => t.toLowerCase(),
-  })
+  readonly #hex = new HexIndex(MIN_HEX_PREFIX)
+  readonly #text = new MiniSearch<TextEntry>(TEXT_OPTIONS)
   /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
   readonly #byText = new Map<string, Set<string>>()
   readonly #docs = new Map<string, Held>()
@@ -68,6 +82,55 @@ export class CachedSearch {
     return [...this.#bySource.keys()]
   }
 
+  /** The sources holding item `id`, in the order they first held it. */
+  sourcesOf(id: string): string[] {
+    return [...(this.#docs.get(id)?.sources ?? [])]
+  }
+
+  /** A copy of the index as plain data, taken at once (the caller serialises it in slices while the index changes). */
+  toState(): CachedSearchState {
+    const docs: CachedSearchState['docs'] = []
+    for (const held of this.#docs.values()) docs.push([held.doc, held.sources.slice()])
+    return { docs }
+  }
+
+  /**
+   * The index `toState` copied, its word indexes rebuilt in slices that let the event loop run
+   * (the same index as adding the items again, source by source, in that order). Throws
+   * IndexMismatchError when an item is listed twice or without a source.
+   */
+  static async fromState(state: CachedSearchState): Promise<CachedSearch> {
+    const search = new CachedSearch()
+    const texts: TextEntry[] = []
+    for (let i = 0; i < state.docs.length; i++) {
+      const [doc, sources] = state.docs[i]!
+      if (search.#docs.has(doc.id) || sources.length === 0)
+        throw new IndexMismatchError(`item ${doc.id} is listed twice or without a source`)
+      search.#docs.set(doc.id, { doc, sources })
+      for (const source of sources) {
+        const ids = search.#bySource.get(source)
+        if (ids) ids.push(doc.id)
+        else search.#bySource.set(source, [doc.id])
+      }
+      search.#hex.add(doc.id, doc.hex)
+      if (doc.text.length) {
+        const key = doc.text.join(' ')
+        const ids = search.#byText.get(key)
+        if (ids) ids.add(doc.id)
+        else {
+          search.#byText.set(key, new Set([doc.id]))
+          texts.push({ id: key, text: key })
+        }
+      }
+      if (i % 5000 === 4999) await breathe()
+    }
+    for (let i = 0; i < texts.length; i += 2000) {
+      search.#text.addAll(texts.slice(i, i + 2000))
+      await breathe()
+    }
+    return search
+  }
+
   /**
    * Replaces what `source` (a snapshot file, "watchlists", "notes") contributes. An item
    * several sources hold (a transaction on the pages of both its parties) is kept once and
@@ -79,15 +142,15 @@ export class CachedSearch {
     for (const doc of docs) {
       const held = this.#docs.get(doc.id)
       if (held) {
-        if (!held.sources.has(source)) {
-          held.sources.add(source)
+        if (!held.sources.includes(source)) {
+          held.sources.push(source)
           ids.push(doc.id)
         }
         continue
       }
-      this.#docs.set(doc.id, { doc, sources: new Set([source]) })
+      this.#docs.set(doc.id, { doc, sources: [source] })
       ids.push(doc.id)
-      if (doc.hex.length) this.#hex.add({ id: doc.id, hex: doc.hex.join(' ') })
+      this.#hex.add(doc.id, doc.hex)
       if (doc.text.length) this.#addText(doc)
     }
     if (ids.length) this.#bySource.set(source, ids)
@@ -100,10 +163,11 @@ export class CachedSearch {
     for (const id of ids) {
       const held = this.#docs.get(id)
       if (!held) continue
-      held.sources.delete(source)
-      if (held.sources.size > 0) continue
+      const at = held.sources.indexOf(source)
+      if (at >= 0) held.sources.splice(at, 1)
+      if (held.sources.length > 0) continue
       this.#docs.delete(id)
-      if (held.doc.hex.length) this.#hex.discard(id)
+      this.#hex.remove(id, held.doc.hex)
       if (held.doc.text.length) this.#removeText(held.doc)
     }
   }
@@ -140,14 +204,8 @@ export class CachedSearch {
     const textWords = words.filter((w) => !HEX_TERM.test(w))
     let hexHits: Map<string, number> | null = null
     if (hexWords.length) {
-      hexHits = new Map()
-      const results = this.#hex.search(hexWords.join(' '), {
-        combineWith: 'AND',
-        prefix: (term) => term.length >= 2 + MIN_HEX_PREFIX,
-        fuzzy: false,
-      })
-      // A whole hash or address ranks first; then by MiniSearch's score.
-      for (const r of results) hexHits.set(r.id, r.score + (r.terms.some((t) => hexWords.includes(t)) ? 1000 : 0))
+      // A whole hash or address ranks first; then the closest prefixes.
+      hexHits = this.#hex.search(hexWords)
     }
     let scored: [string, number][]
     if (textWords.length) {

@@ -3,7 +3,11 @@ import type { BalanceItem, Transaction } from '../../../shared/domain/service-sc
 import type { SearchDoc } from './cached-search'
 import { isRecord } from '../../../shared/guards'
 
-/** What the cached search finds an item by; read loosely, as cached items may be odd. */
+/**
+ * What the cached search finds an item by; read loosely, as cached items may be odd. The
+ * index saved between runs holds these items as made here: a change to what they hold must
+ * raise SEARCH_WORDS_VERSION (search-index-file.ts), or a saved index keeps the old words.
+ */
 
 const lower = (v: unknown): string | null =>
   typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) ? v.toLowerCase() : null

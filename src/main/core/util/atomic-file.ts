@@ -6,6 +6,24 @@ let counter = 0
 const tempName = (path: string): string => join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`)
 
 /**
+ * Whether `name` is the temp file of a writer that died mid-write (`tempName`'s pattern with a
+ * process id that no longer runs): nothing will rename it, so it may be removed.
+ */
+export function isAbandonedTemp(name: string): boolean {
+  const m = /^\..+\.(\d+)\.\d+\.tmp$/.exec(name)
+  if (!m) return false
+  const pid = Number(m[1])
+  if (pid === process.pid) return false
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code !== 'EPERM'
+  }
+}
+
+/**
  * Replaces `path` so that a reader (or a restart after a crash or SIGKILL at any instant)
  * sees either the old or the new content, never a mix: write a temp file in the same folder,
  * fsync it, rename it over the target, then fsync the folder so the rename itself is durable.
@@ -30,7 +48,11 @@ export function writeFileAtomicSync(path: string, data: string, options: { fsync
   if (fsync) syncDirSync(dirname(path))
 }
 
-export async function writeFileAtomic(path: string, data: string, options: { fsync?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { fsync?: boolean } = {},
+): Promise<void> {
   const fsync = options.fsync ?? true
   await mkdir(dirname(path), { recursive: true })
   const tmp = tempName(path)
