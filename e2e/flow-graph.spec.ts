@@ -71,10 +71,10 @@ test('flow graph: expand two hops with the cost confirmed, filter by asset, find
 
     await test.step('hop 1: expand all, the cost shown before and confirmed', async () => {
       const expandAll = main.getByRole('button', { name: 'Expand all at hop 1' })
-      await expect(main.getByLabel(/^Expand all at hop 1 costs \d+ requests? \(/)).toBeVisible()
+      await expect(main.getByLabel(/^Expand all at hop 1 costs \d+ units? \(/)).toBeVisible()
       await expandAll.click()
       const dialog = page.getByRole('alertdialog', { name: 'Expand all at hop 1?' })
-      await expect(dialog).toContainText(/This costs \d+ requests? \([\d.]+ % of the \d+ left today\)\./)
+      await expect(dialog).toContainText(/This costs \d+ units? \([\d.]+ % of the \d+ left today\)\./)
       await dialog.getByRole('button', { name: 'Run' }).click()
       await expect(main.getByRole('button', { name: 'Expand all at hop 1' })).toBeHidden({ timeout: 120_000 })
       await expect(main.getByRole('progressbar')).toBeHidden({ timeout: 120_000 })
