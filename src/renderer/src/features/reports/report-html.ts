@@ -1,9 +1,11 @@
-import { checksumAddress } from '@shared/domain/address'
+import { parseAmount } from '@shared/domain/amount'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel } from '../transactions/tx-view'
+import { nodeData } from '../flows/graph-elements'
 import { esc } from './html-escape'
 import {
   amountText,
+  checksummed,
   nodeTitle,
   REPORT_HOPS,
   subjectFigures,
@@ -17,14 +19,14 @@ import { flowGraphSvg, historySvg } from './report-svg'
 export const REPORT_TX_ROWS = 500
 
 const when = (iso: string | null): string => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : 'not loaded')
-const day = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 10))
-const addr = (a: string): string => {
-  try {
-    return checksumAddress(a)
-  } catch {
-    return a
-  }
+const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+/** The native value as the app shows it: exact, in whole coins; unreadable text shown as sent. */
+const coin = (wei: string): string => {
+  const v = parseAmount(wei)
+  return v === null ? wei : amountText(v, 18, 'coin')
 }
+const day = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 10))
+const addr = checksummed
 const asOf = (iso: string | null): string => `<p class="asof">Data as of ${esc(when(iso))}.</p>`
 
 function summary(input: ReportInput): string {
@@ -54,7 +56,7 @@ function txRows(s: ReportSubject): string {
         `<tr><td class="mono">${esc(tx.hash)}</td><td>${esc(tx.timestamp ? when(tx.timestamp) : 'pending')}</td>` +
         `<td>${esc(DIRECTION_LABEL[directionOf(tx, s.address)])}</td><td>${esc(methodLabel(tx))}</td>` +
         `<td class="mono">${esc(from.name ?? from.address ?? '—')}</td><td class="mono">${esc(to.name ?? to.address ?? 'contract creation')}</td>` +
-        `<td class="num">${esc(tx.value)}</td><td>${esc(statusLabel(tx))}</td></tr>`
+        `<td class="num">${esc(coin(tx.value))}</td><td>${esc(statusLabel(tx))}</td></tr>`
       )
     })
     .join('')
@@ -65,10 +67,13 @@ function subjectSection(s: ReportSubject, i: number): string {
   const title = s.label ? `${s.label} (${addr(s.address)})` : addr(s.address)
   const id = `a${i}`
   const nodes = [...f.distance.entries()].map(([address, hop]) => {
-    const name = nodeTitle(f.graph, address)
-    const folded = f.hubs.get(address)
-    const short = name.length > 24 ? `${name.slice(0, 23)}…` : name
-    return { id: address, hop, root: address === s.address, label: folded ? `${short} (+${folded})` : short }
+    // The canvas's own label rule (graph-elements.ts): a name cut to 24, else a short address.
+    const n = nodeData(address, hop, f.graph.nodes.get(address) ?? null, {
+      root: address === s.address,
+      loaded: false,
+      folded: f.hubs.get(address) ?? 0,
+    })
+    return { id: address, hop, root: n.kind === 'root', label: n.label }
   })
   const graph =
     f.edges.length === 0
@@ -79,14 +84,14 @@ function subjectSection(s: ReportSubject, i: number): string {
       (e) =>
         `<tr><td>${esc(nodeTitle(f.graph, e.from))}</td><td>${esc(nodeTitle(f.graph, e.to))}</td>` +
         `<td class="num">${esc(amountText(e.value, e.decimals, e.symbol))}</td><td class="num">${e.count}</td>` +
-        `<td>${esc(day(e.firstMs))}</td><td>${esc(day(e.lastMs))}</td></tr>`,
+        `<td class="date">${esc(day(e.firstMs))}</td><td class="date">${esc(day(e.lastMs))}</td></tr>`,
     )
     .join('')
   const charts = f.histories
     .map(
       (h) =>
         `<figure>${historySvg(h.points, `${h.absolute ? 'Balance' : 'Net change'} of ${h.symbol} over time`, h.low, h.high)}` +
-        `<figcaption>${esc(h.absolute ? `Balance of ${h.symbol}` : `Net change of ${h.symbol} since the oldest loaded transaction (today's balance not loaded)`)}: from ${esc(h.low)} to ${esc(h.high)}.</figcaption></figure>`,
+        `<figcaption>${esc(h.absolute ? `Balance of ${h.symbol}` : `Net change of ${h.symbol} since the oldest loaded transaction (today's balance not loaded)`)}, ${esc(minute(h.fromMs))} to ${esc(minute(h.toMs))}: lowest ${esc(h.low)}, highest ${esc(h.high)}.</figcaption></figure>`,
     )
     .join('')
   const more =
@@ -111,7 +116,7 @@ function subjectSection(s: ReportSubject, i: number): string {
     (charts || '<p class="muted">Too few changes to draw.</p>') +
     `<h3>Transactions</h3>${asOf(s.transactionsFetchedAt)}${more}` +
     (s.transactions.length
-      ? '<table><thead><tr><th scope="col">Hash</th><th scope="col">Time</th><th scope="col">Direction</th><th scope="col">Method</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Value (smallest unit)</th><th scope="col">Status</th></tr></thead>' +
+      ? '<table><thead><tr><th scope="col">Hash</th><th scope="col">Time</th><th scope="col">Direction</th><th scope="col">Method</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Value</th><th scope="col">Status</th></tr></thead>' +
         `<tbody>${txRows(s)}</tbody></table>`
       : '') +
     '</section>'

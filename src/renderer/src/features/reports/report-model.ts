@@ -1,4 +1,5 @@
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
+import { checksumAddress } from '@shared/domain/address'
 import { formatUnits } from '@shared/domain/amount'
 import {
   assetsFromBalances,
@@ -46,6 +47,8 @@ export interface HistoryFigure {
   /** True: real balances (today's balance known); false: net change since the oldest loaded. */
   absolute: boolean
   points: HistoryPoint[]
+  fromMs: number
+  toMs: number
   low: string
   high: string
 }
@@ -85,7 +88,8 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
   const absolute = new Set(known.map((a) => a.key))
   // The native coin's balance is not in the balances answer: its line is a net change.
   const now = [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 0n }, ...known]
-  const history = balanceHistory(s.transactions, s.address, now, Date.parse(s.transactionsFetchedAt ?? '') || 0)
+  const nowMs = Date.parse(s.transactionsFetchedAt ?? '') || 0
+  const history = balanceHistory(s.transactions, s.address, now, nowMs)
   const histories = history.assets
     .filter((a) => a.points.length > 2)
     .sort((a, b) => b.points.length - a.points.length)
@@ -93,8 +97,11 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
     .map((a): HistoryFigure => {
       const isAbsolute = absolute.has(a.key)
       const base = isAbsolute ? 0n : a.points[0]!.value
+      // The line ends at the last change: the balance then holds until today, and a span out
+      // to today would squeeze a burst of activity into a sliver at the left.
+      const moved = a.points.at(-1)!.ms === nowMs ? a.points.slice(0, -1) : a.points
       const points = sampleExtremes(
-        a.points.map((p) => ({ ms: p.ms, value: p.value - base })),
+        moved.map((p) => ({ ms: p.ms, value: p.value - base })),
         REPORT_POINTS,
       )
       let lo = points[0]!.value
@@ -107,6 +114,8 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
         symbol: a.symbol,
         absolute: isAbsolute,
         points,
+        fromMs: points[0]!.ms,
+        toMs: points.at(-1)!.ms,
         low: amount(lo, a.decimals, a.symbol),
         high: amount(hi, a.decimals, a.symbol),
       }
@@ -117,7 +126,16 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
 /** The name a node is shown with: the user's label, the item's, else the address. */
 export function nodeTitle(graph: FlowGraph, address: string): string {
   const n = graph.nodes.get(address)
-  return (n && nodeName(n)) ?? address
+  return (n && nodeName(n)) ?? checksummed(address)
+}
+
+/** The checksummed form; a malformed address (never from the schema) is shown as it came. */
+export function checksummed(address: string): string {
+  try {
+    return checksumAddress(address)
+  } catch {
+    return address
+  }
 }
 
 export { amount as amountText }

@@ -16,6 +16,7 @@ table { border-collapse: collapse; width: 100%; margin: .4em 0 1em; font-size: .
 th, td { border: 1px solid #d4dbe3; padding: 3px 6px; text-align: left; vertical-align: top; }
 th { background: #eef2f6; }
 td.num { text-align: right; white-space: nowrap; }
+td.date { white-space: nowrap; }
 .notes { white-space: pre-wrap; border-left: 3px solid #d4dbe3; padding-left: .8em; }
 figure { margin: .6em 0 1em; }
 figcaption { font-size: .9em; color: #4a5663; }

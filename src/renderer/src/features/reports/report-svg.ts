@@ -11,7 +11,7 @@ export interface Point {
  * each hop one ring further out, the addresses of a ring spread evenly in the given order.
  * Deterministic (same input, same picture), so a report reads the same each time it is made.
  */
-export function ringLayout(byHop: ReadonlyMap<string, number>, ringGap = 90): Map<string, Point> {
+export function ringLayout(byHop: ReadonlyMap<string, number>, ringGap = 130): Map<string, Point> {
   const rings = new Map<number, string[]>()
   for (const [id, hop] of byHop) {
     const ring = rings.get(hop) ?? []
@@ -21,8 +21,8 @@ export function ringLayout(byHop: ReadonlyMap<string, number>, ringGap = 90): Ma
   const out = new Map<string, Point>()
   for (const [hop, ids] of rings) {
     ids.sort()
-    // A ring far out holds more: it widens so its nodes keep about 40 px apart.
-    const radius = hop === 0 && ids.length === 1 ? 0 : Math.max(hop * ringGap, (ids.length * 40) / (2 * Math.PI))
+    // A ring far out holds more: it widens so its nodes (and their labels) keep about 70 px apart.
+    const radius = hop === 0 && ids.length === 1 ? 0 : Math.max(hop * ringGap, (ids.length * 70) / (2 * Math.PI))
     ids.forEach((id, i) => {
       const angle = (2 * Math.PI * i) / ids.length - Math.PI / 2
       out.set(id, { x: radius * Math.cos(angle) + 0, y: radius * Math.sin(angle) + 0 })
