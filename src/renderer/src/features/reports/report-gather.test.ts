@@ -54,4 +54,15 @@ describe('gatherSubject', () => {
     expect(html).not.toContain(KEY)
     expect(html).toContain('Data as of 2026-01-02 03:04:05 UTC.')
   })
+
+  it("names an address opened from its page by the user's watchlist label", async () => {
+    const { gatherSubject } = await import('./report-gather')
+    const { useWatchlistsStore } = await import('../watchlists/watchlists-store')
+    const lists = [{ entries: [{ address: ME.toUpperCase().replace('0X', '0x'), network: 'alpha', label: 'Mine' }] }]
+    useWatchlistsStore().lists = lists as never
+    const s = await gatherSubject({ network: 'alpha', networkLabel: 'Alpha', address: ME, label: null, note: null })
+    expect(s.label).toBe('Mine')
+    const other = await gatherSubject({ network: 'beta', networkLabel: 'Beta', address: ME, label: null, note: null })
+    expect(other.label).toBeNull()
+  })
 })

@@ -1,4 +1,5 @@
 import { normaliseAddress } from '@shared/domain/address'
+import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../bridge'
 import { useBalancesStore } from '../balances/balances-store'
@@ -50,12 +51,15 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
     b && b.network === ref.network && normaliseAddress(b.address) === address
       ? { items: b.items, fetchedAt: b.fetchedAt }
       : null
+  const watchLabels = watchLabelsOn(watchlists.lists, ref.network)
   return {
     ...ref,
+    // Opened from its page, an address has no case label: the user's watchlist label names it.
+    label: ref.label ?? displayName(watchLabels.get(address)) ?? null,
     address,
     transactions,
     transactionsFetchedAt: fetchedAt,
     balances: ownBalances,
-    watchLabels: watchLabelsOn(watchlists.lists, ref.network),
+    watchLabels,
   }
 }
