@@ -116,6 +116,24 @@ export async function connectService(page: Page, info: ServiceSandboxInfo, key: 
 }
 
 /**
+ * A fresh service sandbox under a fresh key, the app connected to it, `run` given both; the
+ * sandbox is stopped afterwards whatever happens.
+ */
+export async function withConnectedSandbox(
+  page: Page,
+  run: (service: ServiceSandbox, key: string) => Promise<void>,
+): Promise<void> {
+  const key = `e2e_${randomBytes(10).toString('hex')}`
+  const service = await startServiceSandbox(['--api-key', key])
+  try {
+    await connectService(page, service.info, key)
+    await run(service, key)
+  } finally {
+    await service.stop()
+  }
+}
+
+/**
  * A sandbox answering from the replay items in `dir` under a fresh key, the app connected to it
  * as a user would, and `address` opened from the search box (its page may still be loading).
  */

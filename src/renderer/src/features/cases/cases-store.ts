@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { CaseFile } from '@shared/domain/case-file'
+import type { CaseFile, GraphState } from '@shared/domain/case-file'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { bridge } from '../../bridge'
 
@@ -48,6 +48,7 @@ export const useCasesStore = defineStore('cases', () => {
   const removeAddress = async (id: string, address: string, network: string) =>
     keep(await bridge.invoke('cases.removeAddress', { id, address, network }))
   const setNotes = async (id: string, notes: string) => keep(await bridge.invoke('cases.setNotes', { id, notes }))
+  const setGraph = async (id: string, graph: GraphState) => keep(await bridge.invoke('cases.setGraph', { id, graph }))
   const rename = async (id: string, name: string) => keep(await bridge.invoke('cases.rename', { id, name }))
   const importText = async (text: string) => keep(await bridge.invoke('cases.import', { text }))
   const exportFile = (id: string) => bridge.invoke('cases.export', { id })
@@ -68,6 +69,7 @@ export const useCasesStore = defineStore('cases', () => {
     updateAddress,
     removeAddress,
     setNotes,
+    setGraph,
     rename,
     importText,
     exportFile,

@@ -3,3 +3,4 @@ export { limitFlows, parseMinAmount, FlowFilterError, type FlowDirection, type F
 export { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 export { findPath } from './flow-path'
 export { default as FlowsPanel } from './FlowsPanel.vue'
+export { useFlowsStore } from './flows-store'

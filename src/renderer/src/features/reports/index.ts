@@ -1,0 +1,5 @@
+export { buildReportHtml, REPORT_TX_ROWS } from './report-html'
+export { subjectFigures, type ReportInput, type ReportSubject } from './report-model'
+export { ringLayout, flowGraphSvg, historySvg } from './report-svg'
+export { esc } from './html-escape'
+export { default as ExportReportButton } from './ExportReportButton.vue'

@@ -1,0 +1,141 @@
+import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
+import { checksumAddress } from '@shared/domain/address'
+import { formatUnits } from '@shared/domain/amount'
+import {
+  assetsFromBalances,
+  balanceHistory,
+  NATIVE,
+  type AssetNow,
+  type HistoryPoint,
+} from '../analysis/balance-history'
+import { sampleExtremes } from '../analysis/history-sampling'
+import { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph } from '../flows/flow-graph'
+import { collapseHubs } from '../flows/flow-hubs'
+import { limitFlows } from '../flows/flow-limit'
+
+/**
+ * One address in a report, with the data the app already holds for it (nothing here asks the
+ * network). `fetchedAt` times come from main's answers: every figure says how old it is.
+ */
+export interface ReportSubject {
+  network: string
+  networkLabel: string
+  /** Lowercase. */
+  address: string
+  /** What the analyst calls it (case label, watchlist label); untrusted text, escaped when written. */
+  label: string | null
+  note: string | null
+  transactions: readonly Transaction[]
+  /** When the transactions were fetched from the service; null when none are kept. */
+  transactionsFetchedAt: string | null
+  /** Today's token balances, when loaded, and when they were fetched. */
+  balances: { items: readonly BalanceItem[]; fetchedAt: string } | null
+  /** Watchlist labels by lowercase address on this network, shown first on graph nodes. */
+  watchLabels?: ReadonlyMap<string, string>
+}
+
+export interface ReportInput {
+  title: string
+  /** ISO time the report was made. */
+  generatedAt: string
+  subjects: readonly ReportSubject[]
+  notes: string
+}
+
+export interface HistoryFigure {
+  symbol: string
+  /** True: real balances (today's balance known); false: net change since the oldest loaded. */
+  absolute: boolean
+  points: HistoryPoint[]
+  fromMs: number
+  toMs: number
+  low: string
+  high: string
+}
+
+export interface SubjectFigures {
+  graph: FlowGraph
+  /** Edges within two hops of the address, busy hubs folded, largest movement count first. */
+  edges: FlowEdge[]
+  distance: Map<string, number>
+  hubs: Map<string, number>
+  histories: HistoryFigure[]
+}
+
+/** Hops a report draws: the address's counterparties and theirs, as far as data is loaded. */
+export const REPORT_HOPS = 2
+/** Balance lines per address: the assets with the most changes. */
+export const REPORT_CHARTS = 4
+/** Points per drawn line: enough for a page width. */
+export const REPORT_POINTS = 240
+
+const amount = (v: bigint, decimals: number | null, symbol: string): string =>
+  `${formatUnits(v, decimals ?? 0)} ${symbol}`
+
+/**
+ * The figures of one address, worked out by the same code the app's views use: the flow graph
+ * (`buildFlowGraph`, `limitFlows`, `collapseHubs`) and the balance history with its sampling.
+ * Without today's balances the history line is the net change since the oldest loaded
+ * transaction (exact, from the transactions alone) and says so, rather than a guessed balance.
+ */
+export function subjectFigures(s: ReportSubject): SubjectFigures {
+  const graph = buildFlowGraph(s.transactions, { watchLabels: s.watchLabels })
+  const limited = limitFlows(graph.edges, s.address, { hops: REPORT_HOPS, direction: 'both', minAmount: '' })
+  const folded = collapseHubs(limited.edges, graph.nodes, new Set([s.address]))
+  for (const h of folded.hidden) limited.distance.delete(h)
+
+  const known: AssetNow[] = s.balances ? assetsFromBalances(s.balances.items) : []
+  const absolute = new Set(known.map((a) => a.key))
+  // The native coin's balance is not in the balances answer: its line is a net change.
+  const now = [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 0n }, ...known]
+  const nowMs = Date.parse(s.transactionsFetchedAt ?? '') || 0
+  const history = balanceHistory(s.transactions, s.address, now, nowMs)
+  const histories = history.assets
+    .filter((a) => a.points.length > 2)
+    .sort((a, b) => b.points.length - a.points.length)
+    .slice(0, REPORT_CHARTS)
+    .map((a): HistoryFigure => {
+      const isAbsolute = absolute.has(a.key)
+      const base = isAbsolute ? 0n : a.points[0]!.value
+      // The line ends at the last change: the balance then holds until today, and a span out
+      // to today would squeeze a burst of activity into a sliver at the left.
+      const moved = a.points.at(-1)!.ms === nowMs ? a.points.slice(0, -1) : a.points
+      const points = sampleExtremes(
+        moved.map((p) => ({ ms: p.ms, value: p.value - base })),
+        REPORT_POINTS,
+      )
+      let lo = points[0]!.value
+      let hi = lo
+      for (const p of points) {
+        if (p.value < lo) lo = p.value
+        if (p.value > hi) hi = p.value
+      }
+      return {
+        symbol: a.symbol,
+        absolute: isAbsolute,
+        points,
+        fromMs: points[0]!.ms,
+        toMs: points.at(-1)!.ms,
+        low: amount(lo, a.decimals, a.symbol),
+        high: amount(hi, a.decimals, a.symbol),
+      }
+    })
+  return { graph, edges: folded.edges, distance: limited.distance, hubs: folded.hubs, histories }
+}
+
+/** The name a node is shown with: the user's label, the item's, else the address. */
+export function nodeTitle(graph: FlowGraph, address: string): string {
+  const n = graph.nodes.get(address)
+  return (n && nodeName(n)) ?? checksummed(address)
+}
+
+/** The checksummed form; a malformed address (never from the schema) is shown as it came. */
+export function checksummed(address: string): string {
+  try {
+    return checksumAddress(address)
+  } catch {
+    return address
+  }
+}
+
+export { amount as amountText }
