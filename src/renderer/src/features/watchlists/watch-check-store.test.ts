@@ -23,6 +23,18 @@ const result = (statuses: WatchStatus[]): WatchCheckResult => ({
   statuses,
 })
 
+/** What main estimates the next check of `addresses` to cost. */
+const estimate = (addresses: number) => ({
+  requests: 1,
+  billing: 'request' as const,
+  leftToday: 900,
+  percentOfLeft: 0.2,
+  reserve: 200,
+  crossesReserve: false,
+  exceedsLeft: false,
+  addresses,
+})
+
 describe('watch check store', () => {
   let t: TestApp
   const shown: { title: string; body?: string }[] = []
@@ -44,16 +56,7 @@ describe('watch check store', () => {
   it('mirrors statuses, and raises the browser notification once for what is newly unseen', async () => {
     const s = useWatchCheckStore()
     t.bridge.handle('watch.check', () => result([status('0xa', true), status('0xb', false)]))
-    t.bridge.handle('watch.estimate', () => ({
-      requests: 1,
-      billing: 'request',
-      leftToday: 900,
-      percentOfLeft: 0.2,
-      reserve: 200,
-      crossesReserve: false,
-      exceedsLeft: false,
-      addresses: 2,
-    }))
+    t.bridge.handle('watch.estimate', () => estimate(2))
     await s.check('w1')
     expect(s.get('alpha', '0xA')?.unseen).toBe(true)
     expect(shown).toEqual([{ title: 'Watchlist: something changed', body: '1 watched address changed.' }])
@@ -68,16 +71,7 @@ describe('watch check store', () => {
   it('stays quiet without the permission, and in Electron (main notifies there)', async () => {
     const s = useWatchCheckStore()
     t.bridge.handle('watch.check', () => result([status('0xa', true)]))
-    t.bridge.handle('watch.estimate', () => ({
-      requests: 1,
-      billing: 'request',
-      leftToday: 900,
-      percentOfLeft: 0.2,
-      reserve: 200,
-      crossesReserve: false,
-      exceedsLeft: false,
-      addresses: 1,
-    }))
+    t.bridge.handle('watch.estimate', () => estimate(1))
     FakeNotification.permission = 'default'
     await s.check('w1')
     expect(shown).toHaveLength(0)
@@ -96,9 +90,8 @@ describe('watch check store', () => {
       seen = s.progress.alpha
       return result([status('0xa', false)])
     })
-    t.bridge.handle('watch.estimate', () => {
-      throw new Error('not asked for here')
-    })
+    // Asked again after every check (the cost of the next one).
+    t.bridge.handle('watch.estimate', () => estimate(1))
     t.bridge.emit('watch.progress', { network: 'alpha', done: 1, total: 2, way: 'logs' })
     expect(s.progress).toEqual({})
     await s.check('w1')
