@@ -44,7 +44,7 @@ async function expectNoSeriousAxe(report: Page, screen: string): Promise<void> {
 }
 
 /**
- * Clicks "Export report" on `page`, saves the file, checks its bytes, opens it offline, runs
+ * Clicks "Download report" on `page`, saves the file, checks its bytes, opens it offline, runs
  * `check` on it, then axe (0 serious), and closes the fresh context whatever happens.
  */
 async function exportAndOpen(
@@ -56,7 +56,7 @@ async function exportAndOpen(
 ): Promise<void> {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('main').getByRole('button', { name: 'Export report' }).click(),
+    page.getByRole('main').getByRole('button', { name: 'Download report' }).click(),
   ])
   const file = await saveReport(download, testInfo, name, secrets)
   const { context, report, asked } = await openOffline(page.context().browser()!, file)
