@@ -1,5 +1,4 @@
-import fs from 'node:fs'
-import { syncBuiltinESMExports } from 'node:module'
+import { injectWriteFault } from '../../testing/write-faults'
 
 /**
  * Test fixture (case-crash.test.ts): rewrites the notes of the one case in `<dataDir>` as fast
@@ -10,30 +9,7 @@ import { syncBuiltinESMExports } from 'node:module'
  */
 const [dir, mode = 'external'] = process.argv.slice(2)
 if (!dir) throw new Error('usage: case-writer <dataDir> [external | <fraction>]')
-let armed = false
-if (mode !== 'external') {
-  const fraction = Number(mode)
-  const paths = new Map<number, string>()
-  const real = { openSync: fs.openSync, writeSync: fs.writeSync }
-  fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
-    const fd = (real.openSync as (...a: unknown[]) => number)(path, ...rest)
-    paths.set(fd, String(path))
-    return fd
-  }) as typeof fs.openSync
-  fs.writeSync = ((fd: number, data: string | Uint8Array, ...rest: unknown[]) => {
-    const path = paths.get(fd) ?? ''
-    if (armed && path.endsWith('.tmp') && !path.includes('.bak.')) {
-      const bytes = Buffer.from(data as string)
-      real.writeSync(fd, bytes.subarray(0, Math.floor(bytes.length * fraction)))
-      process.kill(process.pid, 'SIGKILL')
-      for (;;) {
-        /* the signal is on its way */
-      }
-    }
-    return (real.writeSync as (...a: unknown[]) => number)(fd, data, ...rest)
-  }) as typeof fs.writeSync
-  syncBuiltinESMExports()
-}
+const fault = mode === 'external' ? null : injectWriteFault('main-write', Number(mode))
 
 const { CaseStore } = await import('../case-store')
 const store = new CaseStore({ dataDir: dir })
@@ -43,7 +19,7 @@ if (!c) throw new Error('the test prepares one case first')
 let generation = Number(/^gen-(\d+)/.exec(c.notes)?.[1] ?? 0)
 for (let saves = 0; ; saves++) {
   generation += 1
-  armed = mode !== 'external' && saves === 2
+  if (saves === 2) fault?.arm()
   process.stdout.write(`saving ${generation}\n`)
   store.setNotes(c.id, `gen-${generation} ${'n'.repeat(5000)}`)
   process.stdout.write(`saved ${generation}\n`)
