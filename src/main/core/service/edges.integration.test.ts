@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '../../../shared/bridge/contract'
 import type { BridgeError } from '../../../shared/bridge/errors'
-import { createCore, type Core } from '../app-core'
-import { Redactor } from '../util/logger'
+import { scriptedCore } from '../testing/scripted-core'
 import { json, startScriptedServer } from '../testing/scripted-server'
 import { nextPage, transaction } from '../testing/service-fixtures'
 
@@ -16,8 +12,7 @@ import { nextPage, transaction } from '../testing/service-fixtures'
 const KEY = 'sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 const ADDR = '0x00000000000000000000000000000000000000aa'
 let server: Awaited<ReturnType<typeof startScriptedServer>>
-let dir: string
-let core: Core
+let app: Awaited<ReturnType<typeof scriptedCore>>
 let profileId: string
 
 beforeAll(async () => {
@@ -26,50 +21,20 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'edges-service-'))
   server.seen.length = 0
-  core = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: 'linux',
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychain: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+  app = await scriptedCore({
+    serviceUrl: server.url,
+    key: KEY,
     tuning: { client: { timeoutMs: 2000, backoffMs: 10, maxAttempts: 2 } },
   })
-  const profile = await call('profiles.save', {
-    name: 'Hostile',
-    baseUrl: server.url,
-    rpcUrl: `${server.url}/rpc`,
-    networks: [
-      { name: 'alpha', label: 'Alpha' },
-      { name: 'beta', label: 'Beta' },
-    ],
-  })
-  profileId = profile.id
-  await call('profiles.activate', { id: profileId })
-  await call('key.set', { profileId, key: KEY, sessionOnly: true })
+  profileId = app.profileId
 })
-afterEach(async () => {
-  await core.dispose()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterEach(() => app.dispose())
 
-async function call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> {
-  const r = await core.bridge.dispatch(name, input)
-  if (!r.ok) throw new Error(`${name} failed: ${r.error.kind}: ${r.error.message}`)
-  return r.value as BridgeCallOutputs[K]
-}
-
-/** The typed error of a call that must fail. A call that hangs fails the test by its timeout. */
-async function failure<K extends BridgeCallName>(
-  name: K,
-  input: BridgeCallInput<K>,
-): Promise<BridgeError | 'succeeded'> {
-  const outcome = await core.bridge.dispatch(name, input)
-  return outcome.ok ? 'succeeded' : outcome.error
-}
+const call = <K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> =>
+  app.call(name, input)
+/** The typed error of a call that must fail ('ok' when it succeeded). A call that hangs fails the test by its timeout. */
+const failure = <K extends BridgeCallName>(name: K, input: BridgeCallInput<K>) => app.failure(name, input)
 
 const txs = { network: 'alpha', address: ADDR, cursor: null, priority: 'user', refresh: true } as const
 

@@ -20,6 +20,8 @@ export async function scriptedCore(options: {
   tuning?: RuntimeTuning
 }): Promise<{
   core: Core
+  /** The active profile's id. */
+  profileId: string
   /** A call that must succeed: its value. */
   call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]>
   /** A call's typed error, or 'ok' when it succeeded. */
@@ -60,6 +62,7 @@ export async function scriptedCore(options: {
   await call('key.set', { profileId: profile.id, key: options.key, sessionOnly: true })
   return {
     core,
+    profileId: profile.id,
     call,
     failure,
     dispose: async () => {
