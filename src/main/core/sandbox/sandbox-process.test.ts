@@ -25,11 +25,13 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-launcher-'))
   writeFileSync(
     join(dir, 'good.mjs'),
-    `process.stderr.write('booting\\n')
+    // The SIGTERM handler comes before the ready line, as in sandbox/cli.ts: a stop that follows
+    // the ready line at once must find it.
+    `process.on('SIGTERM', () => { process.stderr.write('bye\\n'); process.exit(0) })
+process.stderr.write('booting\\n')
 process.stderr.write('sandbox-progress {"stage":"seeding","network":"alpha","done":1,"total":2}\\n')
 process.stdout.write('not json at all\\n')
 process.stdout.write(${JSON.stringify(JSON.stringify(READY))} + '\\n')
-process.on('SIGTERM', () => { process.stderr.write('bye\\n'); process.exit(0) })
 setInterval(() => {}, 1000)
 `,
   )
