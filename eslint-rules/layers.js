@@ -58,9 +58,9 @@ function check(fromLayer, spec, target, isTest) {
       return null
     case 'renderer':
       if (MAIN_LAYERS.has(toLayer))
-        return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/bridge), and main holds the API key.'
+        return 'src/renderer must never import src/main: the renderer talks to main only through the bridge (src/renderer/src/platform/bridge), and main holds the API key.'
       if (toLayer === 'preload')
-        return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/bridge.'
+        return 'src/renderer must not import src/preload: the preload exposes the bridge on window; use src/renderer/src/platform/bridge.'
       if (toLayer === 'sandbox')
         return 'src/renderer must not import the sandbox: it is a separate service reached through main.'
       if (isElectron(spec))

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { makeLimiter, sandboxProfile } from './testing/samples'
 import { mountWith, setupTestApp, type TestApp } from './testing/mount'
-import { useSessionStore } from './features/shell/session-store'
+import { useSessionStore } from './platform/session-store'
 import App from './App.vue'
 
 const ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7'

@@ -4,7 +4,7 @@ import 'vue-sonner/style.css'
 import './styles.css'
 import App from './App.vue'
 import { createAppRouter } from './router'
-import { adoptWebSession } from './bridge/web-session'
+import { adoptWebSession } from './platform/bridge/web-session'
 
 // Before the router reads the address's fragment, which may carry the web host's session.
 adoptWebSession()

@@ -1,7 +1,7 @@
-import { ADDRESS_ROUTE_PATH } from './address-tabs'
+import { ADDRESS_ROUTE_PATH } from './pages/address-tabs'
 import { createRouter, createWebHashHistory, type Router } from 'vue-router'
-import HomeView from './features/address/HomeView.vue'
-import { useSessionStore } from './features/shell/session-store'
+import HomeView from './pages/HomeView.vue'
+import { useSessionStore } from './platform/session-store'
 
 /**
  * Hash history works under both app:// (Electron) and the web host. Every view but the
@@ -15,38 +15,38 @@ export function createAppRouter(): Router {
       {
         path: '/welcome',
         name: 'welcome',
-        component: () => import('./features/setup/WelcomeView.vue'),
+        component: () => import('./pages/WelcomeView.vue'),
         meta: { open: true },
       },
       {
         path: ADDRESS_ROUTE_PATH,
         name: 'address',
-        component: () => import('./features/address/AddressView.vue'),
+        component: () => import('./pages/AddressView.vue'),
       },
       {
         path: '/cases/:id',
         name: 'case',
-        component: () => import('./features/cases/CaseView.vue'),
+        component: () => import('./pages/CaseView.vue'),
         props: true,
         meta: { open: true },
       },
-      { path: '/rpc', name: 'rpc', component: () => import('./features/rpc/RpcView.vue') },
+      { path: '/rpc', name: 'rpc', component: () => import('./pages/RpcView.vue') },
       {
         path: '/watchlists',
         name: 'watchlists',
-        component: () => import('./features/watchlists/WatchlistsView.vue'),
+        component: () => import('./pages/WatchlistsView.vue'),
         meta: { open: true },
       },
       {
         path: '/settings',
         name: 'settings',
-        component: () => import('./features/settings/SettingsView.vue'),
+        component: () => import('./pages/SettingsView.vue'),
         meta: { open: true },
       },
       {
         path: '/:rest(.*)*',
         name: 'not-found',
-        component: () => import('./features/shell/NotFoundView.vue'),
+        component: () => import('./pages/NotFoundView.vue'),
         meta: { open: true },
       },
     ],

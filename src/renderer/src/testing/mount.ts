@@ -1,9 +1,9 @@
-import { ADDRESS_ROUTE_PATH } from '../address-tabs'
+import { ADDRESS_ROUTE_PATH } from '../pages/address-tabs'
 import { mount, type ComponentMountingOptions } from '@vue/test-utils'
 import { createPinia, setActivePinia, type Pinia } from 'pinia'
 import type { Component } from 'vue'
 import { createMemoryHistory, createRouter, type Router, type RouteRecordRaw } from 'vue-router'
-import { installBridge } from '../bridge'
+import { installBridge } from '../platform/bridge'
 import { createFakeBridge, type FakeBridge } from './fake-bridge'
 
 export interface TestApp {

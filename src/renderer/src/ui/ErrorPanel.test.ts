@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERROR_KINDS } from '@shared/bridge/errors'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
-import { useClockStore } from '../features/shell/clock-store'
+import { useClockStore } from '../platform/clock-store'
 import ErrorPanel from './ErrorPanel.vue'
 
 describe('ErrorPanel', () => {

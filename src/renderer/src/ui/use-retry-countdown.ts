@@ -1,7 +1,7 @@
 import { computed, type Ref } from 'vue'
 import type { BridgeError } from '@shared/bridge/errors'
 import { secondsUntil } from './errors'
-import { useClockStore } from '../features/shell/clock-store'
+import { useClockStore } from '../platform/clock-store'
 
 /** Seconds until an error's `retryAfterMs` has passed, counted from when it arrived. */
 export function useRetryCountdown(error: Readonly<Ref<BridgeError | null>>, arrivedAt: Readonly<Ref<number>>) {

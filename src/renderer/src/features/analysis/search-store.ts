@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { SearchHit } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 /**
  * The cached search behind the Ctrl+K box. Main holds the index (it has the cached data);

@@ -3,7 +3,7 @@ import { ref, shallowRef } from 'vue'
 import type { BridgeEvents } from '@shared/bridge/contract'
 import type { ApprovalsView } from '@shared/domain/approvals-view'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 /**
  * The approvals of the open address on one network. Opening the tab costs one request (the

@@ -3,7 +3,7 @@ import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { makeBalance, makeBalances, ME } from '../../testing/samples'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { useBalancesStore } from './balances-store'
-import { useWatchSummariesStore } from '../watchlists/watch-summaries-store'
+import { useWatchSummariesStore } from './watch-summaries-store'
 
 describe('balances store', () => {
   let t: TestApp

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { BalancesView } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 import {
   allocation,
   filterRows,
@@ -12,9 +12,9 @@ import {
   type BalanceSortKey,
   type SortDir,
 } from './balance-rows'
-import { useWatchSummariesStore } from '../watchlists/watch-summaries-store'
+import { useWatchSummariesStore } from './watch-summaries-store'
 import { sameAddress } from '@shared/domain/address'
-import { scopeOf } from '../address/view-scope'
+import { scopeOf } from '../../platform/view-scope'
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
 

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { CaseFile, GraphState } from '@shared/domain/case-file'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 /** Cases (main keeps them in cases.json and is the one writer); none of this reads the network. */
 export const useCasesStore = defineStore('cases', () => {

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { makeLimiter, makePage, ME } from '../../testing/samples'
-import { tx } from '../analysis/analysis-samples'
+import { tx } from '../../testing/analysis-samples'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import FlowsPanel from './FlowsPanel.vue'
 

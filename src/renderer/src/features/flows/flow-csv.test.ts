@@ -2,7 +2,7 @@ import Papa from 'papaparse'
 import { describe, expect, it } from 'vitest'
 import { party } from '@shared/testing/service-samples'
 import { uncell } from '@shared/csv'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { buildFlowGraph } from './flow-graph'
 import { amountText, EDGE_COLUMNS, edgesCsv } from './flow-csv'
 

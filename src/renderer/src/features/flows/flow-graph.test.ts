@@ -5,7 +5,7 @@ import { readFixture } from '@shared/testing/blockscout-fixtures'
 import { party } from '@shared/testing/service-samples'
 import { NATIVE } from '../analysis/balance-history'
 import { counterparties } from '../analysis/counterparties'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { buildFlowGraph, nodeName, type FlowEdge } from './flow-graph'
 
 const fixture = readFixture('transactions')

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { makePage, ME } from '../../testing/samples'
-import { tx } from '../analysis/analysis-samples'
+import { tx } from '../../testing/analysis-samples'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useFlowsStore } from './flows-store'
 

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import { labelId, type AddressLabel, type LabelImportPreview } from '@shared/domain/address-label'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 /**
  * Address labels (main keeps them in labels.json and is the one writer). An import is two

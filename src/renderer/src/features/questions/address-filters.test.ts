@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { COIN, filterByQuestions, NO_FILTERS, type AddressFilters } from './address-filters'
 import { fixtureTransactions, idsOf } from './fixture-items'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { filterChoices } from './filter-choices'
 import { fixtureTransactions } from './fixture-items'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCsv, uncell } from '@shared/csv'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { fixtureTransactions } from './fixture-items'
 import { sortTransfers, transferRows, transfersCsv } from './transfer-rows'
 

@@ -2,7 +2,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { party } from '@shared/testing/service-samples'
-import { tx } from '../analysis/analysis-samples'
+import { tx } from '../../testing/analysis-samples'
 
 const ME = '0x1111111111111111111111111111111111111111'
 const B = '0x2222222222222222222222222222222222222222'
@@ -22,7 +22,7 @@ const echoed: Transaction[] = [
     method: 'call?api_key=…8765',
   }),
 ]
-vi.mock('../../bridge', () => ({
+vi.mock('../../platform/bridge', () => ({
   bridge: {
     invoke: vi.fn(async (name: string, input: Record<string, unknown>) => {
       calls.push({ name, input })

@@ -1,7 +1,7 @@
 import { normaliseAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 import { useBalancesStore } from '../balances/balances-store'
 import { useTransactionsStore } from '../transactions/transactions-store'
 import { useWatchlistsStore } from '../watchlists/watchlists-store'

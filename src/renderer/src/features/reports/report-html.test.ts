@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { party } from '@shared/testing/service-samples'
-import { TOKENS, transfer, tx } from '../analysis/analysis-samples'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { buildReportHtml } from './report-html'
 import type { ReportInput, ReportSubject } from './report-model'
 import { ringLayout } from './report-svg'

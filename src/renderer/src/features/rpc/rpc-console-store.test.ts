@@ -3,7 +3,7 @@ import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { useRpcConsoleStore } from './rpc-console-store'
 import { sandboxProfile } from '../../testing/samples'
-import { useSessionStore } from '../shell/session-store'
+import { useSessionStore } from '../../platform/session-store'
 
 describe('rpc console store', () => {
   let t: TestApp

@@ -1,10 +1,10 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
 import { buildFromForm, buildFromRaw, findMethod, RPC_METHODS } from './rpc-methods'
-import { useSessionStore } from '../shell/session-store'
+import { useSessionStore } from '../../platform/session-store'
 
 /**
  * One list for every profile, each entry tagged with its profile. The key keeps its v1 name:

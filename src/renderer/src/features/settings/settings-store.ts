@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Settings } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 /** App settings kept by main. Remote token icons are off until the user allows them. */
 export const useSettingsStore = defineStore('settings', () => {

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, settle, type TestApp } from '../../testing/mount'
-import { useConnectivityStore } from '../shell/connectivity-store'
+import { useConnectivityStore } from '../../platform/connectivity-store'
 import { useTransactionsStore } from './transactions-store'
 import { makeLimiter, makePage, ME } from '../../testing/samples'
-import { useLimiterStore } from '../shell/limiter-store'
+import { useLimiterStore } from '../../platform/limiter-store'
 import { UnreadableRow } from './unreadable-row'
 
 /** A fake service of `pages` pages of 50, cursors "p1".."p{n-1}". */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WatchCheckResult, WatchStatus } from '@shared/bridge/contract'
 import { setupTestApp, type TestApp } from '../../testing/mount'
-import { useAppStore } from '../shell/app-store'
+import { useAppStore } from '../../platform/app-store'
 import { useWatchCheckStore } from './watch-check-store'
 
 const status = (address: string, unseen: boolean): WatchStatus => ({

@@ -3,9 +3,9 @@ import { ref } from 'vue'
 import type { BridgeEvents, WatchCheckResult, WatchSettings, WatchStatus } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import type { CostEstimate } from '@shared/domain/cost'
-import { bridge } from '../../bridge'
-import { useAppStore } from '../shell/app-store'
-import { useWatchSummariesStore } from './watch-summaries-store'
+import { bridge } from '../../platform/bridge'
+import { useAppStore } from '../../platform/app-store'
+import { useWatchSummariesStore } from '../balances/watch-summaries-store'
 
 const keyOf = (network: string, address: string): string => `${network}|${address.toLowerCase()}`
 

@@ -2,8 +2,8 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeCallInput, ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
-import { useWatchSummariesStore } from './watch-summaries-store'
+import { bridge } from '../../platform/bridge'
+import { useWatchSummariesStore } from '../balances/watch-summaries-store'
 
 /** Leaving the watchlists cancels their queued refreshes with this scope. */
 export const WATCH_SCOPE = 'watchlists-refresh'

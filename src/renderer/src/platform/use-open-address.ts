@@ -1,6 +1,6 @@
 import { useRouter } from 'vue-router'
 import { checkAddress, type AddressCheck } from '@shared/domain/address'
-import { useChainStore } from '../shell/chain-store'
+import { useChainStore } from './chain-store'
 import { useRecentStore } from './recent-store'
 
 /**

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import type { ProfileView } from '@shared/bridge/contract'
-import { makeLimiter, sandboxProfile } from '../../testing/samples'
-import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
-import QuotaMeter from '../shell/QuotaMeter.vue'
-import { useSessionStore } from '../shell/session-store'
+import { makeLimiter, sandboxProfile } from '../testing/samples'
+import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
+import QuotaMeter from '../features/shell/QuotaMeter.vue'
+import { useSessionStore } from '../platform/session-store'
 import SettingsView from './SettingsView.vue'
 
 describe('SettingsView limits', () => {

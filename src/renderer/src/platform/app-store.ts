@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { AppInfo } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 
 export const useAppStore = defineStore('app', () => {
   const info = ref<AppInfo | null>(null)

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { sandboxProfile } from '../../testing/samples'
-import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import { sandboxProfile } from '../testing/samples'
+import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
 import WelcomeView from './WelcomeView.vue'
 
 describe('WelcomeView', () => {

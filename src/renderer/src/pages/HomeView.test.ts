@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { sandboxProfile } from '../../testing/samples'
-import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
-import { useRecentStore } from './recent-store'
-import { useSessionStore } from '../shell/session-store'
+import { sandboxProfile } from '../testing/samples'
+import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
+import { useRecentStore } from '../platform/recent-store'
+import { useSessionStore } from '../platform/session-store'
 import HomeView from './HomeView.vue'
 
 const WHALE = '0x7FF9eAc1b1E0028E68C3a81Ee84466E3E69c1bD2'

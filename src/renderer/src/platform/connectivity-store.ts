@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 
 /**
  * Whether main can reach the service, as main reports it: main's service client sees every

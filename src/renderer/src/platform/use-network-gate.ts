@@ -1,5 +1,5 @@
 import { computed, type ComputedRef } from 'vue'
-import { formatClock } from '../../ui/time'
+import { formatClock } from '../ui/time'
 import { useConnectivityStore } from './connectivity-store'
 import { useLimiterStore } from './limiter-store'
 import { useSessionStore } from './session-store'

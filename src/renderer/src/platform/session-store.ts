@@ -3,7 +3,7 @@ import { computed, ref } from 'vue'
 import type { BridgeCallInput, KeyStatus, ProfileView, SandboxStatus } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 
 export type SandboxState = SandboxStatus['state']
 

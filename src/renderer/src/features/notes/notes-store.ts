@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { Note } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
-import { bridge } from '../../bridge'
+import { bridge } from '../../platform/bridge'
 
 export type NoteKind = Note['kind']
 export const noteKey = (kind: NoteKind, network: string, key: string): string =>

@@ -1,8 +1,8 @@
 import { onBeforeUnmount } from 'vue'
 import { useRouter } from 'vue-router'
 import { toast } from 'vue-sonner'
-import { bridge } from '../../bridge'
-import { useOpenAddress } from '../address/use-open-address'
+import { bridge } from './bridge'
+import { useOpenAddress } from './use-open-address'
 import { useUiStore } from './ui-store'
 
 /**

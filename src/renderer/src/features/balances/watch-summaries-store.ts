@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { BalancesView } from '@shared/bridge/contract'
 import { formatFiat } from '@shared/domain/amount'
-import { toBalanceRow, totalFiat } from '../balances/balance-rows'
+import { toBalanceRow, totalFiat } from './balance-rows'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
 import { normaliseAddress } from '@shared/domain/address'
 

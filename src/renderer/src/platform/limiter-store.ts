@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { LimiterState } from '@shared/bridge/contract'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 
 /** The client-side limiter's published state, for the quota meter. */
 export const useLimiterStore = defineStore('limiter', () => {

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
 import type { HeightView } from '@shared/bridge/contract'
-import { bridge } from '../../bridge'
-import { readStored, writeStored } from '../../ui/persisted'
+import { bridge } from './bridge'
+import { readStored, writeStored } from '../ui/persisted'
 import { useSessionStore } from './session-store'
 
 const NETWORK_KEY = 'chainscope.network.v1'

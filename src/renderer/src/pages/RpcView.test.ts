@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { makeLimiter, sandboxProfile } from '../../testing/samples'
-import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
-import { useSessionStore } from '../shell/session-store'
+import { makeLimiter, sandboxProfile } from '../testing/samples'
+import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
+import { useSessionStore } from '../platform/session-store'
 import RpcView from './RpcView.vue'
-import { useRpcConsoleStore } from './rpc-console-store'
+import { useRpcConsoleStore } from '../features/rpc/rpc-console-store'
 
 describe('RpcView', () => {
   let t: TestApp

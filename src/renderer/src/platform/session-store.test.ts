@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { KeyStatus } from '@shared/bridge/contract'
-import { FakeBridgeFailure } from '../../testing/fake-bridge'
-import { sandboxProfile } from '../../testing/samples'
-import { setupTestApp, settle, type TestApp } from '../../testing/mount'
+import { FakeBridgeFailure } from '../testing/fake-bridge'
+import { sandboxProfile } from '../testing/samples'
+import { setupTestApp, settle, type TestApp } from '../testing/mount'
 import { useSessionStore } from './session-store'
 
 const keyStatus = (profileId: string, set: boolean, last4: string | null = null): KeyStatus => ({

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { makeBalance, makeBalances, makeHeight, makeLimiter, ME, sandboxProfile } from '../../testing/samples'
-import { setupTestApp, type TestApp } from '../../testing/mount'
+import { makeBalance, makeBalances, makeHeight, makeLimiter, ME, sandboxProfile } from '../testing/samples'
+import { setupTestApp, type TestApp } from '../testing/mount'
 import { useChainStore } from './chain-store'
 import { useClockStore } from './clock-store'
 import { useConnectivityStore } from './connectivity-store'
 import { useLimiterStore } from './limiter-store'
-import { useRecentStore } from '../address/recent-store'
+import { useRecentStore } from './recent-store'
 import { useSessionStore } from './session-store'
-import { summaryText, useWatchSummariesStore } from '../watchlists/watch-summaries-store'
+import { summaryText, useWatchSummariesStore } from '../features/balances/watch-summaries-store'
 
 describe('small stores', () => {
   let t: TestApp

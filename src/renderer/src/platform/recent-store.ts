@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { isRecord, readStored, writeStored } from '../../ui/persisted'
+import { isRecord, readStored, writeStored } from '../ui/persisted'
 import { isAddressText, sameAddress } from '@shared/domain/address'
 
 const KEY = 'chainscope.recent.v1'

@@ -1,7 +1,7 @@
 import { onBeforeUnmount, onMounted, watch } from 'vue'
 import { toast } from 'vue-sonner'
 import type { Notice } from '@shared/bridge/contract'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 import { useSessionStore } from './session-store'
 
 /**

@@ -1,5 +1,5 @@
 import { onBeforeUnmount, onMounted } from 'vue'
-import { bridge } from '../../bridge'
+import { bridge } from './bridge'
 
 /** Live polling in main runs only while a window is visible: the page reports whether it is. */
 export function useVisibilityReport(): void {
