@@ -2,7 +2,7 @@ import { flushPromises } from '@vue/test-utils'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
 import { makeLimiter } from '../testing/samples'
-import CostConfirm from './CostConfirm.vue'
+import CostConfirm from './LiveCostConfirm.vue'
 
 describe('CostConfirm', () => {
   let t: TestApp

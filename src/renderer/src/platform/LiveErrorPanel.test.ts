@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ERROR_KINDS } from '@shared/bridge/errors'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
-import { useClockStore } from '../platform/clock-store'
-import ErrorPanel from './ErrorPanel.vue'
+import { useClockStore } from './clock-store'
+import ErrorPanel from './LiveErrorPanel.vue'
 
 describe('ErrorPanel', () => {
   let t: TestApp
