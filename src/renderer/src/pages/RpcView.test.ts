@@ -4,7 +4,7 @@ import { makeLimiter, sandboxProfile } from '../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
 import { useSessionStore } from '../platform/session-store'
 import RpcView from './RpcView.vue'
-import { useRpcConsoleStore } from '../features/rpc/rpc-console-store'
+import { useRpcConsoleStore } from '../features/rpc'
 
 describe('RpcView', () => {
   let t: TestApp

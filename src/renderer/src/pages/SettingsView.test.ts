@@ -3,7 +3,7 @@ import { flushPromises } from '@vue/test-utils'
 import type { ProfileView } from '@shared/bridge/contract'
 import { makeLimiter, sandboxProfile } from '../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
-import QuotaMeter from '../features/shell/QuotaMeter.vue'
+import { QuotaMeter } from '../features/shell'
 import { useSessionStore } from '../platform/session-store'
 import SettingsView from './SettingsView.vue'
 

@@ -7,7 +7,7 @@ import { useConnectivityStore } from './connectivity-store'
 import { useLimiterStore } from './limiter-store'
 import { useRecentStore } from './recent-store'
 import { useSessionStore } from './session-store'
-import { summaryText, useWatchSummariesStore } from '../features/balances/watch-summaries-store'
+import { summaryText, useWatchSummariesStore } from '../features/balances'
 
 describe('small stores', () => {
   let t: TestApp

@@ -7,7 +7,7 @@ import { useSessionStore } from '../../platform/session-store'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { sandboxProfile } from '../../testing/samples'
-import NoteField from '../notes/NoteField.vue'
+import { NoteField } from '../notes'
 
 const ADDR = '0x52908400098527886e0f7030069857d2e4169ee7'
 

@@ -1,6 +1,6 @@
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
 import { parseAmount, parseDecimals } from '@shared/domain/amount'
-import { isFailed } from '../transactions/tx-view'
+import { isFailed } from '../transactions'
 import { partyHash, transfersOf } from './transfers'
 
 /** The native coin's key among the assets; token keys are lowercase contract addresses. */

@@ -1,6 +1,6 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { parseAmount } from '@shared/domain/amount'
-import { isFailed } from '../transactions/tx-view'
+import { isFailed } from '../transactions'
 import { NATIVE } from './balance-history'
 import { partyHash, partyLabel, transfersOf } from './transfers'
 

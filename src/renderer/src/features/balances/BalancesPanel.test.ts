@@ -3,7 +3,7 @@ import { flushPromises } from '@vue/test-utils'
 import { makeBalance, makeBalances, ME } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useBalancesStore } from './balances-store'
-import { useSettingsStore } from '../settings/settings-store'
+import { useSettingsStore } from '../settings'
 import BalancesPanel from './BalancesPanel.vue'
 
 const UINT256_MAX = (2n ** 256n - 1n).toString()

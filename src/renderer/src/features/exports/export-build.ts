@@ -1,11 +1,9 @@
 import type { BalancesView } from '@shared/bridge/contract'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
-import { toBalanceRow } from '../balances/balance-rows'
+import { toBalanceRow } from '../balances'
 import { csvLine } from '@shared/csv'
-import { directionOf } from '../transactions/tx-view'
-import { UnreadableRow } from '../transactions/unreadable-row'
-import { revertReasonView } from '../transactions/revert-reason'
+import { directionOf, UnreadableRow, revertReasonView } from '../transactions'
 
 export type ExportFormat = 'csv' | 'json'
 export type Progress = (done: number, total: number) => void

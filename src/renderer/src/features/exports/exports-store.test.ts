@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { makeBalance, makeBalances, makePage, ME } from '../../testing/samples'
 import { setupTestApp, type TestApp } from '../../testing/mount'
-import { useBalancesStore } from '../balances/balances-store'
+import { useBalancesStore } from '../balances'
 import { useExportsStore } from './exports-store'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 
 describe('exports store', () => {
   let t: TestApp

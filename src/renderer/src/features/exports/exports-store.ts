@@ -2,8 +2,8 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { saveText, fileSafe } from '../../ui/download'
 import { balancesExport, ExportCancelled, transactionsExport, type ExportFormat } from './export-build'
-import { useBalancesStore } from '../balances/balances-store'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useBalancesStore } from '../balances'
+import { useTransactionsStore } from '../transactions'
 
 export interface ExportProgress {
   label: string

@@ -4,7 +4,7 @@ import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { makeLimiter, makePage, ME } from '../../testing/samples'
 import { tx } from '../../testing/analysis-samples'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import FlowsPanel from './FlowsPanel.vue'
 
 // The drawing itself is checked in a real browser (e2e/flow-graph.spec.ts); here, the panel around it.

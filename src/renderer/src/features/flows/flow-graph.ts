@@ -1,7 +1,6 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { displayName } from '@shared/domain/display-name'
-import { NATIVE } from '../analysis/balance-history'
-import { movementsOf } from '../analysis/movements'
+import { NATIVE, movementsOf } from '../analysis'
 
 /** An address in the graph, with what the loaded items say about it. */
 export interface FlowNode {

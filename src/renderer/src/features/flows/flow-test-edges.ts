@@ -1,4 +1,4 @@
-import { NATIVE } from '../analysis/balance-history'
+import { NATIVE } from '../analysis'
 import type { FlowEdge, FlowNode } from './flow-graph'
 
 /** Test support: an address from a small number, and a native edge between two of them. */

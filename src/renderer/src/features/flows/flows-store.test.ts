@@ -3,7 +3,7 @@ import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { makePage, ME } from '../../testing/samples'
 import { tx } from '../../testing/analysis-samples'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import { useFlowsStore } from './flows-store'
 
 const B = '0x000000000000000000000000000000000000000b'

@@ -1,2 +1,6 @@
+/**
+ * Address labels: the panel and the store.
+ * Other features and pages import this feature only through this file.
+ */
 export { default as LabelsPanel } from './LabelsPanel.vue'
 export { useLabelsStore } from './labels-store'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountWith, setupTestApp } from '../../testing/mount'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import QuestionFilters from './QuestionFilters.vue'
 import { useQuestionsStore } from './questions-store'
 

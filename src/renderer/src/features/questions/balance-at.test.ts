@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { balanceHistory, NATIVE } from '../analysis/balance-history'
+import { balanceHistory, NATIVE } from '../analysis'
 import { balanceAtDay, cutAfter } from './balance-at'
 import { fixtureTransactions } from './fixture-items'
 

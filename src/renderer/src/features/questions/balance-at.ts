@@ -1,5 +1,5 @@
 import type { Transaction } from '@shared/domain/service-schemas'
-import type { BalanceHistory } from '../analysis/balance-history'
+import type { BalanceHistory } from '../analysis'
 import { dayEndMs } from './address-filters'
 
 export interface AssetAt {

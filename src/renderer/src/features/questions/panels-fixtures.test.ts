@@ -4,7 +4,7 @@ import { transactionsResponseSchema } from '@shared/domain/service-schemas'
 import { readFixture } from '@shared/testing/blockscout-fixtures'
 import { makePage } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import BalanceAtPanel from './BalanceAtPanel.vue'
 import TransfersPanel from './TransfersPanel.vue'
 

@@ -1,5 +1,5 @@
 import { ref } from 'vue'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 
 /** The oldest loaded transaction's time: pages come newest first, so the last dated item. */
 export function oldestLoadedMs(items: readonly { timestamp: string | null }[]): number | null {

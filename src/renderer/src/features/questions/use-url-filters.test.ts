@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import { useQuestionsStore } from './questions-store'
 import { useUrlFilters } from './use-url-filters'
 

@@ -1,6 +1,6 @@
 import { computed, onBeforeUnmount, watch, type Ref } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
-import { useTransactionsStore } from '../transactions/transactions-store'
+import { useTransactionsStore } from '../transactions'
 import { filterPredicate } from './address-filters'
 import { filterQuery, NO_PAGE_FILTERS, parseFilterQuery, sameQuery } from './filter-query'
 import { useQuestionsStore } from './questions-store'

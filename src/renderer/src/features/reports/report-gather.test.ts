@@ -57,7 +57,7 @@ describe('gatherSubject', () => {
 
   it("names an address opened from its page by the user's watchlist label", async () => {
     const { gatherSubject } = await import('./report-gather')
-    const { useWatchlistsStore } = await import('../watchlists/watchlists-store')
+    const { useWatchlistsStore } = await import('../watchlists')
     const lists = [{ entries: [{ address: ME.toUpperCase().replace('0X', '0x'), network: 'alpha', label: 'Mine' }] }]
     useWatchlistsStore().lists = lists as never
     const s = await gatherSubject({ network: 'alpha', networkLabel: 'Alpha', address: ME, label: null, note: null })

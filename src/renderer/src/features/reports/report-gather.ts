@@ -2,10 +2,9 @@ import { normaliseAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../platform/bridge'
-import { useBalancesStore } from '../balances/balances-store'
-import { useTransactionsStore } from '../transactions/transactions-store'
-import { useWatchlistsStore } from '../watchlists/watchlists-store'
-import { watchLabelsOn } from '../watchlists/watch-labels'
+import { useBalancesStore } from '../balances'
+import { useTransactionsStore } from '../transactions'
+import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import type { ReportSubject } from './report-model'
 
 export interface SubjectRef {

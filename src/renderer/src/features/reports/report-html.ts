@@ -1,7 +1,7 @@
 import { parseAmount } from '@shared/domain/amount'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel } from '../transactions/tx-view'
-import { nodeData } from '../flows/graph-elements'
+import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel } from '../transactions'
+import { nodeData } from '../flows'
 import { esc } from './html-escape'
 import {
   amountText,

@@ -7,11 +7,9 @@ import {
   NATIVE,
   type AssetNow,
   type HistoryPoint,
-} from '../analysis/balance-history'
-import { sampleExtremes } from '../analysis/history-sampling'
-import { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph } from '../flows/flow-graph'
-import { collapseHubs } from '../flows/flow-hubs'
-import { limitFlows } from '../flows/flow-limit'
+  sampleExtremes,
+} from '../analysis'
+import { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph, collapseHubs, limitFlows } from '../flows'
 
 /**
  * One address in a report, with the data the app already holds for it (nothing here asks the

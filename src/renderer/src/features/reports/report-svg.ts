@@ -1,4 +1,4 @@
-import type { HistoryPoint } from '../analysis/balance-history'
+import type { HistoryPoint } from '../analysis'
 import { esc } from './html-escape'
 
 export interface Point {

@@ -4,7 +4,7 @@ import { makeHeight, makeLimiter, sandboxProfile } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useSessionStore } from '../../platform/session-store'
 import HeightBadges from './HeightBadges.vue'
-import NetworkSwitch from '../address/NetworkSwitch.vue'
+import { NetworkSwitch } from '../address'
 import OfflineIndicator from './OfflineIndicator.vue'
 import QuotaMeter from './QuotaMeter.vue'
 

@@ -5,7 +5,7 @@ import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import type { CostEstimate } from '@shared/domain/cost'
 import { bridge } from '../../platform/bridge'
 import { useAppStore } from '../../platform/app-store'
-import { useWatchSummariesStore } from '../balances/watch-summaries-store'
+import { useWatchSummariesStore } from '../balances'
 
 const keyOf = (network: string, address: string): string => `${network}|${address.toLowerCase()}`
 

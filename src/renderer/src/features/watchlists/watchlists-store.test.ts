@@ -3,7 +3,7 @@ import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { makeBalance, makeBalances, makeWatchlist } from '../../testing/samples'
 import { setupTestApp, type TestApp } from '../../testing/mount'
-import { useWatchSummariesStore } from '../balances/watch-summaries-store'
+import { useWatchSummariesStore } from '../balances'
 import { useWatchlistsStore, WATCH_SCOPE } from './watchlists-store'
 
 const A = [

@@ -3,7 +3,7 @@ import { computed, ref } from 'vue'
 import type { BridgeCallInput, ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
-import { useWatchSummariesStore } from '../balances/watch-summaries-store'
+import { useWatchSummariesStore } from '../balances'
 
 /** Leaving the watchlists cancels their queued refreshes with this scope. */
 export const WATCH_SCOPE = 'watchlists-refresh'
