@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { makeBalance, makeBalances, makeHeight, makeLimiter, ME, sandboxProfile } from '../testing/samples'
+import { makeHeight, makeLimiter, ME, sandboxProfile } from '../testing/samples'
 import { setupTestApp, type TestApp } from '../testing/mount'
 import { useChainStore } from './chain-store'
 import { useClockStore } from './clock-store'
@@ -7,7 +7,6 @@ import { useConnectivityStore } from './connectivity-store'
 import { useLimiterStore } from './limiter-store'
 import { useRecentStore } from './recent-store'
 import { useSessionStore } from './session-store'
-import { summaryText, useWatchSummariesStore } from '../features/balances'
 
 describe('small stores', () => {
   let t: TestApp
@@ -62,20 +61,6 @@ describe('small stores', () => {
     expect(recent.items).toHaveLength(12)
     expect(recent.items[0]!.at).toBe(99)
     expect(recent.items.filter((r) => r.address.toLowerCase() === ME)).toHaveLength(1)
-  })
-
-  it('watch summaries: newer answers win and text reads well', () => {
-    const s = useWatchSummariesStore()
-    s.record(
-      makeBalances([makeBalance('USDC', '1000000', '6', { rate: '1' }), makeBalance('GLD', '3', '0')], {
-        fetchedAt: '2026-01-01T10:00:00.000Z',
-      }),
-    )
-    s.record(makeBalances([], { fetchedAt: '2026-01-01T09:00:00.000Z', source: 'snapshot', staleReason: 'offline' }))
-    const summary = s.get('alpha', ME)!
-    expect(summary.tokens).toBe(2)
-    expect(summaryText(summary)).toBe('2 tokens · USDC, GLD · $1.00')
-    expect(summaryText({ ...summary, tokens: 0 })).toBe('No tokens')
   })
 
   it('clock: ticks on fake time', async () => {
