@@ -4,6 +4,9 @@ import { dirname, relative, resolve, sep } from 'node:path'
 /**
  * chainscope/layers: the folder names the layer (ARCHITECTURE.md), and an import that crosses
  * layers the wrong way fails lint with a message that says why (after VS Code's code-layering).
+ * Inside the renderer the folders are rooms with the same kind of rule (after its
+ * code-import-patterns): pages → features (another feature only through its index.ts) →
+ * platform → ui → @shared.
  */
 const ROOT = resolve(import.meta.dirname, '..')
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]))
@@ -23,6 +26,12 @@ const LAYERS = [
 ]
 
 const MAIN_LAYERS = new Set(['core', 'electron-host', 'web-host', 'main'])
+const RENDERER_SRC = 'src/renderer/src'
+// What a ui/ widget may import besides ui/ and @shared: the view library, headless primitives,
+// toasts and the charts. Pinia and vue-router are left out on purpose: a widget holds no store
+// and knows no route.
+const UI_WIDGET_PACKAGES = ['vue', '@vue/', 'reka-ui', 'vue-sonner', 'chart.js', 'chartjs-adapter-date-fns']
+const TEST_PACKAGES = ['vitest', '@vue/test-utils']
 const dirOf = (layer) => LAYERS.find((l) => l.name === layer)?.dir ?? layer
 
 function layerOf(absPath) {
@@ -30,7 +39,8 @@ function layerOf(absPath) {
   return LAYERS.find((l) => rel === l.dir || rel.startsWith(`${l.dir}/`))?.name ?? null
 }
 
-const isUiPackage = (spec) => UI_PACKAGES.some((p) => spec === p || spec.startsWith(p.endsWith('/') ? p : `${p}/`))
+const inPackages = (list, spec) => list.some((p) => spec === p || spec.startsWith(p.endsWith('/') ? p : `${p}/`))
+const isUiPackage = (spec) => inPackages(UI_PACKAGES, spec)
 const isNode = (spec) => NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split('/')[0]) || spec.startsWith('node:')
 const isElectron = (spec) => spec === 'electron' || spec.startsWith('electron/')
 
@@ -44,8 +54,63 @@ function checkMain(spec, toLayer) {
   return null
 }
 
+/**
+ * The room of a file inside src/renderer/src (README "Renderer layers"): pages → features →
+ * platform → ui → @shared, plus testing/ (fakes for tests) and the app root (main.ts, App.vue,
+ * router.ts), which composes pages. Returns { room, feature, internal } or null outside it.
+ */
+function rendererRoom(absPath) {
+  const rel = relative(resolve(ROOT, RENDERER_SRC), absPath).split(sep).join('/')
+  if (rel.startsWith('..')) return null
+  const parts = rel.split('/')
+  if (parts.length === 1) return { room: 'app' }
+  if (parts[0] === 'features') {
+    const rest = parts.slice(2)
+    const viaIndex = rest.length === 0 || (rest.length === 1 && /^index(\.ts)?$/.test(rest[0]))
+    return { room: 'features', feature: parts[1], internal: !viaIndex }
+  }
+  return { room: parts[0] }
+}
+
+/** The renderer's rooms, after VS Code's code-import-patterns inside its layers. */
+function checkRendererRooms(file, spec, target, isTest) {
+  const from = rendererRoom(file)
+  if (!from) return null
+  const to = target ? rendererRoom(target) : null
+  const bare = !spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('@shared')
+  if (to?.room === 'testing' && !isTest && from.room !== 'testing')
+    return `"${spec}": testing/ holds fakes and samples for specs; code that ships must not import it.`
+  switch (from.room) {
+    case 'ui':
+      if (to && ['platform', 'features', 'pages', 'app'].includes(to.room))
+        return `ui/ holds props-in, events-out widgets any feature can reuse; it must not import ${to.room === 'app' ? 'the app root' : `${to.room}/`} ("${spec}"). Take the fact as a prop: the caller, or a thin platform/ wrapper (platform/Live*.vue), reads the store.`
+      if (spec === 'pinia' || spec.startsWith('pinia/'))
+        return 'ui/ widgets hold no store: take the state as a prop and let the caller (or a platform/ wrapper) read the store.'
+      if (bare && !inPackages(UI_WIDGET_PACKAGES, spec) && !(isTest && inPackages(TEST_PACKAGES, spec)))
+        return `ui/ may import only ui/, @shared and the view libraries (${UI_WIDGET_PACKAGES.join(', ')}), not "${spec}": a widget that reaches for app services can no longer be reused anywhere.`
+      return null
+    case 'platform':
+      if (to?.room === 'features' || to?.room === 'pages' || to?.room === 'app')
+        return `platform/ is what every feature stands on (stores, the bridge, notices); it must not import ${to.room === 'app' ? 'the app root' : `${to.room}/`} ("${spec}"): that would tie the ground to one room above it. Move the shared piece down into platform/ or ui/.`
+      return null
+    case 'features':
+      if (to?.room === 'pages' || to?.room === 'app')
+        return `features/${from.feature} must not import ${to.room === 'app' ? 'the app root' : 'pages/'} ("${spec}"): a page composes features, never the other way. Move the piece into a feature or platform/.`
+      if (to?.room === 'features' && to.feature !== from.feature && to.internal)
+        return `features/${from.feature} may reach features/${to.feature} only through its index ("…/features/${to.feature}"), not "${spec}": the index is the feature's public face, so it can change its insides without breaking its neighbours. Export what you need there.`
+      return null
+    case 'pages':
+    case 'app':
+      if (to?.room === 'features' && to.internal)
+        return `${from.room === 'app' ? 'The app root' : 'pages/'} composes features through their index ("…/features/${to.feature}"), not "${spec}": a feature's insides are its own. Export what the page needs from features/${to.feature}/index.ts.`
+      return null
+    default:
+      return null
+  }
+}
+
 /** Returns the reason an import is not allowed, or null. */
-function check(fromLayer, spec, target, isTest) {
+function check(fromLayer, spec, target, isTest, file) {
   const toLayer = target ? layerOf(target) : null
   switch (fromLayer) {
     case 'shared':
@@ -68,7 +133,7 @@ function check(fromLayer, spec, target, isTest) {
       if (isNode(spec))
         return `src/renderer runs in a browser page: Node built-in "${spec}" is not available there; ask main through the bridge.`
       if (spec === 'keytar') return 'src/renderer must never touch the keychain: the API key stays in main.'
-      return null
+      return checkRendererRooms(file, spec, target, isTest)
     case 'core':
       if (isElectron(spec))
         return 'src/main/core runs under the web host too, where there is no Electron: keep "electron" in src/main/electron and pass what the core needs in as options.'
@@ -135,7 +200,7 @@ const rule = {
     const visit = (node, source) => {
       if (!source || typeof source.value !== 'string') return
       const spec = source.value
-      const reason = check(fromLayer, spec, resolveTarget(file, spec), /\.(test|spec)\.ts$/.test(file))
+      const reason = check(fromLayer, spec, resolveTarget(file, spec), /\.(test|spec)\.ts$/.test(file), file)
       if (reason) context.report({ node, messageId: 'layer', data: { reason } })
     }
     return {

@@ -141,3 +141,106 @@ describe('chainscope/layers', () => {
     ).toEqual([])
   })
 })
+
+describe('chainscope/layers inside the renderer (pages → features → platform → ui → shared)', () => {
+  const R = 'src/renderer/src'
+  const importing = (spec: string, names = 'x') => `import { ${names} } from '${spec}'\nexport const y = [${names}]\n`
+
+  it('rejects a ui/ widget importing a store, a feature, a page or pinia, and says to take a prop', async () => {
+    expect(await layerMessages(`${R}/ui/Bad.ts`, importing('../platform/clock-store', 'useClockStore'))).toEqual([
+      expect.stringMatching(
+        /^Layer rule \(chainscope\/layers\): ui\/ holds props-in, events-out widgets.*platform\/.*prop/,
+      ),
+    ])
+    expect(await layerMessages(`${R}/ui/Bad.ts`, importing('../features/balances', 'useBalancesStore'))).toEqual([
+      expect.stringMatching(/ui\/ .* must not import features\//),
+    ])
+    expect(await layerMessages(`${R}/ui/Bad.ts`, importing('../pages/address-tabs', 'ADDRESS_TABS'))).toHaveLength(1)
+    expect(await layerMessages(`${R}/ui/Bad.ts`, importing('pinia', 'defineStore'))).toEqual([
+      expect.stringMatching(/ui\/ widgets hold no store/),
+    ])
+    expect(await layerMessages(`${R}/ui/Bad.ts`, importing('vue-router', 'useRouter'))).toEqual([
+      expect.stringMatching(/ui\/ may import only ui\/, @shared and the view libraries/),
+    ])
+    const sfc = `<script setup lang="ts">\nimport { useLimiterStore } from '../platform/limiter-store'\nconst l = useLimiterStore()\n</script>\n<template><p>{{ l.state }}</p></template>\n`
+    expect(await layerMessages(`${R}/ui/Bad.vue`, sfc)).toHaveLength(1)
+  })
+
+  it('lets ui/ import ui/, @shared and the view libraries, and its specs the test helpers', async () => {
+    expect(
+      await layerMessages(
+        `${R}/ui/Ok.ts`,
+        "import { computed } from 'vue'\nimport { DialogRoot } from 'reka-ui'\nimport { formatAge } from './time'\nimport { formatUnits } from '@shared/domain/amount'\nexport const y = [computed, DialogRoot, formatAge, formatUnits]\n",
+      ),
+    ).toEqual([])
+    expect(
+      await layerMessages(
+        `${R}/ui/ok.test.ts`,
+        "import { it } from 'vitest'\nimport { mount } from '@vue/test-utils'\nimport { setupTestApp } from '../testing/mount'\nexport const y = [it, mount, setupTestApp]\n",
+      ),
+    ).toEqual([])
+  })
+
+  it('rejects a feature reaching into another feature, or into a page', async () => {
+    expect(
+      await layerMessages(
+        `${R}/features/flows/bad.ts`,
+        importing('../transactions/transactions-store', 'useTransactionsStore'),
+      ),
+    ).toEqual([
+      expect.stringMatching(/features\/flows may reach features\/transactions only through its index.*public face/),
+    ])
+    expect(
+      await layerMessages(
+        `${R}/features/flows/bad.ts`,
+        "import TxDetail from '../transactions/TxDetail.vue'\nexport const y = TxDetail\n",
+      ),
+    ).toHaveLength(1)
+    expect(
+      await layerMessages(`${R}/features/flows/bad.ts`, importing('../../pages/address-tabs', 'ADDRESS_TABS')),
+    ).toEqual([expect.stringMatching(/features\/flows must not import pages\/.*a page composes features/)])
+  })
+
+  it('lets a feature use another through its index, its own files, platform/ and ui/', async () => {
+    expect(
+      await layerMessages(
+        `${R}/features/flows/ok.ts`,
+        "import { useTransactionsStore } from '../transactions'\nimport { useWatchlistsStore } from '../watchlists/index'\nimport { buildFlowGraph } from './flow-graph'\nimport { bridge } from '../../platform/bridge'\nimport { csvCell } from '../../ui/clipboard'\nexport const y = [useTransactionsStore, useWatchlistsStore, buildFlowGraph, bridge, csvCell]\n",
+      ),
+    ).toEqual([])
+  })
+
+  it('rejects a page importing a feature internal, and allows the index', async () => {
+    expect(
+      await layerMessages(`${R}/pages/Bad.ts`, importing('../features/balances/balances-store', 'useBalancesStore')),
+    ).toEqual([expect.stringMatching(/pages\/ composes features through their index.*features\/balances\/index\.ts/)])
+    expect(
+      await layerMessages(`${R}/Bad.ts`, importing('./features/settings/settings-store', 'useSettingsStore')),
+    ).toEqual([expect.stringMatching(/The app root composes features through their index/)])
+    expect(
+      await layerMessages(
+        `${R}/pages/Ok.ts`,
+        "import { useBalancesStore } from '../features/balances'\nimport { useChainStore } from '../platform/chain-store'\nexport const y = [useBalancesStore, useChainStore]\n",
+      ),
+    ).toEqual([])
+  })
+
+  it('rejects platform/ importing a feature or a page, and allows ui/', async () => {
+    expect(await layerMessages(`${R}/platform/bad.ts`, importing('../features/balances', 'useBalancesStore'))).toEqual([
+      expect.stringMatching(/platform\/ is what every feature stands on.*must not import features\//),
+    ])
+    expect(
+      await layerMessages(`${R}/platform/bad.ts`, importing('../pages/address-tabs', 'ADDRESS_TABS')),
+    ).toHaveLength(1)
+    expect(await layerMessages(`${R}/platform/ok.ts`, importing('../ui/errors', 'describeError'))).toEqual([])
+  })
+
+  it('rejects shipping code importing testing/, and allows specs to', async () => {
+    expect(await layerMessages(`${R}/features/flows/bad.ts`, importing('../../testing/samples', 'makeTx'))).toEqual([
+      expect.stringMatching(/testing\/ holds fakes and samples for specs/),
+    ])
+    expect(await layerMessages(`${R}/features/flows/ok.test.ts`, importing('../../testing/samples', 'makeTx'))).toEqual(
+      [],
+    )
+  })
+})
