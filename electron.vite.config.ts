@@ -40,7 +40,13 @@ export default defineConfig({
     build: {
       // electron-vite leaves bundles unminified; the renderer is also served by the web host.
       minify: true,
-      rollupOptions: { input: resolve(import.meta.dirname, 'src/renderer/index.html') },
+      rollupOptions: {
+        input: resolve(import.meta.dirname, 'src/renderer/index.html'),
+        // A feature's index.ts re-exports its components; one that no loaded page renders must not
+        // ride along into the first download. A .vue module does nothing on import (its styles are
+        // modules of their own, kept whenever the component is).
+        treeshake: { moduleSideEffects: (id: string) => !id.endsWith('.vue') },
+      },
     },
   },
 })
