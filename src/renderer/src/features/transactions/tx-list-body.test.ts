@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { domShape } from '../../testing/dom-shape'
 import { makeTx, ME } from '../../testing/samples'
 import { listFonts, rowView } from './tx-row-view'
-import { RowPool } from './row-pool'
+import { RowPool } from '../../ui/virtual-list/row-pool'
 import { TxListBody, type ListRow } from './tx-list-body'
 import { UnreadableRow } from './unreadable-row'
 
