@@ -26,16 +26,17 @@ class UnreadableCells {
   readonly #hash: Part
   readonly #problem: Part
 
+  /** Its cells stand under the first two columns (age, hash); its problem takes the others. */
   constructor(row: HTMLElement) {
+    const [first, second] = TX_COLUMNS.map(widthCss) as [string, string]
     const cell = (cls: string, style: string) => new Part('span', cls, { role: 'cell', style })
-    this.#hash = cell('mono', widthCss(TX_COLUMNS[1]!))
+    this.#hash = cell('mono', second)
     this.#problem = new Part('span', 'muted')
     const button = new Part('button', 'link', { type: 'button' }).text('show raw')
-    // The problem takes the columns from the third on, like the rows it sits between.
     const rest = cell('span-rest', spanFromCss(2)).add(new Part('span', 'badge warn').text('Unreadable item'))
     rest.add(this.#problem)
     rest.el.append(' ', button.el)
-    row.replaceChildren(cell('age', widthCss(TX_COLUMNS[0]!)).text('—').el, this.#hash.el, rest.el)
+    row.replaceChildren(cell('age', first).text('—').el, this.#hash.el, rest.el)
   }
 
   write(u: UnreadableRow): void {
