@@ -5,6 +5,7 @@ import { readFixture } from '@shared/testing/blockscout-fixtures'
 import { domShape } from '../../testing/dom-shape'
 import { makeTx, ME, party } from '../../testing/samples'
 import { listFonts, rowView } from './tx-row-view'
+import { COLUMN_REM, TX_COLUMNS, widthCss } from './tx-columns'
 import { writeRow, type RowContent } from './tx-row-dom'
 import { UnreadableRow } from './unreadable-row'
 
@@ -48,14 +49,12 @@ const contents = fc.oneof(
       note: fc.constantFrom(null, 'paid the rent', ''),
       cutStatus: fc.boolean(),
     })
-    .map((c): RowContent => ({ ...c, u: null, v: rowView(c.tx, ME, fonts) })),
+    .map((c): RowContent => ({ ...c, u: null, v: rowView(c.tx, ME, fonts, COLUMN_REM) })),
   fc.constantFrom(...unreadable).map((u): RowContent => ({ tx: null, u, v: null })),
 )
 
 function rowElement(): HTMLElement {
-  const row = document.createElement('div')
-  row.setAttribute('data-v-1234abcd', '')
-  return row
+  return document.createElement('div')
 }
 
 function fresh(r: RowContent): HTMLElement {
@@ -81,7 +80,7 @@ describe('writeRow', () => {
     const a: RowContent = {
       tx: txs[0]!,
       u: null,
-      v: rowView(txs[0]!, ME, fonts),
+      v: rowView(txs[0]!, ME, fonts, COLUMN_REM),
       age: '1 min ago',
       cutAge: false,
       cutParties: false,
@@ -91,19 +90,19 @@ describe('writeRow', () => {
     writeRow(row, a)
     const cells = [...row.children]
     const hashText = row.querySelector('button.hash')!.firstChild
-    const b: RowContent = { ...a, tx: txs[3]!, v: rowView(txs[3]!, ME, fonts), age: '2 min ago' }
+    const b: RowContent = { ...a, tx: txs[3]!, v: rowView(txs[3]!, ME, fonts, COLUMN_REM), age: '2 min ago' }
     writeRow(row, b)
     expect([...row.children]).toEqual(cells)
     expect(row.querySelector('button.hash')!.firstChild).toBe(hashText)
     expect(hashText!.textContent).toBe(b.v!.hashShort)
   })
 
-  it("shows a transaction as 7 cells, named for assistive tech, carrying the list's style scope", () => {
+  it('shows a transaction as 7 cells, named for assistive tech, each as wide as its column declares', () => {
     const tx = txs.at(-7)!
     const row = fresh({
       tx,
       u: null,
-      v: rowView(tx, ME, fonts),
+      v: rowView(tx, ME, fonts, COLUMN_REM),
       age: '12 s ago',
       cutAge: false,
       cutParties: false,
@@ -127,7 +126,10 @@ describe('writeRow', () => {
     expect(hash.getAttribute('aria-label')).toBe(`Transaction ${hash.textContent}, open details`)
     expect(row.querySelector('[aria-hidden="true"]')!.textContent).toBe('→')
     expect(row.querySelector('[title^="Note: "]')!.getAttribute('title')).toBe('Note: rent')
-    for (const el of row.querySelectorAll('*')) expect(el.hasAttribute('data-v-1234abcd')).toBe(true)
+    expect(cells.map((c) => c.getAttribute('style'))).toEqual(TX_COLUMNS.map(widthCss))
+    // Styled by class (the list's stylesheet), not by a framework's scoped-style attribute.
+    for (const el of [row, ...row.querySelectorAll('*')])
+      expect(el.getAttributeNames().filter((n) => n.startsWith('data-v-'))).toEqual([])
   })
 
   it('shows an unreadable item as a marked row with its problem and a way to its raw JSON', () => {

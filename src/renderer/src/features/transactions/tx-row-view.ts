@@ -20,31 +20,11 @@ import {
  * text fits has none, and the text's width is measured (ui/text-fit.ts), never laid out.
  */
 
-/** Column widths (rem), given to TxList.vue's style as CSS variables (`listGeometryCss`). Parties take the rest. */
-export const COLUMN_REM = { age: 6.5, hash: 10.5, method: 8.5, value: 9, fee: 8, status: 11.5, partiesMin: 16 } as const
 /** The gap between cells, the row's side padding, and the gap between the parts of the parties cell (rem). */
 export const SPACING_REM = { cellGap: 0.5, rowPadding: 0.6, partiesGap: 0.35 } as const
-/** The fixed columns, the 6 gaps between cells, the row's padding and room for a vertical scroll bar (rem). */
-export const FIXED_REM =
-  COLUMN_REM.age +
-  COLUMN_REM.hash +
-  COLUMN_REM.method +
-  COLUMN_REM.value +
-  COLUMN_REM.fee +
-  COLUMN_REM.status +
-  6 * SPACING_REM.cellGap +
-  2 * SPACING_REM.rowPadding +
-  1.5
 
-/**
- * The list's widths and gaps as CSS variables (`--age: 6.5rem; …`), so the style and the estimates
- * of what fits (`rowView`, `partiesColumnPx`) use one set of numbers.
- */
-export function listGeometryCss(): string {
-  return Object.entries({ ...COLUMN_REM, ...SPACING_REM })
-    .map(([name, rem]) => `--${name}: ${rem}rem`)
-    .join('; ')
-}
+/** The widths (rem) of the columns whose text is judged against them (tx-columns.ts declares them). */
+export type ColumnRem = Record<'age' | 'hash' | 'method' | 'value' | 'fee' | 'status', number>
 
 /** The list's fonts: text, badges (0.75 rem) and monospace cells; `rem` is the root font size in px. */
 export interface ListFonts {
@@ -77,7 +57,8 @@ function badgePx(text: string, f: ListFonts): number {
 
 export type RowView = ReturnType<typeof rowView>
 
-export function rowView(tx: Transaction, address: string, f: ListFonts) {
+/** A transaction's row, with what may not fit judged against the columns' widths `rem`. */
+export function rowView(tx: Transaction, address: string, f: ListFonts, rem: ColumnRem) {
   const value = formatTokenAmount(tx.value, '18', { maxFractionDigits: 6 })
   const fee = formatTokenAmount(tx.fee.value, '18', { maxFractionDigits: 8 })
   const pending = isPending(tx)
@@ -102,13 +83,13 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     (to.address && to.isContract ? SPACING_REM.partiesGap * f.rem + badgePx('contract', f) : 0) +
     (to.address && to.isVerified ? SPACING_REM.partiesGap * f.rem + badgePx('verified', f) : 0)
   const statusPx = badgePx(status, f)
-  const cutValue = mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem)
-  const cutFee = mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem)
-  const cutMethod = mayOverflowPx(method, f.badge, COLUMN_REM.method * f.rem)
+  const cutValue = mayOverflowPx(value.text, f.mono, rem.value * f.rem)
+  const cutFee = mayOverflowPx(fee.text, f.mono, rem.fee * f.rem)
+  const cutMethod = mayOverflowPx(method, f.badge, rem.method * f.rem)
   return {
     hashShort,
     hashLabel: `Transaction ${hashShort}, open details`,
-    cutHash: mayOverflowPx(hashShort, f.mono, COLUMN_REM.hash * f.rem),
+    cutHash: mayOverflowPx(hashShort, f.mono, rem.hash * f.rem),
     cutValue,
     cutFee,
     /*
@@ -137,23 +118,13 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     stateClass: STATE_CLASS[txState(tx)],
     status,
     /** The status may not fit one line: it wraps to a second, and is cut only past that. */
-    wrapStatus: statusPx > COLUMN_REM.status * f.rem,
+    wrapStatus: statusPx > rem.status * f.rem,
     /** Status and a note badge may not fit side by side. */
-    cutWithNote: statusPx + badgePx('note', f) > COLUMN_REM.status * f.rem,
+    cutWithNote: statusPx + badgePx('note', f) > rem.status * f.rem,
   }
 }
 
 const STATE_CLASS = { pending: 'warn', ok: 'ok', failed: 'bad' } as const
-
-/** The age cell may be too narrow for `age`. */
-export function ageMayOverflow(age: string, f: ListFonts): boolean {
-  return mayOverflowPx(age, f.text, COLUMN_REM.age * f.rem)
-}
-
-/** The parties column's width (px) when the list is `listPx` wide: the column that takes the rest. */
-export function partiesColumnPx(listPx: number, f: ListFonts): number {
-  return Math.max(COLUMN_REM.partiesMin * f.rem, listPx - FIXED_REM * f.rem)
-}
 
 /**
  * Measures a little text in each of the list's fonts, so the first rows do not pay for setting

@@ -2,19 +2,24 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { domShape } from '../../testing/dom-shape'
 import { makeTx, ME } from '../../testing/samples'
+import { RowPool } from '../../ui/virtual-list/row-pool'
+import { RowBlock, type PooledRow } from '../../ui/virtual-list/row-block'
 import { listFonts, rowView } from './tx-row-view'
-import { RowPool } from './row-pool'
-import { TxListBody, type ListRow } from './tx-list-body'
+import { COLUMN_REM } from './tx-columns'
+import { txRowWriter, type RowContent } from './tx-row-dom'
 import { UnreadableRow } from './unreadable-row'
 
+type ListRow = PooledRow<RowContent>
+
 /**
- * The list's rows written without a template (tx-list-body.ts): whatever the rows shown before,
+ * The list's rows written without a template (ui/virtual-list/row-block.ts with the list's
+ * txRowWriter): whatever the rows shown before,
  * the block must show exactly what a fresh block shows for the rows shown now, and a render that
  * changes nothing must touch nothing.
  */
 const fonts = listFonts()
 const txs = Array.from({ length: 12 }, (_, i) => makeTx(i))
-const views = new Map(txs.map((tx) => [tx, rowView(tx, ME, fonts)]))
+const views = new Map(txs.map((tx) => [tx, rowView(tx, ME, fonts, COLUMN_REM)]))
 const unreadable = new UnreadableRow(
   { index: 3, path: 'status', message: 'expected a string', raw: {}, hash: '0x' + 'ab'.repeat(32) },
   0,
@@ -32,17 +37,19 @@ function plan(pool: RowPool, indexes: number[], inOrder: boolean, age = '1 min a
   const built = indexes.map((index, i): ListRow => {
     const item = itemAt(index)
     const place = { index, slot: p.slots[i]!, style: `order: ${index};` }
-    if (item instanceof UnreadableRow) return { ...place, tx: null, u: item, v: null }
+    if (item instanceof UnreadableRow) return { ...place, content: { tx: null, u: item, v: null } }
     return {
       ...place,
-      tx: item,
-      u: null,
-      v: views.get(item)!,
-      age,
-      cutAge: false,
-      cutParties: false,
-      note: null,
-      cutStatus: false,
+      content: {
+        tx: item,
+        u: null,
+        v: views.get(item)!,
+        age,
+        cutAge: false,
+        cutParties: false,
+        note: null,
+        cutStatus: false,
+      },
     }
   })
   return p.order.map((i) => built[i]!)
@@ -50,10 +57,12 @@ function plan(pool: RowPool, indexes: number[], inOrder: boolean, age = '1 min a
 
 function block(): HTMLElement {
   const el = document.createElement('div')
-  el.setAttribute('data-v-1234abcd', '')
   document.body.append(el)
   return el
 }
+
+/** The list's rows in `el`, under its header row (the first row is aria-rowindex 2). */
+const rowBlock = (el: HTMLElement) => new RowBlock(el, txRowWriter, 2)
 
 /** The DOM changes `fn` makes under `el`. */
 async function mutations(el: HTMLElement, fn: () => void): Promise<MutationRecord[]> {
@@ -72,13 +81,13 @@ const ranges = fc.array(
   { minLength: 1, maxLength: 8 },
 )
 
-describe('TxListBody', () => {
+describe('RowBlock with the transaction rows', () => {
   it('after any sequence of renders, shows exactly what a fresh block shows for the last rows', () => {
     fc.assert(
       fc.property(ranges, (steps) => {
         const pool = new RowPool()
         const el = block()
-        const body = new TxListBody(el)
+        const body = rowBlock(el)
         let last: ListRow[] = []
         for (const { from, n, rest } of steps) {
           last = plan(
@@ -89,7 +98,7 @@ describe('TxListBody', () => {
           body.render(last, from * 44)
         }
         const freshEl = block()
-        new TxListBody(freshEl).render(
+        rowBlock(freshEl).render(
           // A fresh pool: elements are made in document order, so compare what they show.
           last,
           steps.at(-1)!.from * 44,
@@ -106,7 +115,7 @@ describe('TxListBody', () => {
   it('touches nothing when nothing shown changed, and only the rows that did when some did', async () => {
     const pool = new RowPool()
     const el = block()
-    const body = new TxListBody(el)
+    const body = rowBlock(el)
     body.render(plan(pool, [0, 1, 2, 3, 4], true), 0)
     expect(await mutations(el, () => body.render(plan(pool, [0, 1, 2, 3, 4], true), 0))).toEqual([])
     // The clock moved: each transaction's age is written, its Text node changed in place; the
@@ -120,7 +129,7 @@ describe('TxListBody', () => {
   it('while scrolling, keeps the elements of rows still shown where they stand and adds or removes only the others', async () => {
     const pool = new RowPool()
     const el = block()
-    const body = new TxListBody(el)
+    const body = rowBlock(el)
     body.render(plan(pool, [0, 1, 2, 3, 4, 5], true), 0)
     const kept = new Map([2, 4, 5].map((i) => [i, el.querySelector(`[aria-rowindex="${i + 2}"]`)]))
     const changes = await mutations(el, () => body.render(plan(pool, [2, 3, 4, 5, 6, 7], false), 88))
@@ -142,15 +151,16 @@ describe('TxListBody', () => {
   it('names the row shown by an element in it, and none for elements outside its rows', () => {
     const pool = new RowPool()
     const el = block()
-    const body = new TxListBody(el)
+    const body = rowBlock(el)
     body.render(plan(pool, [2, 3], true), 0)
     const [tx, bad] = [...el.children] as HTMLElement[]
-    expect(body.rowOf(tx!.querySelector('button.hash'))?.row.tx).toBe(txs[2])
+    expect(body.rowOf(tx!.querySelector('button.hash'))?.row.content.tx).toBe(txs[2])
     expect(body.rowOf(tx!.querySelector('button.hash'))?.element).toBe(tx)
-    expect(body.rowOf(bad!.querySelector('button'))?.row.u).toBe(unreadable)
+    expect(body.rowOf(bad!.querySelector('button'))?.row.content.u).toBe(unreadable)
     expect(bad!.getAttribute('data-testid')).toBe('unreadable-row')
     expect(tx!.getAttribute('data-hash')).toBe(txs[2]!.hash)
-    expect(tx!.hasAttribute('data-v-1234abcd')).toBe(true)
+    expect(tx!.className).toBe('tx-row')
+    expect(bad!.className).toBe('tx-row unreadable')
     expect(body.rowOf(el)).toBeNull()
     expect(body.rowOf(document.body)).toBeNull()
     // A row taken out (another address) names nothing.
