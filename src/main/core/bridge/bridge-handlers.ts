@@ -1,5 +1,4 @@
 import type { AppInfo } from '../../../shared/bridge/contract'
-import { checkAddress, normaliseAddress } from '../../../shared/domain/address'
 import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import { safeExcerpt } from '../service/response-errors'
@@ -8,13 +7,6 @@ import type { CoreServices } from '../core-services'
 import type { Clock } from '../util/clock'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { notesFromImport, withNotes } from '../notes/notes-io'
-
-/** Checks the EIP-55 checksum too (the call schema checks only the form); returns lowercase. */
-function address(input: string, field = 'address'): string {
-  const check = checkAddress(input)
-  if (!check.ok) throw new AppError('invalid-input', check.message, { field })
-  return normaliseAddress(check.address)
-}
 
 /** Every bridge call, translated to the core's services. Inputs arrive validated by BridgeHost. */
 export function bridgeHandlers(
@@ -119,16 +111,8 @@ export function bridgeHandlers(
       return { latencyMs: clock.now() - started, height: height.toString() }
     },
 
-    'data.balances': async (input) => {
-      const addr = address(input.address)
-      const { runtime } = await s.activeFor(input.network)
-      return runtime.data.balances({ ...input, address: addr })
-    },
-    'data.transactions': async (input) => {
-      const addr = address(input.address)
-      const { runtime } = await s.activeFor(input.network)
-      return runtime.data.transactions({ ...input, address: addr })
-    },
+    'data.balances': async (input) => (await s.activeFor(input.network)).runtime.data.balances(input),
+    'data.transactions': async (input) => (await s.activeFor(input.network)).runtime.data.transactions(input),
     'rpc.call': async ({ network, method, params }) => {
       const { runtime } = await s.activeFor(network)
       const result = await runtime.client.rpc(network, { method, params }, { priority: 'user' })
@@ -156,8 +140,7 @@ export function bridgeHandlers(
       s.watchlists.delete(id)
       return null
     },
-    'watchlists.addEntry': ({ listId, entry }) =>
-      s.watchlists.addEntry(listId, { ...entry, address: address(entry.address, 'entry.address') }),
+    'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, entry),
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
     'watchlists.moveEntry': ({ fromListId, toListId, entryId }) =>
@@ -174,17 +157,16 @@ export function bridgeHandlers(
     },
 
     'notes.list': () => s.notes.list(),
-    'notes.set': ({ key, ...rest }) => s.notes.set({ ...rest, key: key.toLowerCase() }),
+    'notes.set': (note) => s.notes.set(note),
     'labels.list': () => s.labels.list(),
     'labels.preview': ({ text, network }) => s.labels.preview(text, network),
     'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
     'labels.export': () => s.labels.export(),
     'cases.list': () => s.cases.list(),
-    'cases.create': ({ name, first }) =>
-      s.cases.create(name, first && { ...first, address: address(first.address, 'first.address') }),
+    'cases.create': ({ name, first }) => s.cases.create(name, first),
     'cases.rename': ({ id, name }) => s.cases.rename(id, name),
     'cases.delete': ({ id }) => (s.cases.delete(id), null),
-    'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, { ...a, address: address(a.address) }),
+    'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, a),
     'cases.updateAddress': ({ id, address: a, network, ...patch }) =>
       s.cases.updateAddress(id, { address: a, network }, patch),
     'cases.removeAddress': ({ id, ...a }) => s.cases.removeAddress(id, a),
@@ -193,14 +175,13 @@ export function bridgeHandlers(
     'cases.export': ({ id }) => s.cases.export(id),
     'cases.import': ({ text }) => s.cases.import(text),
     'search.query': ({ query, limit }) => s.search.query(query, limit),
-    'analysis.networks': async ({ address: input, refresh }) => {
-      const addr = address(input)
+    'analysis.networks': async ({ address, refresh }) => {
       const runtime = s.active()
       const profile = await runtime.ready()
       return s.presence.check(
         runtime,
         profile.networks.map((n) => n.name),
-        addr,
+        address,
         refresh,
       )
     },
@@ -210,12 +191,12 @@ export function bridgeHandlers(
     'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
     'watch.settings': () => s.watch.settings(),
     'watch.setSettings': (patch) => s.watch.setSettings(patch),
-    'approvals.view': async ({ network, address: a }) =>
-      s.approvals.view((await s.activeFor(network)).runtime, network, address(a)),
-    'approvals.scan': async ({ network, address: a }) =>
-      s.approvals.scan((await s.activeFor(network)).runtime, network, address(a)),
-    'approvals.stopScan': ({ network, address: a }) => ({
-      stopped: s.approvals.stop(s.active().profileId, network, address(a)),
+    'approvals.view': async ({ network, address }) =>
+      s.approvals.view((await s.activeFor(network)).runtime, network, address),
+    'approvals.scan': async ({ network, address }) =>
+      s.approvals.scan((await s.activeFor(network)).runtime, network, address),
+    'approvals.stopScan': ({ network, address }) => ({
+      stopped: s.approvals.stop(s.active().profileId, network, address),
     }),
   }
 }
