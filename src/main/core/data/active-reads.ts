@@ -1,0 +1,65 @@
+import type {
+  BalancesView,
+  BridgeCallParsed,
+  NetworkPresence,
+  RpcBatchItem,
+  RpcCallResult,
+  TransactionsPage,
+} from '../../../shared/bridge/contract'
+import type { Address } from '../../../shared/domain/address'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import type { Profile } from '../../../shared/domain/profile'
+import type { ProfileRuntime } from '../profiles/profile-runtime'
+import type { PresenceChecker } from './network-presence'
+
+/** What the reads work on: the active profile (ready, its network checked) and the head watcher. */
+export interface ActiveParts {
+  active(): ProfileRuntime
+  activeFor(network: string): Promise<{ runtime: ProfileRuntime; profile: Profile }>
+  readonly presence: PresenceChecker
+  observeHead(profileId: string, network: string, head: number): void
+}
+
+/**
+ * The user's reads of the active profile: its data, the RPC console's calls and the
+ * both-networks summary. Each starts the profile (the sandbox) if it must and checks the
+ * network is one of its own before any request.
+ */
+export class ActiveReads {
+  readonly #s: ActiveParts
+
+  constructor(parts: ActiveParts) {
+    this.#s = parts
+  }
+
+  async balances(req: BridgeCallParsed<'data.balances'>): Promise<BalancesView> {
+    return (await this.#s.activeFor(req.network)).runtime.data.balances(req)
+  }
+
+  async transactions(req: BridgeCallParsed<'data.transactions'>): Promise<TransactionsPage> {
+    return (await this.#s.activeFor(req.network)).runtime.data.transactions(req)
+  }
+
+  /** One console call; a block number it answers is a head seen for free. */
+  async rpc(network: string, method: string, params: unknown[]): Promise<RpcCallResult> {
+    const { runtime } = await this.#s.activeFor(network)
+    const result = await runtime.client.rpc(network, { method, params }, { priority: 'user' })
+    if (method === 'eth_blockNumber') {
+      const head = parseHexQuantity(result, MAX_SAFE_BIGINT)
+      if (head !== null) this.#s.observeHead(runtime.profileId, network, Number(head))
+    }
+    return { result }
+  }
+
+  async rpcBatch(network: string, calls: BridgeCallParsed<'rpc.batch'>['calls']): Promise<RpcBatchItem[]> {
+    return (await this.#s.activeFor(network)).runtime.client.rpcBatch(network, calls, { priority: 'user' })
+  }
+
+  /** Whether the address holds anything and has sent anything, on every network of the profile. */
+  async presence(address: Address, refresh: boolean): Promise<NetworkPresence[]> {
+    const runtime = this.#s.active()
+    const profile = await runtime.ready()
+    const networks = profile.networks.map((n) => n.name)
+    return this.#s.presence.check(runtime, networks, address, refresh)
+  }
+}
