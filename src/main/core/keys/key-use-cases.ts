@@ -40,13 +40,13 @@ export class KeyUseCases {
     return status
   }
 
-  set(profileId: string, key: string, sessionOnly: boolean): Promise<KeyStatus> {
+  async set(profileId: string, key: string, sessionOnly: boolean): Promise<KeyStatus> {
     const ref = this.#s.settings.keyRef(profileId)
     notSandbox(profileId)
     return this.#s.keys.set(ref, key, sessionOnly)
   }
 
-  clear(profileId: string): Promise<KeyStatus> {
+  async clear(profileId: string): Promise<KeyStatus> {
     const ref = this.#s.settings.keyRef(profileId)
     notSandbox(profileId)
     return this.#s.keys.clear(ref)
