@@ -88,12 +88,8 @@ export function bridgeHandlers(
     'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
     'watch.settings': () => s.watch.settings(),
     'watch.setSettings': (patch) => s.watch.setSettings(patch),
-    'approvals.view': async ({ network, address }) =>
-      s.approvals.view((await s.activeFor(network)).runtime, network, address),
-    'approvals.scan': async ({ network, address }) =>
-      s.approvals.scan((await s.activeFor(network)).runtime, network, address),
-    'approvals.stopScan': ({ network, address }) => ({
-      stopped: s.approvals.stop(s.active().profileId, network, address),
-    }),
+    'approvals.view': ({ network, address }) => reads.approvals(network, address),
+    'approvals.scan': ({ network, address }) => reads.scanApprovals(network, address),
+    'approvals.stopScan': ({ network, address }) => reads.stopApprovalScan(network, address),
   }
 }

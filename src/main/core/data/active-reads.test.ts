@@ -119,4 +119,12 @@ describe('ActiveReads', () => {
       ['beta', '1', 1, 'network'],
     ])
   })
+
+  it('answers the approvals of an address from what is loaded, and has no scan of it to stop', async () => {
+    await activate()
+    const view = await reads.approvals('alpha', ME)
+    expect(view).toMatchObject({ network: 'alpha', rows: [], transactionsRead: 0 })
+    expect(reads.stopApprovalScan('alpha', ME)).toEqual({ stopped: false })
+    await expect(reads.approvals('gamma', ME)).rejects.toMatchObject({ kind: 'invalid-input' })
+  })
 })

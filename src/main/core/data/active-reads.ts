@@ -9,6 +9,8 @@ import type {
 import type { Address } from '../../../shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import type { Profile } from '../../../shared/domain/profile'
+import type { ApprovalsView } from '../../../shared/domain/approvals-view'
+import type { ApprovalsService } from '../approvals/approvals-service'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { PresenceChecker } from './network-presence'
 
@@ -17,12 +19,13 @@ export interface ActiveParts {
   active(): ProfileRuntime
   activeFor(network: string): Promise<{ runtime: ProfileRuntime; profile: Profile }>
   readonly presence: PresenceChecker
+  readonly approvals: ApprovalsService
   observeHead(profileId: string, network: string, head: number): void
 }
 
 /**
- * The user's reads of the active profile: its data, the RPC console's calls and the
- * both-networks summary. Each starts the profile (the sandbox) if it must and checks the
+ * The user's reads of the active profile: its data, the RPC console's calls, the
+ * both-networks summary and the approvals an address granted. Each starts the profile (the sandbox) if it must and checks the
  * network is one of its own before any request.
  */
 export class ActiveReads {
@@ -61,5 +64,19 @@ export class ActiveReads {
     const profile = await runtime.ready()
     const networks = profile.networks.map((n) => n.name)
     return this.#s.presence.check(runtime, networks, address, refresh)
+  }
+
+  async approvals(network: string, address: Address): Promise<ApprovalsView> {
+    return this.#s.approvals.view((await this.#s.activeFor(network)).runtime, network, address)
+  }
+
+  /** Reads the rest of the address's approval logs (resuming a stopped scan), then answers like `approvals`. */
+  async scanApprovals(network: string, address: Address): Promise<ApprovalsView> {
+    return this.#s.approvals.scan((await this.#s.activeFor(network)).runtime, network, address)
+  }
+
+  /** Stops the active profile's scan of the address; true when one was running. */
+  stopApprovalScan(network: string, address: Address): { stopped: boolean } {
+    return { stopped: this.#s.approvals.stop(this.#s.active().profileId, network, address) }
   }
 }
