@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
+import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN, parseAddress } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
@@ -10,7 +10,19 @@ import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
  * renderer imports only their types (through contract.ts), so zod stays out of its bundle.
  */
 const empty = z.object({}).strict()
-const address = z.string().regex(ADDRESS_PATTERN, 'expected 0x followed by 40 hex characters')
+/**
+ * The one check of an address coming in: its form, then its EIP-55 checksum; main's handler gets
+ * the lowercase `Address` (domain/address.ts says why lowercase) and checks it no further.
+ */
+const address = z
+  .string()
+  .regex(ADDRESS_PATTERN, 'expected 0x followed by 40 hex characters')
+  .transform((text, ctx) => {
+    const parsed = parseAddress(text)
+    if (parsed.ok) return parsed.address
+    ctx.addIssue({ code: 'custom', message: parsed.message })
+    return z.NEVER
+  })
 const id = z.string().min(1).max(80)
 /** Who waits for the work: the user first, prefetch next, background last. */
 export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
@@ -160,7 +172,11 @@ export const bridgeCalls = {
     .object({
       kind: z.enum(['tx', 'address']),
       network: networkName,
-      key: z.string().regex(ADDRESS_OR_HASH_PATTERN, 'expected an address or a transaction hash'),
+      // Lowercase here, the case notes are kept by (notes-store.ts).
+      key: z
+        .string()
+        .regex(ADDRESS_OR_HASH_PATTERN, 'expected an address or a transaction hash')
+        .transform((k) => k.toLowerCase()),
       text: watchNote,
     })
     .strict(),

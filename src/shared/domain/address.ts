@@ -16,28 +16,45 @@ export type AddressCheck = { ok: true; address: `0x${string}` } | { ok: false; m
 
 /**
  * Validates length, hex and the EIP-55 checksum. All-lowercase or all-uppercase input carries
- * no checksum and is accepted; mixed case must match the checksum exactly.
+ * no checksum and is accepted; mixed case must match the checksum exactly. Answers the address
+ * checksummed, as it is shown.
  */
 export function checkAddress(input: string): AddressCheck {
   const text = input.trim()
-  if (text === '') return { ok: false, message: 'Enter an address (0x followed by 40 hex characters).' }
-  if (!/^0x/i.test(text)) return { ok: false, message: 'An address starts with 0x.' }
+  const problem = addressProblem(text)
+  return problem === null ? { ok: true, address: getAddress(text.toLowerCase()) } : { ok: false, message: problem }
+}
+
+/**
+ * An address inside main: checked once (form and checksum) where it came in, and lowercase,
+ * the case main keys everything by (caches, snapshot folders, watch state, the saved files),
+ * so nothing downstream checks or re-cases it. Only `parseAddress` makes one; what main shows
+ * or writes for people (views, exports) is checksummed from it.
+ */
+export type Address = `0x${string}` & { readonly __brand: 'Address' }
+
+export type AddressParse = { ok: true; address: Address } | { ok: false; message: string }
+
+/** `checkAddress`, answering the lowercase `Address` main works with (no checksum computed). */
+export function parseAddress(input: string): AddressParse {
+  const text = input.trim()
+  const problem = addressProblem(text)
+  // Checked just above: 0x and 40 hex digits, lowercased.
+  return problem === null ? { ok: true, address: text.toLowerCase() as Address } : { ok: false, message: problem }
+}
+
+/** What is wrong with address text, in words the user can act on; null when nothing is. */
+function addressProblem(text: string): string | null {
+  if (text === '') return 'Enter an address (0x followed by 40 hex characters).'
+  if (!/^0x/i.test(text)) return 'An address starts with 0x.'
   const body = text.slice(2)
-  if (body.length !== 40) {
-    return { ok: false, message: `An address has 40 hex characters after 0x; this one has ${body.length}.` }
-  }
+  if (body.length !== 40) return `An address has 40 hex characters after 0x; this one has ${body.length}.`
   const bad = body.search(/[^0-9a-fA-F]/)
-  if (bad >= 0) {
-    return { ok: false, message: `Character ${bad + 3} ("${body[bad]}") is not a hex digit.` }
-  }
+  if (bad >= 0) return `Character ${bad + 3} ("${body[bad]}") is not a hex digit.`
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase()
-  if (mixed && !isAddress(text, { strict: true })) {
-    return {
-      ok: false,
-      message: 'The mixed-case checksum (EIP-55) does not match: a character may be mistyped.',
-    }
-  }
-  return { ok: true, address: getAddress(text.toLowerCase()) }
+  if (mixed && !isAddress(text, { strict: true }))
+    return 'The mixed-case checksum (EIP-55) does not match: a character may be mistyped.'
+  return null
 }
 
 /** Addresses are stored lowercase and shown checksummed. */

@@ -11,8 +11,9 @@ import type { RpcCallSpec } from '../service/service-client'
 import { AppError } from '../util/app-error'
 import { ApprovalsService, type ApprovalsRuntime } from './approvals-service'
 import { ScanStore } from './scan-store'
+import { addr } from '../testing/address'
 
-const OWNER = '0x1111111111111111111111111111111111111111'
+const OWNER = addr('0x1111111111111111111111111111111111111111')
 const TOKEN = '0x00000000000000000000000000000000000000aa'
 const SPENDER = '0x00000000000000000000000000000000000000bb'
 const HEAD = 99

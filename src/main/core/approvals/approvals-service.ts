@@ -1,4 +1,5 @@
 import type { Watchlist } from '../../../shared/bridge/contract'
+import type { Address } from '../../../shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, isUnlimited, revokeCall } from '../../../shared/domain/approvals'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '../../../shared/domain/approvals-view'
@@ -57,10 +58,9 @@ export class ApprovalsService {
   async view(
     runtime: ApprovalsRuntime,
     network: string,
-    owner: string,
+    address: Address,
     meter: SpendMeter = { requests: 0, units: 0 },
   ): Promise<ApprovalsView> {
-    const address = owner.toLowerCase()
     const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
@@ -106,9 +106,9 @@ export class ApprovalsService {
   }
 
   /** Where the scan stands and what the rest costs now, in the profile's unit (one call per window the cap allows). */
-  scanState(runtime: ApprovalsRuntime, network: string, owner: string, head: number | null): ApprovalScanState {
+  scanState(runtime: ApprovalsRuntime, network: string, address: Address, head: number | null): ApprovalScanState {
     const billing = this.#o.billing(runtime.profileId)
-    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, owner.toLowerCase()))
+    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const from = (scan?.scannedTo ?? -1) + 1
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
@@ -127,8 +127,7 @@ export class ApprovalsService {
    * Reads the rest of the address's approval logs, window by window within the provider's cap,
    * saving how far it got after each, so a stop (or a refusal) loses nothing already paid for.
    */
-  async scan(runtime: ApprovalsRuntime, network: string, owner: string): Promise<ApprovalsView> {
-    const address = owner.toLowerCase()
+  async scan(runtime: ApprovalsRuntime, network: string, address: Address): Promise<ApprovalsView> {
     const key = ScanStore.key(runtime.profileId, network, address)
     if (this.#running.has(key)) throw new AppError('invalid-input', 'A scan of this address is already running.')
     const stop = new AbortController()
@@ -187,8 +186,8 @@ export class ApprovalsService {
   }
 
   /** Stops a running scan after the window on the wire; true when one was running. */
-  stop(profileId: string, network: string, owner: string): boolean {
-    const run = this.#running.get(ScanStore.key(profileId, network, owner))
+  stop(profileId: string, network: string, address: Address): boolean {
+    const run = this.#running.get(ScanStore.key(profileId, network, address))
     run?.abort()
     return run !== undefined
   }

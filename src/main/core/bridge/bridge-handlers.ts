@@ -1,147 +1,48 @@
 import type { AppInfo } from '../../../shared/bridge/contract'
-import { checkAddress, normaliseAddress } from '../../../shared/domain/address'
-import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
-import { AppError } from '../util/app-error'
-import { safeExcerpt } from '../service/response-errors'
 import type { BridgeHandlers } from './bridge-host'
 import type { CoreServices } from '../core-services'
 import type { Clock } from '../util/clock'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
-import { notesFromImport, withNotes } from '../notes/notes-io'
+import { ProfileUseCases } from '../profiles/profile-use-cases'
+import { KeyUseCases } from '../keys/key-use-cases'
+import { ActiveReads } from '../data/active-reads'
+import { WatchlistBackup } from '../watchlists/watchlist-backup'
 
-/** Checks the EIP-55 checksum too (the call schema checks only the form); returns lowercase. */
-function address(input: string, field = 'address'): string {
-  const check = checkAddress(input)
-  if (!check.ok) throw new AppError('invalid-input', check.message, { field })
-  return normaliseAddress(check.address)
-}
-
-/** Every bridge call, translated to the core's services. Inputs arrive validated by BridgeHost. */
+/**
+ * Every bridge call, translated to one method of the core's services. Inputs arrive parsed by
+ * BridgeHost against call-schemas.ts (an address already a lowercase `Address`); what a call
+ * does beyond one store lives in a use-case class beside the store it starts from.
+ */
 export function bridgeHandlers(
   s: CoreServices,
   info: AppInfo,
   clock: Clock,
   setVisible: (v: boolean) => void,
 ): BridgeHandlers {
-  const sandboxKeyManaged = (profileId: string): void => {
-    if (profileId === SANDBOX_PROFILE_ID) {
-      throw new AppError(
-        'invalid-input',
-        "The built-in sandbox's key is managed by Chainscope; it cannot be set or cleared.",
-        { field: 'profileId' },
-      )
-    }
-  }
+  const profiles = new ProfileUseCases(s)
+  const keys = new KeyUseCases(s, clock)
+  const reads = new ActiveReads(s)
+  const backup = new WatchlistBackup(s.watchlists, s.notes)
   return {
     'app.info': () => info,
-    'app.setVisible': ({ visible }) => {
-      setVisible(visible)
-      return null
-    },
+    'app.setVisible': ({ visible }) => (setVisible(visible), null),
     'app.notices': () => s.notices,
     'sandbox.status': () => s.sandbox.status,
 
     'profiles.list': () => s.profileViews(),
-    'profiles.save': async (input) => {
-      // The entry the key is in now: re-pointing the profile names another (keyRef).
-      const before = input.id && s.settings.find(input.id) ? s.settings.keyRef(input.id) : null
-      const { profile, addressesChanged, originsChanged } = s.settings.save(input)
-      const runtime = s.runtime(profile.id)
-      runtime.limiters.setLimits(profile.limits)
-      if (addressesChanged) runtime.data.clearCache()
-      // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
-      // so no caller of the bridge can send the stored key to a host of its choosing.
-      if (originsChanged && before) await s.keys.clear(before)
-      s.profilesChanged()
-      return s.profileViews().find((p) => p.id === profile.id)!
-    },
-    'profiles.remove': async ({ id }) => {
-      s.settings.get(id)
-      const key = s.settings.keyRef(id)
-      s.settings.remove(id)
-      s.forgetRuntime(id)
-      s.quota.remove(id)
-      await s.snapshots.removeProfile(id)
-      s.profilesChanged()
-      // The profile is gone either way; a keychain that refuses is reported, not hidden.
-      await s.keys.clear(key)
-      return null
-    },
-    'profiles.activate': async ({ id }) => {
-      s.settings.activate(id)
-      s.profilesChanged()
-      if (id === SANDBOX_PROFILE_ID) void s.sandbox.ensure().catch(() => {})
-      return s.profileViews().find((p) => p.id === id)!
-    },
-    'profiles.setLimits': ({ id, limits, billing }) => {
-      const profile = s.settings.setLimits(id, limits, billing)
-      s.runtime(id).limiters.setLimits(profile.limits)
-      s.profilesChanged()
-      return s.profileViews().find((p) => p.id === id)!
-    },
+    'profiles.save': (input) => profiles.save(input),
+    'profiles.remove': ({ id }) => profiles.remove(id),
+    'profiles.activate': ({ id }) => profiles.activate(id),
+    'profiles.setLimits': ({ id, limits, billing }) => profiles.setLimits(id, limits, billing),
 
-    // The profile id only finds this data folder's profile; the entry is the settings' choice (keyRef).
-    'key.status': async ({ profileId }) => {
-      const ref = s.settings.keyRef(profileId)
-      if (profileId === SANDBOX_PROFILE_ID) {
-        const status = await s.keys.status(ref)
-        return { ...status, storage: status.set ? 'session' : 'none' }
-      }
-      return s.keys.status(ref)
-    },
-    'key.set': async ({ profileId, key, sessionOnly }) => {
-      const ref = s.settings.keyRef(profileId)
-      sandboxKeyManaged(profileId)
-      const status = await s.keys.set(ref, key, sessionOnly)
-      return status
-    },
-    'key.clear': async ({ profileId }) => {
-      const ref = s.settings.keyRef(profileId)
-      sandboxKeyManaged(profileId)
-      return s.keys.clear(ref)
-    },
-    'key.test': async ({ profileId }) => {
-      const runtime = s.runtime(profileId)
-      const profile = await runtime.ready()
-      const network = profile.networks[0]?.name
-      if (!network)
-        throw new AppError('invalid-input', 'This profile has no networks to test against.', { field: 'profileId' })
-      const started = clock.now()
-      const result = await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user' })
-      const height = parseHexQuantity(result, MAX_SAFE_BIGINT)
-      // Redact, then cut (issue 10 item 6): a cut key is no longer recognised as one.
-      if (height === null)
-        throw new AppError(
-          'protocol',
-          `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', (t) => s.redact(t), 40)}, not a block number.`,
-        )
-      s.observeHead(profileId, network, Number(height))
-      return { latencyMs: clock.now() - started, height: height.toString() }
-    },
+    'key.status': ({ profileId }) => keys.status(profileId),
+    'key.set': ({ profileId, key, sessionOnly }) => keys.set(profileId, key, sessionOnly),
+    'key.clear': ({ profileId }) => keys.clear(profileId),
+    'key.test': ({ profileId }) => keys.test(profileId),
 
-    'data.balances': async (input) => {
-      const addr = address(input.address)
-      const { runtime } = await s.activeFor(input.network)
-      return runtime.data.balances({ ...input, address: addr })
-    },
-    'data.transactions': async (input) => {
-      const addr = address(input.address)
-      const { runtime } = await s.activeFor(input.network)
-      return runtime.data.transactions({ ...input, address: addr })
-    },
-    'rpc.call': async ({ network, method, params }) => {
-      const { runtime } = await s.activeFor(network)
-      const result = await runtime.client.rpc(network, { method, params }, { priority: 'user' })
-      if (method === 'eth_blockNumber') {
-        const h = parseHexQuantity(result, MAX_SAFE_BIGINT)
-        if (h !== null) s.observeHead(runtime.profileId, network, Number(h))
-      }
-      return { result }
-    },
-    'rpc.batch': async ({ network, calls }) => {
-      const { runtime } = await s.activeFor(network)
-      return runtime.client.rpcBatch(network, calls, { priority: 'user' })
-    },
+    'data.balances': (input) => reads.balances(input),
+    'data.transactions': (input) => reads.transactions(input),
+    'rpc.call': ({ network, method, params }) => reads.rpc(network, method, params),
+    'rpc.batch': ({ network, calls }) => reads.rpcBatch(network, calls),
     'work.cancel': ({ scope }) => ({ cancelled: s.cancelScope(scope) }),
     'limiter.state': () => s.limiterState(),
     'height.get': () => s.heightViews(),
@@ -152,70 +53,43 @@ export function bridgeHandlers(
     'watchlists.list': () => s.watchlists.list(),
     'watchlists.create': ({ name }) => s.watchlists.create(name),
     'watchlists.rename': ({ id, name }) => s.watchlists.rename(id, name),
-    'watchlists.delete': ({ id }) => {
-      s.watchlists.delete(id)
-      return null
-    },
-    'watchlists.addEntry': ({ listId, entry }) =>
-      s.watchlists.addEntry(listId, { ...entry, address: address(entry.address, 'entry.address') }),
+    'watchlists.delete': ({ id }) => (s.watchlists.delete(id), null),
+    'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, entry),
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
     'watchlists.moveEntry': ({ fromListId, toListId, entryId }) =>
       s.watchlists.moveEntry(fromListId, toListId, entryId),
-    'watchlists.import': ({ format, text, listName }) => {
-      // Notes ride in the JSON backup (notes-io.ts): checked first, so a bad note imports nothing.
-      const carried = format === 'json' ? notesFromImport(text) : { notes: [], notesOnly: false }
-      const counts = carried.notesOnly ? { lists: 0, entries: 0 } : s.watchlists.import(format, text, listName)
-      return carried.notes.length ? { ...counts, notes: s.notes.merge(carried.notes) } : counts
-    },
-    'watchlists.export': ({ format, listId }) => {
-      const file = s.watchlists.export(format, listId)
-      return listId === undefined ? withNotes(file, s.notes.list()) : file
-    },
+    'watchlists.import': ({ format, text, listName }) => backup.import(format, text, listName),
+    'watchlists.export': ({ format, listId }) => backup.export(format, listId),
 
     'notes.list': () => s.notes.list(),
-    'notes.set': ({ key, ...rest }) => s.notes.set({ ...rest, key: key.toLowerCase() }),
+    'notes.set': (note) => s.notes.set(note),
     'labels.list': () => s.labels.list(),
     'labels.preview': ({ text, network }) => s.labels.preview(text, network),
     'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
     'labels.export': () => s.labels.export(),
     'cases.list': () => s.cases.list(),
-    'cases.create': ({ name, first }) =>
-      s.cases.create(name, first && { ...first, address: address(first.address, 'first.address') }),
+    'cases.create': ({ name, first }) => s.cases.create(name, first),
     'cases.rename': ({ id, name }) => s.cases.rename(id, name),
     'cases.delete': ({ id }) => (s.cases.delete(id), null),
-    'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, { ...a, address: address(a.address) }),
-    'cases.updateAddress': ({ id, address: a, network, ...patch }) =>
-      s.cases.updateAddress(id, { address: a, network }, patch),
+    'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, a),
+    'cases.updateAddress': ({ id, address, network, ...patch }) =>
+      s.cases.updateAddress(id, { address, network }, patch),
     'cases.removeAddress': ({ id, ...a }) => s.cases.removeAddress(id, a),
     'cases.setNotes': ({ id, notes }) => s.cases.setNotes(id, notes),
     'cases.setGraph': ({ id, graph }) => s.cases.setGraph(id, graph),
     'cases.export': ({ id }) => s.cases.export(id),
     'cases.import': ({ text }) => s.cases.import(text),
     'search.query': ({ query, limit }) => s.search.query(query, limit),
-    'analysis.networks': async ({ address: input, refresh }) => {
-      const addr = address(input)
-      const runtime = s.active()
-      const profile = await runtime.ready()
-      return s.presence.check(
-        runtime,
-        profile.networks.map((n) => n.name),
-        addr,
-        refresh,
-      )
-    },
+    'analysis.networks': ({ address, refresh }) => reads.presence(address, refresh),
     'watch.estimate': ({ listId }) => s.watch.estimate(listId),
     'watch.check': ({ listId }) => s.watch.check(listId),
     'watch.status': () => s.watch.statuses(),
     'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
     'watch.settings': () => s.watch.settings(),
     'watch.setSettings': (patch) => s.watch.setSettings(patch),
-    'approvals.view': async ({ network, address: a }) =>
-      s.approvals.view((await s.activeFor(network)).runtime, network, address(a)),
-    'approvals.scan': async ({ network, address: a }) =>
-      s.approvals.scan((await s.activeFor(network)).runtime, network, address(a)),
-    'approvals.stopScan': ({ network, address: a }) => ({
-      stopped: s.approvals.stop(s.active().profileId, network, address(a)),
-    }),
+    'approvals.view': ({ network, address }) => reads.approvals(network, address),
+    'approvals.scan': ({ network, address }) => reads.scanApprovals(network, address),
+    'approvals.stopScan': ({ network, address }) => reads.stopApprovalScan(network, address),
   }
 }

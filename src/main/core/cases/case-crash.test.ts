@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline'
 import { bundleFixture } from '../testing/bundle-fixture'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CaseStore } from './case-store'
+import { addr } from '../testing/address'
 
 let dir: string
 let writer: string
@@ -21,7 +22,7 @@ describe('cases under SIGKILL', () => {
   it('a writer killed mid-write leaves the last good file, which opens without recovery', async () => {
     const data = join(dir, 'data')
     const seed = new CaseStore({ dataDir: data })
-    const c = seed.create('Case', { address: `0x${'1'.repeat(40)}`, network: 'alpha' })
+    const c = seed.create('Case', { address: addr(`0x${'1'.repeat(40)}`), network: 'alpha' })
     seed.setNotes(c.id, 'gen-0')
     let lastSaved = 0
     let midWrite = 0

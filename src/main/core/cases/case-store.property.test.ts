@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { bridgeCalls } from '../../../shared/bridge/call-schemas'
 import { AppError } from '../util/app-error'
 import { CaseStore } from './case-store'
+import { addr } from '../testing/address'
 
 /**
  * Whatever sequence of case calls the bridge lets through (inputs parsed by its own schemas),
@@ -83,7 +84,7 @@ function apply(store: CaseStore, o: Op): void {
   const c = 'c' in o ? cases[o.c % Math.max(1, cases.length)] : undefined
   const id = c?.id ?? 'none'
   const a = 'a' in o && typeof o.a === 'number' ? c?.addresses[o.a % Math.max(1, c.addresses.length)] : undefined
-  const ref = { address: a?.address ?? `0x${'0'.repeat(40)}`, network: a?.network ?? 'alpha' }
+  const ref = { address: addr(a?.address ?? `0x${'0'.repeat(40)}`), network: a?.network ?? 'alpha' }
   const call = <K extends keyof typeof bridgeCalls>(name: K, input: unknown, run: (p: never) => unknown) => {
     const p = bridgeCalls[name].safeParse(input)
     if (p.success) run(p.data as never)

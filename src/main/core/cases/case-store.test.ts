@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { emptyGraphState, type GraphState } from '../../../shared/domain/case-file'
 import { CaseStore } from './case-store'
+import { addr } from '../testing/address'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7'
 const B = '0x8617e340b3d01fa5f11f306f4090fd50e238070d'
@@ -31,10 +32,10 @@ const graph: GraphState = {
 describe('CaseStore', () => {
   it('keeps a case with addresses on both networks, notes, labels and graph state across a restart', () => {
     const store = open()
-    const c = store.create('Stolen ether', { address: A.toUpperCase().replace('0X', '0x'), network: 'alpha' })
-    store.addAddress(c.id, { address: B, network: 'beta', label: 'Mixer deposit', note: 'first hop' })
-    store.addAddress(c.id, { address: A, network: 'beta' })
-    store.updateAddress(c.id, { address: A, network: 'alpha' }, { label: 'Victim' })
+    const c = store.create('Stolen ether', { address: addr(A.toUpperCase().replace('0X', '0x')), network: 'alpha' })
+    store.addAddress(c.id, { address: addr(B), network: 'beta', label: 'Mixer deposit', note: 'first hop' })
+    store.addAddress(c.id, { address: addr(A), network: 'beta' })
+    store.updateAddress(c.id, { address: addr(A), network: 'alpha' }, { label: 'Victim' })
     store.setNotes(c.id, 'Funds left on 1 Jan.')
     store.setGraph(c.id, graph)
     const again = open()
@@ -51,15 +52,15 @@ describe('CaseStore', () => {
 
   it('refuses the same address twice on one network, and keeps the file unchanged', () => {
     const store = open()
-    const c = store.create('x', { address: A, network: 'alpha' })
+    const c = store.create('x', { address: addr(A), network: 'alpha' })
     const before = readFileSync(join(dir, 'cases.json'), 'utf8')
-    expect(() => store.addAddress(c.id, { address: A, network: 'alpha' })).toThrow(/in the case already/)
+    expect(() => store.addAddress(c.id, { address: addr(A), network: 'alpha' })).toThrow(/in the case already/)
     expect(readFileSync(join(dir, 'cases.json'), 'utf8')).toBe(before)
   })
 
   it('exports a case as one file that imports back equal, as a new case beside the first', () => {
     const store = open()
-    const c = store.create('Case', { address: A, network: 'alpha' })
+    const c = store.create('Case', { address: addr(A), network: 'alpha' })
     store.setGraph(c.id, graph)
     const file = store.export(c.id)
     expect(file.mime).toBe('application/json')
@@ -74,7 +75,7 @@ describe('CaseStore', () => {
 
   it('refuses a damaged import with the place of the first problem, and imports nothing', () => {
     const store = open()
-    const c = store.create('Case', { address: A, network: 'alpha' })
+    const c = store.create('Case', { address: addr(A), network: 'alpha' })
     const doc = JSON.parse(store.export(c.id).text)
     doc.case.addresses[0].address = '0x1234'
     expect(() => store.import(JSON.stringify(doc))).toThrow(/case\.addresses\.0\.address: expected a lowercase address/)

@@ -10,7 +10,7 @@ import {
   type CaseFile,
   type GraphState,
 } from '../../../shared/domain/case-file'
-import { normaliseAddress } from '../../../shared/domain/address'
+import type { Address } from '../../../shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { VersionedFile } from '../util/versioned-file'
@@ -25,7 +25,11 @@ export interface CaseStoreOptions {
   onChange?: (cases: CaseFile[]) => void
 }
 
-export type AddressRef = Pick<CaseAddress, 'address' | 'network'>
+/** An address of a case as the bridge hands it over: parsed (lowercase, checked) already. */
+export interface AddressRef {
+  address: Address
+  network: string
+}
 
 /**
  * Cases, kept like the watchlists (versioned-file.ts): every change is made on a copy, checked
@@ -99,8 +103,7 @@ export class CaseStore {
 
   updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): CaseFile {
     return this.#change(id, (c) => {
-      const r = ref(a)
-      const at = c.addresses.findIndex((x) => same(x, r))
+      const at = c.addresses.findIndex((x) => same(x, a))
       if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
       const next = [...c.addresses]
       next[at] = {
@@ -113,7 +116,7 @@ export class CaseStore {
   }
 
   removeAddress(id: string, a: AddressRef): CaseFile {
-    return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, ref(a))) }))
+    return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, a)) }))
   }
 
   setNotes(id: string, notes: string): CaseFile {
@@ -169,5 +172,7 @@ export class CaseStore {
   }
 }
 
-const ref = (a: AddressRef): AddressRef => ({ address: normaliseAddress(a.address), network: a.network })
-const same = (x: AddressRef, y: AddressRef): boolean => x.address === y.address && x.network === y.network
+/** Only the address and network of a ref that may carry more (the bridge's label and note). */
+const ref = (a: AddressRef): AddressRef => ({ address: a.address, network: a.network })
+const same = (x: Pick<CaseAddress, 'address' | 'network'>, y: AddressRef): boolean =>
+  x.address === y.address && x.network === y.network

@@ -6,6 +6,7 @@ import { makeBalance, makeTx, ME } from '../../../shared/testing/service-samples
 import { AppError } from '../util/app-error'
 import { PresenceChecker, type PresenceRuntime } from './network-presence'
 import { SnapshotStore } from './snapshot-store'
+import { addr } from '../testing/address'
 
 let dir: string
 beforeEach(() => {
@@ -43,7 +44,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       },
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
-    const [alpha, beta] = await checker.check(runtime, ['alpha', 'beta'], ME, false)
+    const [alpha, beta] = await checker.check(runtime, ['alpha', 'beta'], addr(ME), false)
     expect(batches.sort()).toEqual([
       'alpha:eth_getBalance+eth_getTransactionCount',
       'beta:eth_getBalance+eth_getTransactionCount',
@@ -68,11 +69,11 @@ describe('PresenceChecker (both networks side by side)', () => {
     })
 
     now += 60_000
-    const [again] = await checker.check(runtime, ['alpha'], ME, false)
+    const [again] = await checker.check(runtime, ['alpha'], addr(ME), false)
     expect(again).toMatchObject({ source: 'cache', requests: 0, nativeWei: '1000000000000000000' })
     expect(batches).toHaveLength(2)
     now += 120_000
-    await checker.check(runtime, ['alpha'], ME, false)
+    await checker.check(runtime, ['alpha'], addr(ME), false)
     expect(batches).toHaveLength(3)
   })
   it('sends two single calls where a batch costs more than its calls (per call, plus one per batch)', async () => {
@@ -93,7 +94,7 @@ describe('PresenceChecker (both networks side by side)', () => {
       },
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => 0 } })
-    const [alpha] = await checker.check(runtime, ['alpha'], ME, false)
+    const [alpha] = await checker.check(runtime, ['alpha'], addr(ME), false)
     expect(sent.sort()).toEqual([['eth_getBalance'], ['eth_getTransactionCount']])
     expect(alpha).toMatchObject({ nativeWei: '5', nonce: 0, requests: 2, error: null })
   })

@@ -1,4 +1,5 @@
 import type { NetworkPresence } from '../../../shared/bridge/contract'
+import type { Address } from '../../../shared/domain/address'
 import { AppError } from '../util/app-error'
 import { cheapestCalls } from '../service/cheapest-calls'
 import type { ServiceClient } from '../service/service-client'
@@ -46,7 +47,7 @@ export class PresenceChecker {
   async check(
     runtime: PresenceRuntime,
     networks: readonly string[],
-    address: string,
+    address: Address,
     refresh: boolean,
   ): Promise<NetworkPresence[]> {
     const catalogue = await this.#o.snapshots.catalogue(runtime.profileId)

@@ -6,6 +6,7 @@ import { AppError } from '../util/app-error'
 import { systemClock } from '../util/clock'
 import { WatchlistStore } from '../watchlists/watchlist-store'
 import { describeChanges, WatchService } from './watch-service'
+import { addr } from '../testing/address'
 
 /** The periodic watch check's schedule: off by default, inside its budget, only while visible. */
 let dir: string
@@ -24,7 +25,7 @@ function service(addresses: number, quota = 1000, sub = 'a') {
   const list = watchlists.create('W')
   for (let i = 0; i < addresses; i++)
     watchlists.addEntry(list.id, {
-      address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+      address: addr(`0x${(i + 1).toString(16).padStart(40, '0')}`),
       network: 'alpha',
       label: '',
       note: '',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WatchlistStore } from './watchlist-store'
+import { addr } from '../testing/address'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7'
 let dir: string
@@ -17,7 +18,7 @@ describe('a watch entry on both networks (issue 12)', () => {
     const store = open()
     const list = store.create('Both')
     const added = store.addEntry(list.id, {
-      address: A,
+      address: addr(A),
       network: 'alpha',
       label: 'MM',
       note: '',
@@ -43,7 +44,7 @@ describe('a watch entry on both networks (issue 12)', () => {
           entries: [
             {
               id: 'e',
-              address: A,
+              address: addr(A),
               network: 'alpha',
               label: '',
               note: '',

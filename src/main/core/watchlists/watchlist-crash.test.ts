@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline'
 import { bundleFixture } from '../testing/bundle-fixture'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WatchlistStore } from './watchlist-store'
+import { addr } from '../testing/address'
 
 let dir: string
 let writer: string
@@ -37,7 +38,7 @@ describe('watchlists under SIGKILL', () => {
     const note = 'n'.repeat(900)
     for (let i = 0; i < 200; i++) {
       seed.addEntry(list.id, {
-        address: `0x${(i + 1).toString(16).padStart(40, '0')}`,
+        address: addr(`0x${(i + 1).toString(16).padStart(40, '0')}`),
         network: 'alpha',
         label: `entry ${i}`,
         note,

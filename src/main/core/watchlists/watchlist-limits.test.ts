@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
 import { WatchlistStore } from './watchlist-store'
+import { addr } from '../testing/address'
 
 const NOW = Date.UTC(2030, 4, 6, 7, 8, 9)
 const address = (i: number): string => `0x${i.toString(16).padStart(40, '0')}`
@@ -71,7 +72,7 @@ describe('WatchlistStore keeps only what it can load again', () => {
     )
     expect(() =>
       store.addEntry(fullList!.id, {
-        address: address(WATCH_LIMITS.entries + 2),
+        address: addr(address(WATCH_LIMITS.entries + 2)),
         network: 'alpha',
         label: '',
         note: '',

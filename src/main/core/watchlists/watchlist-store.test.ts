@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Watchlist } from '../../../shared/bridge/contract'
 import { WatchlistStore } from './watchlist-store'
+import { addr } from '../testing/address'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7' // EIP-55 test vector, lowercase
 const A_CHECKSUMMED = '0x52908400098527886E0F7030069857D2E4169EE7'
@@ -24,7 +25,7 @@ const entry = (
   network = 'alpha',
   extra: Partial<{ label: string; note: string; tags: string[] }> = {},
 ) => ({
-  address,
+  address: addr(address),
   network,
   label: '',
   note: '',

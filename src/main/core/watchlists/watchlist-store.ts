@@ -6,7 +6,7 @@ import { VersionedFile } from '../util/versioned-file'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
-import { normaliseAddress } from '../../../shared/domain/address'
+import type { Address } from '../../../shared/domain/address'
 import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
 
 export interface WatchlistStoreOptions {
@@ -16,7 +16,8 @@ export interface WatchlistStoreOptions {
   onChange?: (lists: Watchlist[]) => void
 }
 
-export type NewEntry = Omit<WatchEntry, 'id' | 'addedAt'>
+/** An entry as the bridge hands it over: its address parsed (lowercase, checked) already. */
+export type NewEntry = Omit<WatchEntry, 'id' | 'addedAt' | 'address'> & { address: Address }
 
 /**
  * Named watchlists. Every change is computed on a copy, written (atomic, with a backup of the
@@ -73,9 +74,8 @@ export class WatchlistStore {
   }
 
   addEntry(listId: string, entry: NewEntry): Watchlist {
-    const address = normaliseAddress(entry.address)
     return this.#commitList(listId, (l) => {
-      if (l.entries.some((e) => e.address === address && e.network === entry.network)) {
+      if (l.entries.some((e) => e.address === entry.address && e.network === entry.network)) {
         throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, {
           field: 'entry.address',
         })
@@ -84,7 +84,6 @@ export class WatchlistStore {
       const added: WatchEntry = {
         id: randomUUID(),
         ...entry,
-        address,
         tags: [...new Set(entry.tags)],
         addedAt: new Date(this.#now()).toISOString(),
       }

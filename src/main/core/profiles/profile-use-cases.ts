@@ -1,0 +1,87 @@
+import type { ProfileView } from '../../../shared/bridge/contract'
+import type { Billing } from '../../../shared/domain/billing'
+import { SANDBOX_PROFILE_ID, type Limits, type ProfileInput } from '../../../shared/domain/profile'
+import type { SnapshotStore } from '../data/snapshot-store'
+import type { KeyStore } from '../keys/key-store'
+import type { QuotaFile } from '../limiter/quota-store'
+import type { SandboxManager } from '../sandbox/sandbox-manager'
+import type { ProfileRuntime } from './profile-runtime'
+import type { SettingsStore } from './settings-store'
+
+/** What the profile use cases work on: the stores, the per-profile runtimes and the change report. */
+export interface ProfileParts {
+  readonly settings: SettingsStore
+  readonly keys: KeyStore
+  readonly quota: QuotaFile
+  readonly snapshots: SnapshotStore
+  readonly sandbox: SandboxManager
+  runtime(profileId: string): ProfileRuntime
+  forgetRuntime(profileId: string): void
+  /** Tells the renderer and follows the active profile's networks. */
+  profilesChanged(): void
+  profileViews(): ProfileView[]
+}
+
+/**
+ * Saving, removing, activating and limiting a profile: each touches the settings and then
+ * everything that holds a part of that profile (its runtime, key, quota count, snapshots).
+ */
+export class ProfileUseCases {
+  readonly #s: ProfileParts
+
+  constructor(parts: ProfileParts) {
+    this.#s = parts
+  }
+
+  async save(input: ProfileInput): Promise<ProfileView> {
+    const s = this.#s
+    // The entry the key is in now: re-pointing the profile names another (keyRef).
+    const before = input.id && s.settings.find(input.id) ? s.settings.keyRef(input.id) : null
+    const { profile, addressesChanged, originsChanged } = s.settings.save(input)
+    const runtime = s.runtime(profile.id)
+    runtime.limiters.setLimits(profile.limits)
+    if (addressesChanged) runtime.data.clearCache()
+    // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
+    // so no caller of the bridge can send the stored key to a host of its choosing.
+    if (originsChanged && before) await s.keys.clear(before)
+    s.profilesChanged()
+    return this.#view(profile.id)
+  }
+
+  /** Removes the profile with its runtime, quota count and snapshots; then its key. */
+  async remove(id: string): Promise<null> {
+    const s = this.#s
+    s.settings.get(id)
+    const key = s.settings.keyRef(id)
+    s.settings.remove(id)
+    s.forgetRuntime(id)
+    s.quota.remove(id)
+    await s.snapshots.removeProfile(id)
+    s.profilesChanged()
+    // The profile is gone either way; a keychain that refuses is reported, not hidden.
+    await s.keys.clear(key)
+    return null
+  }
+
+  activate(id: string): ProfileView {
+    const s = this.#s
+    s.settings.activate(id)
+    s.profilesChanged()
+    // Nobody waits for the start: its progress and failure arrive as sandbox status events.
+    if (id === SANDBOX_PROFILE_ID) void s.sandbox.ensure().catch(() => {})
+    return this.#view(id)
+  }
+
+  setLimits(id: string, limits: Limits, billing?: Billing): ProfileView {
+    const s = this.#s
+    const profile = s.settings.setLimits(id, limits, billing)
+    s.runtime(id).limiters.setLimits(profile.limits)
+    s.profilesChanged()
+    return this.#view(id)
+  }
+
+  #view(id: string): ProfileView {
+    // The settings just answered for this id, so the list holds it.
+    return this.#s.profileViews().find((p) => p.id === id)!
+  }
+}
