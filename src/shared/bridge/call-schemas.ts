@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { reportPdfCalls } from './report-pdf'
 import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
@@ -205,6 +206,7 @@ export const bridgeCalls = {
   'approvals.view': z.object({ network: networkName, address }).strict(),
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
+  ...reportPdfCalls,
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

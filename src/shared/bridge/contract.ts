@@ -353,6 +353,10 @@ export interface BridgeCallOutputs {
   /** Reads the rest of the address's approval logs (resuming), then answers like approvals.view. */
   'approvals.scan': import('../domain/approvals-view').ApprovalsView
   'approvals.stopScan': { stopped: boolean }
+  /** Whether this host turns a report into a PDF (the desktop app); else the browser's print. */
+  'report.pdfAvailable': boolean
+  /** Started: the outcome comes as the `report.pdf` event with this id. */
+  'report.savePdf': { id: string }
 }
 
 export interface BridgeEvents {
@@ -380,6 +384,8 @@ export interface BridgeEvents {
   'open.address': { address: string; network: string | null }
   /** Main asks the renderer to show a screen (application menu). */
   'open.view': { view: 'watchlists' | 'settings' | 'rpc' | 'search' }
+  /** How a `report.savePdf` ended. */
+  'report.pdf': import('./report-pdf').PdfOutcome
 }
 export type BridgeEventName = keyof BridgeEvents
 
@@ -399,6 +405,7 @@ export const bridgeEventNames = [
   'notice',
   'open.address',
   'open.view',
+  'report.pdf',
 ] as const satisfies readonly BridgeEventName[]
 
 export function isBridgeEventName(name: unknown): name is BridgeEventName {

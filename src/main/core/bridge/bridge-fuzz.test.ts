@@ -95,6 +95,8 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'approvals.view': { network: 'one', address: A },
   'approvals.scan': { network: 'one', address: A },
   'approvals.stopScan': { network: 'one', address: A },
+  'report.pdfAvailable': {},
+  'report.savePdf': { html: '<!doctype html><p>r</p>', filename: 'report.pdf' },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -217,5 +217,7 @@ export function bridgeHandlers(
     'approvals.stopScan': ({ network, address: a }) => ({
       stopped: s.approvals.stop(s.active().profileId, network, address(a)),
     }),
+    'report.pdfAvailable': () => s.reports.available(),
+    'report.savePdf': ({ html, filename }) => s.reports.save(html, filename),
   }
 }
