@@ -111,7 +111,10 @@ export class CoreServices {
     this.labels = new LabelsStore({
       dataDir,
       now: () => options.clock.now(),
-      onChange: (labels) => options.emit('labels.changed', labels),
+      onChange: (labels) => {
+        this.search.markDirty('labels')
+        options.emit('labels.changed', labels)
+      },
     })
     this.cases = new CaseStore({
       dataDir,
@@ -129,6 +132,7 @@ export class CoreServices {
       profileId: () => this.settings.activeProfileId,
       watchlists: () => this.watchlists.list(),
       notes: () => this.notes.list(),
+      labels: () => this.labels.list(),
       indexDir: join(dataDir, 'search-index'),
       log,
     })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
+import { labelEditCalls } from './label-edit'
 import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
@@ -207,6 +208,7 @@ export const bridgeCalls = {
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
   ...reportPdfCalls,
+  ...labelEditCalls,
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

@@ -248,7 +248,7 @@ export interface Note {
 /** One hit of the cached search (`search.query`); what the renderer needs to open it. */
 export interface SearchHit {
   id: string
-  kind: 'transaction' | 'address' | 'watch-entry' | 'note'
+  kind: 'transaction' | 'address' | 'watch-entry' | 'note' | 'label'
   network: string
   /** Lowercase address to open (the page's owner for a transaction), or null. */
   address: string | null
@@ -357,6 +357,8 @@ export interface BridgeCallOutputs {
   'report.pdfAvailable': boolean
   /** Started: the outcome comes as the `report.pdf` event with this id. */
   'report.savePdf': { id: string }
+  'labels.set': import('../domain/address-label').AddressLabel
+  'labels.remove': null
 }
 
 export interface BridgeEvents {

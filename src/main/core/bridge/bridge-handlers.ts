@@ -219,5 +219,8 @@ export function bridgeHandlers(
     }),
     'report.pdfAvailable': () => s.reports.available(),
     'report.savePdf': ({ html, filename }) => s.reports.save(html, filename),
+    'labels.set': ({ address: a, network, label, note, seen }) =>
+      s.labels.set(address(a), network, { label, note }, seen),
+    'labels.remove': ({ address: a, network, seen }) => s.labels.remove(address(a), network, seen),
   }
 }
