@@ -1,2 +1,3 @@
 export { default as LabelsPanel } from './LabelsPanel.vue'
 export { useLabelsStore } from './labels-store'
+export { default as LabelEditor } from './LabelEditor.vue'
