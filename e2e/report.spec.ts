@@ -110,6 +110,7 @@ test('report: export from the busy address and a case, open each with the networ
       })
     })
 
+    let expanded = ''
     await test.step('a case keeps its flow graph and exports its report with its notes', async () => {
       await main.getByRole('button', { name: 'Add to case' }).click()
       const dialog = page.getByRole('dialog', { name: 'Add to case' })
@@ -132,6 +133,17 @@ test('report: export from the busy address and a case, open each with the networ
       ).toBeVisible({
         timeout: 30_000,
       })
+      // One hop-1 address expanded (its cost confirmed): the case report then holds its page too.
+      const item = main
+        .getByRole('listitem')
+        .filter({ hasText: /hop 1(?!.*loaded)/ })
+        .first()
+      await item.getByRole('button').click()
+      const selected = main.getByRole('region', { name: 'Selected address' })
+      expanded = (await selected.locator('p.mono').textContent())!.trim()
+      await selected.getByRole('button', { name: 'Expand', exact: true }).click()
+      await page.getByRole('alertdialog', { name: 'Expand?' }).getByRole('button', { name: 'Run' }).click()
+      await expect(selected.getByText(/loaded/)).toBeVisible({ timeout: 60_000 })
       await main.getByRole('spinbutton', { name: 'Hops', exact: true }).fill('3')
       await main.getByRole('button', { name: 'Save graph to case' }).click()
       await expect(page.getByText('Graph saved to the case')).toBeVisible()
@@ -147,7 +159,15 @@ test('report: export from the busy address and a case, open each with the networ
         await expect(report.getByRole('region', { name: 'Notes' })).toContainText(
           'Funds left the <b>whale</b> in two hops.',
         )
-        await expect(report.getByRole('img', { name: /^Flow graph of / })).toBeVisible()
+        await expect(report.getByRole('img', { name: /^Flow graph of .*, 3 hops$/ })).toBeVisible()
+        // The expanded address's own transactions, with the time they were fetched.
+        const section = report.getByRole('region', { name: 'Expanded addresses' })
+        const heading = section.getByRole('heading', { level: 3 })
+        await expect(heading).toHaveCount(1)
+        expect((await heading.textContent())!.toLowerCase()).toBe(`${expanded} on alpha`)
+        await expect(section.getByText(/^Data as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/)).toBeVisible()
+        expect(await section.locator('tbody tr').count()).toBeGreaterThan(0)
+        await expect(report.getByText(/for this address; 1 expanded address as of /).first()).toBeVisible()
       })
     })
   })

@@ -31,7 +31,7 @@ const RENDERER_SRC = 'src/renderer/src'
 // toasts and the charts. Pinia and vue-router are left out on purpose: a widget holds no store
 // and knows no route.
 const UI_WIDGET_PACKAGES = ['vue', '@vue/', 'reka-ui', 'vue-sonner', 'chart.js', 'chartjs-adapter-date-fns']
-const TEST_PACKAGES = ['vitest', '@vue/test-utils']
+const TEST_PACKAGES = ['vitest', '@vue/test-utils', 'fast-check']
 const dirOf = (layer) => LAYERS.find((l) => l.name === layer)?.dir ?? layer
 
 function layerOf(absPath) {

@@ -41,6 +41,8 @@ export interface CoreOptions {
   snapshots?: CoreServicesOptions['snapshots']
   /** Desktop notification when a watch check finds changes (Electron passes one; the web page uses the browser's). */
   notify?: CoreServicesOptions['notify']
+  /** Prints a report to PDF (Electron); without it the call answers that it cannot. */
+  pdf?: CoreServicesOptions['pdf']
 }
 
 export interface Core {
@@ -83,6 +85,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       height: options.height,
       snapshots: options.snapshots,
       notify: options.notify,
+      pdf: options.pdf,
     })
   } catch (error) {
     lock.release()

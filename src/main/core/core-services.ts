@@ -19,6 +19,7 @@ import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
 import { LabelsStore } from './labels/labels-store'
 import { CaseStore } from './cases/case-store'
+import { PdfExport, type PdfHost } from './reports/pdf-export'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 import { ApprovalsService } from './approvals/approvals-service'
@@ -41,6 +42,8 @@ export interface CoreServicesOptions {
   snapshots?: { maxBytes?: number; maxPagesPerAddress?: number }
   /** A desktop notification when a watch check finds changes (Electron); the web host's page uses the browser's. */
   notify?: DesktopNotifier
+  /** Prints a report to PDF with no network (Electron); the web host has none. */
+  pdf?: PdfHost
 }
 
 /**
@@ -57,6 +60,7 @@ export class CoreServices {
   readonly notes: NotesStore
   readonly labels: LabelsStore
   readonly cases: CaseStore
+  readonly reports: PdfExport
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
@@ -107,18 +111,28 @@ export class CoreServices {
     this.labels = new LabelsStore({
       dataDir,
       now: () => options.clock.now(),
-      onChange: (labels) => options.emit('labels.changed', labels),
+      onChange: (labels) => {
+        this.search.markDirty('labels')
+        options.emit('labels.changed', labels)
+      },
     })
     this.cases = new CaseStore({
       dataDir,
       now: () => options.clock.now(),
       onChange: (cases) => options.emit('cases.changed', cases),
     })
+    this.reports = new PdfExport({
+      host: options.pdf,
+      redactor: options.redactor,
+      log: options.log,
+      emit: (outcome) => options.emit('report.pdf', outcome),
+    })
     this.search = new SearchService({
       snapshots: this.snapshots,
       profileId: () => this.settings.activeProfileId,
       watchlists: () => this.watchlists.list(),
       notes: () => this.notes.list(),
+      labels: () => this.labels.list(),
       indexDir: join(dataDir, 'search-index'),
       log,
     })

@@ -12,6 +12,7 @@ import { DEEP_LINK_SCHEME, parseDeepLink, parseLaunchArgs, userArgs } from './la
 import { LaunchQueue } from './launch-queue'
 import { createMainWindow, revealWindow } from './main-window'
 import { denyAllPermissions } from './permissions'
+import { electronPdfHost } from './pdf-printer'
 import { createUtilitySandboxLauncher, sandboxEnv } from './sandbox-utility'
 import { claimSingleInstance } from './single-instance'
 import { VisibilityTracker } from './visibility'
@@ -144,6 +145,7 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
     redactor,
     sandboxLauncher: sandboxes,
     notify: desktopNotifier({ log, onClick: () => options.getMainWindow()?.show() }),
+    pdf: electronPdfHost({ parent: options.getMainWindow, log }),
   })
   const disposeIpc = registerBridgeIpc({ bridge: core.bridge, log })
   const visibility = new VisibilityTracker({ setVisible: (visible) => core.setVisible(visible), powerMonitor })

@@ -1,5 +1,8 @@
 import { z } from 'zod'
-import { ADDRESS_OR_HASH_PATTERN, ADDRESS_PATTERN, parseAddress } from '../domain/address'
+import { reportPdfCalls } from './report-pdf'
+import { labelEditCalls } from './label-edit'
+import { addressInput as address } from './address-input'
+import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
@@ -10,19 +13,6 @@ import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
  * renderer imports only their types (through contract.ts), so zod stays out of its bundle.
  */
 const empty = z.object({}).strict()
-/**
- * The one check of an address coming in: its form, then its EIP-55 checksum; main's handler gets
- * the lowercase `Address` (domain/address.ts says why lowercase) and checks it no further.
- */
-const address = z
-  .string()
-  .regex(ADDRESS_PATTERN, 'expected 0x followed by 40 hex characters')
-  .transform((text, ctx) => {
-    const parsed = parseAddress(text)
-    if (parsed.ok) return parsed.address
-    ctx.addIssue({ code: 'custom', message: parsed.message })
-    return z.NEVER
-  })
 const id = z.string().min(1).max(80)
 /** Who waits for the work: the user first, prefetch next, background last. */
 export const prioritySchema = z.enum(['user', 'prefetch', 'background'])
@@ -221,6 +211,8 @@ export const bridgeCalls = {
   'approvals.view': z.object({ network: networkName, address }).strict(),
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
+  ...reportPdfCalls,
+  ...labelEditCalls,
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

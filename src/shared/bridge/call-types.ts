@@ -89,4 +89,10 @@ export interface BridgeCallOutputs {
   /** Reads the rest of the address's approval logs (resuming), then answers like approvals.view. */
   'approvals.scan': ApprovalsView
   'approvals.stopScan': { stopped: boolean }
+  /** Whether this host turns a report into a PDF (the desktop app); else the browser's print. */
+  'report.pdfAvailable': boolean
+  /** Started: the outcome comes as the `report.pdf` event with this id. */
+  'report.savePdf': { id: string }
+  'labels.set': AddressLabel
+  'labels.remove': null
 }

@@ -3,6 +3,7 @@ import type { CaseFile } from '../domain/case-file'
 import type { Notice, SandboxStatus } from './app-types'
 import type { HeightView, LimiterState } from './budget-types'
 import type { Note } from './lookup-types'
+import type { PdfOutcome } from './report-pdf'
 import type { ProfileView } from './profile-types'
 import type { WatchStatus, Watchlist } from './watch-types'
 
@@ -33,6 +34,8 @@ export interface BridgeEvents {
   'open.address': { address: string; network: string | null }
   /** Main asks the renderer to show a screen (application menu). */
   'open.view': { view: 'watchlists' | 'settings' | 'rpc' | 'search' }
+  /** How a `report.savePdf` ended. */
+  'report.pdf': PdfOutcome
 }
 export type BridgeEventName = keyof BridgeEvents
 
@@ -52,6 +55,7 @@ export const bridgeEventNames = [
   'notice',
   'open.address',
   'open.view',
+  'report.pdf',
 ] as const satisfies readonly BridgeEventName[]
 
 export function isBridgeEventName(name: unknown): name is BridgeEventName {

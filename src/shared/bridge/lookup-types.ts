@@ -14,7 +14,7 @@ export interface Note {
 /** One hit of the cached search (`search.query`); what the renderer needs to open it. */
 export interface SearchHit {
   id: string
-  kind: 'transaction' | 'address' | 'watch-entry' | 'note'
+  kind: 'transaction' | 'address' | 'watch-entry' | 'note' | 'label'
   network: string
   /** Lowercase address to open (the page's owner for a transaction), or null. */
   address: string | null

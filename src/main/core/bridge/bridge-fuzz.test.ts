@@ -95,6 +95,10 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'approvals.view': { network: 'one', address: A },
   'approvals.scan': { network: 'one', address: A },
   'approvals.stopScan': { network: 'one', address: A },
+  'report.pdfAvailable': {},
+  'report.savePdf': { html: '<!doctype html><p>r</p>', filename: 'report.pdf' },
+  'labels.set': { address: A, network: 'one', label: 'Hot wallet', note: '', seen: null },
+  'labels.remove': { address: A, network: 'one', seen: { label: 'x', note: '' } },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -91,5 +91,9 @@ export function bridgeHandlers(
     'approvals.view': ({ network, address }) => reads.approvals(network, address),
     'approvals.scan': ({ network, address }) => reads.scanApprovals(network, address),
     'approvals.stopScan': ({ network, address }) => reads.stopApprovalScan(network, address),
+    'report.pdfAvailable': () => s.reports.available(),
+    'report.savePdf': ({ html, filename }) => s.reports.save(html, filename),
+    'labels.set': ({ address, network, label, note, seen }) => s.labels.set(address, network, { label, note }, seen),
+    'labels.remove': ({ address, network, seen }) => s.labels.remove(address, network, seen),
   }
 }

@@ -39,6 +39,7 @@ export interface LabelsStoreOptions {
 }
 
 type Incoming = Omit<AddressLabel, 'updatedAt'>
+type LabelText = Pick<AddressLabel, 'label' | 'note'>
 
 export interface LabelImportResult {
   added: number
@@ -106,8 +107,52 @@ export class LabelsStore {
     const next = new Map(this.#labels)
     for (const r of [...added, ...picked.map((c) => c.next)]) next.set(labelId(r), { ...r, updatedAt: at })
     const result = { added: added.length, replaced: picked.length, kept: changed.length - picked.length }
-    if (result.added + result.replaced > 0) this.#commit(next)
+    if (result.added + result.replaced > 0) this.#commit(next, 'nothing was imported')
     return result
+  }
+
+  /**
+   * Adds or changes one label. `seen` is the label the user was shown (null: none), and the
+   * save happens only while the kept one still equals it: a label changed meanwhile is never
+   * overwritten unseen; the error shows what it is now.
+   */
+  set(address: string, network: string, edit: LabelText, seen: LabelText | null): AddressLabel {
+    if (!edit.label && !edit.note)
+      throw new AppError('invalid-input', 'Write a label or a note, or remove the label instead.', { field: 'label' })
+    const id = labelId({ address, network })
+    this.#checkSeen(id, seen)
+    const saved: AddressLabel = {
+      address: address.toLowerCase(),
+      network,
+      label: edit.label,
+      note: edit.note,
+      updatedAt: new Date(this.#now()).toISOString(),
+    }
+    this.#commit(new Map(this.#labels).set(id, saved), 'the label was not saved')
+    return { ...saved }
+  }
+
+  /** Removes one label, on the same terms as `set`: only the label the user was shown. */
+  remove(address: string, network: string, seen: LabelText | null): null {
+    const id = labelId({ address, network })
+    this.#checkSeen(id, seen)
+    if (!this.#labels.has(id)) return null
+    const next = new Map(this.#labels)
+    next.delete(id)
+    this.#commit(next, 'the label was not removed')
+    return null
+  }
+
+  #checkSeen(id: string, seen: LabelText | null): void {
+    const now = this.#labels.get(id) ?? null
+    const same = now === null ? seen === null : seen !== null && now.label === seen.label && now.note === seen.note
+    if (same) return
+    const what = now ? `it is now “${now.label}”${now.note ? ` with the note “${now.note}”` : ''}` : 'it was removed'
+    throw new AppError(
+      'conflict',
+      `This label changed since it was shown (${what}). Nothing was saved: look at it again, then edit it.`,
+      { field: 'label' },
+    )
   }
 
   export(): ExportFile {
@@ -134,17 +179,18 @@ export class LabelsStore {
     return { added, changed, same }
   }
 
-  #commit(next: Map<string, AddressLabel>): void {
+  /** One atomic write; made current only once saved. `outcome` says what a failure left undone. */
+  #commit(next: Map<string, AddressLabel>, outcome: string): void {
     if (next.size > LABEL_LIMITS.labels)
       throw new AppError(
         'invalid-input',
-        `Chainscope keeps at most ${LABEL_LIMITS.labels.toLocaleString('en-US')} address labels; nothing was imported.`,
+        `Chainscope keeps at most ${LABEL_LIMITS.labels.toLocaleString('en-US')} address labels; ${outcome}.`,
       )
     try {
       this.#file.save({ version: LABELS_VERSION, labels: [...next.values()] })
     } catch (error) {
       if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
-      throw new AppError('internal', `The labels could not be saved (${diskProblem(error)}); nothing was imported.`)
+      throw new AppError('internal', `The labels could not be saved (${diskProblem(error)}); ${outcome}.`)
     }
     this.#labels = next
     this.#onChange?.(this.list())

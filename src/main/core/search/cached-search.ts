@@ -18,7 +18,7 @@ import { HexIndex } from './hex-index'
  *   holds each distinct text once and maps it to the items that carry it: a common word
  *   costs one scored entry, not tens of thousands (bench/analysis.ts).
  */
-/** A hit (`SearchHit`, without the item) plus the words it is found by. Ids: `tx|<network>|<hash>`, `bal|<network>|<address>`, `w|<entry id>`, `n|<kind>|<network>|<key>`. */
+/** A hit (`SearchHit`, without the item) plus the words it is found by. Ids: `tx|<network>|<hash>`, `bal|<network>|<address>`, `w|<entry id>`, `n|<kind>|<network>|<key>`, `l|<network>|<address>`. */
 export interface SearchDoc extends Omit<SearchHit, 'tx'> {
   /** Lowercase hex words: hashes and addresses. */
   hex: string[]

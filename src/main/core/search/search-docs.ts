@@ -1,4 +1,5 @@
 import type { Note, Watchlist } from '../../../shared/bridge/contract'
+import type { AddressLabel } from '../../../shared/domain/address-label'
 import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
 import type { SearchDoc } from './cached-search'
 import { isRecord } from '../../../shared/guards'
@@ -124,5 +125,20 @@ export function noteDocs(notes: readonly Note[]): SearchDoc[] {
     detail: n.text.slice(0, 120),
     hex: [n.key],
     text: [n.text],
+  }))
+}
+
+/** The user's address labels: found by the label, its note and the address. */
+export function labelDocs(labels: readonly AddressLabel[]): SearchDoc[] {
+  return labels.map((l) => ({
+    id: `l|${l.network}|${l.address}`,
+    kind: 'label',
+    network: l.network,
+    address: l.address,
+    hash: null,
+    title: l.label ? `${l.label} (${short(l.address)})` : `Labelled ${short(l.address)}`,
+    detail: `Your label${l.note ? ` · ${l.note.slice(0, 80)}` : ''}`,
+    hex: [l.address],
+    text: [l.label, l.note].filter(Boolean),
   }))
 }

@@ -82,7 +82,7 @@ const header = z.object({
   /** Every source named once; an item lists its sources by position here. */
   sources: z.array(z.string()),
 })
-const KINDS: ReadonlySet<unknown> = new Set(['transaction', 'address', 'watch-entry', 'note'])
+const KINDS: ReadonlySet<unknown> = new Set(['transaction', 'address', 'watch-entry', 'note', 'label'])
 const isText = (v: unknown): v is string => typeof v === 'string'
 const isTextOrNull = (v: unknown): boolean => v === null || typeof v === 'string'
 const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText)

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import type { Note, SearchAnswer, SearchHit, Watchlist } from '../../../shared/bridge/contract'
+import type { AddressLabel } from '../../../shared/domain/address-label'
 import type { Transaction } from '../../../shared/domain/service-schemas'
 import { MemoryCache } from '../data/memory-cache'
 import type { PageSnapshot, SnapshotEntry, SnapshotStore } from '../data/snapshot-store'
 import type { Logger } from '../util/logger'
 import { CachedSearch, type SearchDoc } from './cached-search'
-import { balancesDoc, noteDocs, transactionDoc, watchlistDocs } from './search-docs'
+import { balancesDoc, labelDocs, noteDocs, transactionDoc, watchlistDocs } from './search-docs'
 import { loadSearchIndex, saveSearchIndex } from './search-index-file'
 
 export interface SearchServiceOptions {
@@ -15,6 +16,8 @@ export interface SearchServiceOptions {
   profileId: () => string | null
   watchlists: () => Watchlist[]
   notes: () => Note[]
+  /** The user's address labels (labels.json); none in tests that do not need them. */
+  labels?: () => AddressLabel[]
   /** Where the index is kept between runs (one file per profile); none: built at each start. */
   indexDir?: string
   /** Quiet time after a change before the index is saved. Default 10 s. */
@@ -28,7 +31,7 @@ const digest = (docs: readonly SearchDoc[]): string =>
 /**
  * Keeps the cached search in step with what main holds and answers `search.query`. It is
  * brought up to date lazily, at each query: snapshot files whose stamp or size changed are
- * re-read, watchlists and notes re-indexed after a change (`markDirty`). It never makes a
+ * re-read, watchlists, notes and labels re-indexed after a change (`markDirty`). It never makes a
  * request. The index is saved (search-index-file.ts) a quiet moment after it changed and at
  * `close`; the first sync of a profile loads it instead of reading every snapshot again, and
  * then re-reads only the files that changed since it was saved.
@@ -43,7 +46,7 @@ export class SearchService {
   #profile: string | null = null
   /** The profile whose saved index the next sync loads (set when the profile changes). */
   #toLoad: string | null = null
-  #dirty = { watchlists: true, notes: true }
+  #dirty = { watchlists: true, notes: true, labels: true }
   #syncing: Promise<void> | null = null
   #unsaved = false
   #timer: ReturnType<typeof setTimeout> | null = null
@@ -61,7 +64,7 @@ export class SearchService {
     this.#o = options
   }
 
-  markDirty(what: 'watchlists' | 'notes'): void {
+  markDirty(what: 'watchlists' | 'notes' | 'labels'): void {
     this.#dirty[what] = true
   }
 
@@ -106,7 +109,7 @@ export class SearchService {
       this.#entries = new Map()
       this.#digests = {}
       this.#profile = profile
-      this.#dirty = { watchlists: true, notes: true }
+      this.#dirty = { watchlists: true, notes: true, labels: true }
       this.#toLoad = profile
     }
     const toLoad = this.#toLoad
@@ -119,6 +122,7 @@ export class SearchService {
     if (this.#o.profileId() !== profile) return
     this.#source('watchlists', () => watchlistDocs(this.#o.watchlists()))
     this.#source('notes', () => noteDocs(this.#o.notes()))
+    this.#source('labels', () => labelDocs(this.#o.labels?.() ?? []))
     if (!profile) return
     const present = new Set<string>()
     for (const entry of catalogue) {
@@ -153,7 +157,7 @@ export class SearchService {
   }
 
   /** Re-indexes a source kept outside the snapshots when it was marked dirty and its items differ. */
-  #source(name: 'watchlists' | 'notes', docs: () => SearchDoc[]): void {
+  #source(name: 'watchlists' | 'notes' | 'labels', docs: () => SearchDoc[]): void {
     if (!this.#dirty[name]) return
     this.#dirty[name] = false
     const now = docs()

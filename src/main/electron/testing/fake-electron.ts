@@ -37,6 +37,7 @@ export class FakeWebContents extends EventEmitter {
   mainFrame = new FakeWebFrame('app://chainscope/index.html')
   loading = true
   windowOpenHandler: ((details: { url: string }) => { action: 'allow' | 'deny' }) | null = null
+  readonly printToPDF = vi.fn(async (_options: Record<string, unknown>) => new Uint8Array([0x25, 0x50, 0x44, 0x46]))
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'allow' | 'deny' }): void {
     this.windowOpenHandler = handler
   }
@@ -118,6 +119,11 @@ export class BrowserWindow extends EventEmitter {
   focus(): void {
     this.focused = true
   }
+  destroy(): void {
+    this.destroyed = true
+    this.visible = false
+    this.emit('closed')
+  }
   close(): void {
     this.emit('close', fakeEvent())
     this.destroyed = true
@@ -170,7 +176,16 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 export const app = new FakeApp()
 
+type BeforeRequest = (details: { url: string }, callback: (response: { cancel: boolean }) => void) => void
+
 export class FakeSession extends EventEmitter {
+  beforeRequest: BeforeRequest | null = null
+  readonly webRequest = {
+    onBeforeRequest: vi.fn((listener: BeforeRequest) => {
+      this.beforeRequest = listener
+    }),
+  }
+  readonly enableNetworkEmulation = vi.fn()
   permissionRequestHandler: ((...args: unknown[]) => void) | null = null
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null
   devicePermissionHandler: ((...args: unknown[]) => boolean) | null = null
@@ -185,13 +200,27 @@ export class FakeSession extends EventEmitter {
   }
 }
 
-export const session = { defaultSession: new FakeSession() }
+export const session = {
+  defaultSession: new FakeSession(),
+  partitions: new Map<string, FakeSession>(),
+  fromPartition: vi.fn((name: string): FakeSession => {
+    const known = session.partitions.get(name) ?? new FakeSession()
+    session.partitions.set(name, known)
+    return known
+  }),
+}
 export const protocol = { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() }
 export const ipcMain = { handle: vi.fn(), removeHandler: vi.fn(), on: vi.fn(), once: vi.fn() }
 export const shell = { openExternal: vi.fn(async (_url: string) => {}) }
 export const screen = { getAllDisplays: vi.fn(() => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }]) }
 export const Menu = { buildFromTemplate: vi.fn((template: unknown[]) => ({ template })), setApplicationMenu: vi.fn() }
-export const dialog = { showMessageBox: vi.fn(async () => ({ response: 0 })), showErrorBox: vi.fn() }
+export const dialog = {
+  showMessageBox: vi.fn(async () => ({ response: 0 })),
+  showErrorBox: vi.fn(),
+  showSaveDialog: vi.fn(async (..._args: unknown[]): Promise<{ canceled: boolean; filePath?: string }> => ({
+    canceled: true,
+  })),
+}
 export const clipboard = { readText: vi.fn(async () => '') }
 export const powerMonitor = new EventEmitter()
 
@@ -237,6 +266,7 @@ export function resetFakeElectron(): void {
   app.switches.clear()
   app.resetReady()
   session.defaultSession = new FakeSession()
+  session.partitions.clear()
   powerMonitor.removeAllListeners()
   ipcRenderer.removeAllListeners()
   Notification.supported = true

@@ -4,3 +4,4 @@
  */
 export { default as LabelsPanel } from './LabelsPanel.vue'
 export { useLabelsStore } from './labels-store'
+export { default as LabelEditor } from './LabelEditor.vue'

@@ -7,7 +7,8 @@ import { bridge } from '../../platform/bridge'
 /**
  * Address labels (main keeps them in labels.json and is the one writer). An import is two
  * steps: a preview of what would be added and changed, then the import with the changed
- * labels the user picked; nothing is written before the second step.
+ * labels the user picked; nothing is written before the second step. One label is added,
+ * changed or removed at a time from the address page and Settings.
  */
 export const useLabelsStore = defineStore('labels', () => {
   const byId = shallowRef(new Map<string, AddressLabel>())
@@ -57,5 +58,15 @@ export const useLabelsStore = defineStore('labels', () => {
 
   const exportFile = () => bridge.invoke('labels.export', {})
 
-  return { byId, error, load, get, pending, preview, apply, exportFile }
+  /** What the user was shown before editing: main saves only while the label is still that. */
+  const seenOf = (l: AddressLabel | null) => (l ? { label: l.label, note: l.note } : null)
+
+  /** Adds or changes one label; `shown` is the label the edit started from (null: none). */
+  const save = (address: string, network: string, label: string, note: string, shown: AddressLabel | null) =>
+    bridge.invoke('labels.set', { address, network, label, note, seen: seenOf(shown) })
+
+  const remove = (address: string, network: string, shown: AddressLabel) =>
+    bridge.invoke('labels.remove', { address, network, seen: seenOf(shown) })
+
+  return { byId, error, load, get, pending, preview, apply, exportFile, save, remove }
 })

@@ -3,9 +3,10 @@ import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../platform/bridge'
 import { useBalancesStore } from '../balances'
+import { useFlowsStore } from '../flows'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
-import type { ReportSubject } from './report-model'
+import type { ExpandedPage, ReportSubject } from './report-model'
 
 export interface SubjectRef {
   network: string
@@ -13,6 +14,75 @@ export interface SubjectRef {
   address: string
   label: string | null
   note: string | null
+}
+
+/** A flow graph's state as a report needs it: the addresses it expanded and its hop limit. */
+export interface GraphRef {
+  expanded: readonly { network: string; address: string }[]
+  hopLimit: number
+}
+
+/** The first page main holds for an address, of any age; `cacheOnly` never sends a request. */
+async function readCached(
+  network: string,
+  address: string,
+): Promise<{ transactions: readonly Transaction[]; fetchedAt: string | null }> {
+  const r = await bridge.invoke('data.transactions', {
+    network,
+    address,
+    cursor: null,
+    priority: 'user',
+    refresh: false,
+    cacheOnly: true,
+  })
+  return r.ok ? { transactions: r.value.items, fetchedAt: r.value.fetchedAt } : { transactions: [], fetchedAt: null }
+}
+
+/**
+ * The graph a report of these addresses draws: the one given (a case's saved graph), else the
+ * flow graph open in the app when it is rooted on the one address reported.
+ */
+function graphOf(refs: readonly SubjectRef[], given: GraphRef | null): GraphRef | null {
+  if (given) return given
+  const flows = useFlowsStore()
+  const r = flows.root
+  const only = refs.length === 1 ? refs[0]! : null
+  if (!r || !only || r.network !== only.network || r.address !== normaliseAddress(only.address)) return null
+  return {
+    expanded: [...flows.expanded.keys()].map((address) => ({ network: r.network, address })),
+    hopLimit: flows.hops,
+  }
+}
+
+/**
+ * Every address of a report with what its graph holds: its own data (`gatherSubject`) and the
+ * cached pages of the addresses the graph expanded on its network, each read once and only
+ * from the cache. A page not cached stays in the report as "not kept", never fetched.
+ */
+export async function gatherReport(
+  refs: readonly SubjectRef[],
+  given: GraphRef | null = null,
+): Promise<ReportSubject[]> {
+  const graph = graphOf(refs, given)
+  const labels = new Map(refs.map((r) => [r.network, r.networkLabel]))
+  const pages = new Map<string, ExpandedPage[]>()
+  for (const n of graph?.expanded ?? []) {
+    const networkLabel = labels.get(n.network)
+    // An expanded address on a network no reported address is on is in none of their graphs.
+    if (networkLabel === undefined) continue
+    const address = normaliseAddress(n.address)
+    const list = pages.get(n.network) ?? []
+    if (list.some((p) => p.address === address)) continue
+    list.push({ network: n.network, networkLabel, address, ...(await readCached(n.network, address)) })
+    pages.set(n.network, list)
+  }
+  const out: ReportSubject[] = []
+  for (const ref of refs) {
+    const s = await gatherSubject(ref)
+    const expanded = (pages.get(s.network) ?? []).filter((p) => p.address !== s.address)
+    out.push(graph ? { ...s, expanded, hops: graph.hopLimit } : s)
+  }
+  return out
 }
 
 /**
@@ -32,18 +102,9 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
     transactions = txs.items
     fetchedAt = txs.provenance?.fetchedAt ?? null
   } else {
-    const r = await bridge.invoke('data.transactions', {
-      network: ref.network,
-      address,
-      cursor: null,
-      priority: 'user',
-      refresh: false,
-      cacheOnly: true,
-    })
-    if (r.ok) {
-      transactions = r.value.items
-      fetchedAt = r.value.fetchedAt
-    }
+    const page = await readCached(ref.network, address)
+    transactions = page.transactions
+    fetchedAt = page.fetchedAt
   }
   const b = balances.view
   const ownBalances =

@@ -1,35 +1,27 @@
-import { parseAmount } from '@shared/domain/amount'
-import type { Transaction } from '@shared/domain/service-schemas'
-import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel } from '../transactions'
 import { nodeData } from '../flows'
 import { esc } from './html-escape'
+import { expandedPages, expandedSection, graphAsOf } from './report-expanded'
 import {
   amountText,
   checksummed,
   nodeTitle,
-  REPORT_HOPS,
   subjectFigures,
   type ReportInput,
   type ReportSubject,
 } from './report-model'
+import { asOf, day, minute, txTable, when } from './report-parts'
 import { REPORT_CSS } from './report-style'
 import { flowGraphSvg, historySvg } from './report-svg'
 
-/** Rows a transactions table lists per address: a report stays readable and printable. */
-export const REPORT_TX_ROWS = 500
+export { REPORT_TX_ROWS } from './report-parts'
 
-const when = (iso: string | null): string => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : 'not loaded')
-const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
-/** The native value as the app shows it: exact, in whole coins; unreadable text shown as sent. */
-const coin = (wei: string): string => {
-  const v = parseAmount(wei)
-  return v === null ? wei : amountText(v, 18, 'coin')
-}
-const day = (ms: number | null): string => (ms === null ? '—' : new Date(ms).toISOString().slice(0, 10))
 const addr = checksummed
-const asOf = (iso: string | null): string => `<p class="asof">Data as of ${esc(when(iso))}.</p>`
 
 function summary(input: ReportInput): string {
+  const x = expandedPages(input.subjects).length
+  const grew = x
+    ? ` The flow graphs also draw on the ${x} address${x === 1 ? '' : 'es'} the graph expanded (under “Expanded addresses”).`
+    : ''
   const rows = input.subjects
     .map(
       (s) =>
@@ -39,27 +31,11 @@ function summary(input: ReportInput): string {
     .join('')
   return (
     '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>' +
-    `<p>${input.subjects.length} address${input.subjects.length === 1 ? '' : 'es'}. Made ${esc(when(input.generatedAt))} from the data Chainscope had kept; nothing in this file loads anything.</p>` +
+    `<p>${input.subjects.length} address${input.subjects.length === 1 ? '' : 'es'}. Made ${esc(when(input.generatedAt))} from the data Chainscope had kept; nothing in this file loads anything.${esc(grew)}</p>` +
     '<table><caption class="muted">Addresses in this report</caption><thead><tr><th scope="col">Address</th><th scope="col">Network</th>' +
     '<th scope="col">Label</th><th scope="col">Transactions loaded</th><th scope="col">Fetched</th></tr></thead>' +
     `<tbody>${rows}</tbody></table></section>`
   )
-}
-
-function txRows(s: ReportSubject): string {
-  return s.transactions
-    .slice(0, REPORT_TX_ROWS)
-    .map((tx: Transaction) => {
-      const from = partyView(tx.from)
-      const to = partyView(tx.to)
-      return (
-        `<tr><td class="mono">${esc(tx.hash)}</td><td>${esc(tx.timestamp ? when(tx.timestamp) : 'pending')}</td>` +
-        `<td>${esc(DIRECTION_LABEL[directionOf(tx, s.address)])}</td><td>${esc(methodLabel(tx))}</td>` +
-        `<td class="mono">${esc(from.name ?? from.address ?? '—')}</td><td class="mono">${esc(to.name ?? to.address ?? 'contract creation')}</td>` +
-        `<td class="num">${esc(coin(tx.value))}</td><td>${esc(statusLabel(tx))}</td></tr>`
-      )
-    })
-    .join('')
 }
 
 function subjectSection(s: ReportSubject, i: number): string {
@@ -78,7 +54,7 @@ function subjectSection(s: ReportSubject, i: number): string {
   const graph =
     f.edges.length === 0
       ? '<p class="muted">No value moved in the loaded transactions.</p>'
-      : `<figure>${flowGraphSvg(nodes, f.edges, `Flow graph of ${title}, ${REPORT_HOPS} hops`)}<figcaption>${f.edges.length} flows between ${nodes.length} addresses, rings by hop from the address.</figcaption></figure>`
+      : `<figure>${flowGraphSvg(nodes, f.edges, `Flow graph of ${title}, ${f.hops} hops`)}<figcaption>${f.edges.length} flows between ${nodes.length} addresses, rings by hop from the address.</figcaption></figure>`
   const flowRows = f.edges
     .map(
       (e) =>
@@ -94,10 +70,6 @@ function subjectSection(s: ReportSubject, i: number): string {
         `<figcaption>${esc(h.absolute ? `Balance of ${h.symbol}` : `Net change of ${h.symbol} since the oldest loaded transaction (today's balance not loaded)`)}, ${esc(minute(h.fromMs))} to ${esc(minute(h.toMs))}: lowest ${esc(h.low)}, highest ${esc(h.high)}.</figcaption></figure>`,
     )
     .join('')
-  const more =
-    s.transactions.length > REPORT_TX_ROWS
-      ? `<p class="muted">The first ${REPORT_TX_ROWS} of ${s.transactions.length} loaded transactions are listed.</p>`
-      : ''
   return (
     `<section aria-labelledby="${id}"><h2 id="${id}">${esc(title)} on ${esc(s.networkLabel)}</h2>` +
     `<p class="mono">${esc(addr(s.address))}</p>` +
@@ -105,8 +77,8 @@ function subjectSection(s: ReportSubject, i: number): string {
     (s.transactions.length === 0
       ? '<p class="muted">No transactions of this address were kept on this computer: open it in Chainscope first.</p>'
       : '') +
-    `<h3>Flow graph</h3>${asOf(s.transactionsFetchedAt)}${graph}` +
-    `<h3>Flows</h3>${asOf(s.transactionsFetchedAt)}` +
+    `<h3>Flow graph</h3>${graphAsOf(s)}${graph}` +
+    `<h3>Flows</h3>${graphAsOf(s)}` +
     (flowRows
       ? '<table><thead><tr><th scope="col">From</th><th scope="col">To</th><th scope="col">Amount</th><th scope="col">Movements</th><th scope="col">First</th><th scope="col">Last</th></tr></thead>' +
         `<tbody>${flowRows}</tbody></table>`
@@ -114,11 +86,7 @@ function subjectSection(s: ReportSubject, i: number): string {
     `<h3>Balance over time</h3>${asOf(s.transactionsFetchedAt)}` +
     (s.balances ? `<p class="asof">Today's token balances as of ${esc(when(s.balances.fetchedAt))}.</p>` : '') +
     (charts || '<p class="muted">Too few changes to draw.</p>') +
-    `<h3>Transactions</h3>${asOf(s.transactionsFetchedAt)}${more}` +
-    (s.transactions.length
-      ? '<table><thead><tr><th scope="col">Hash</th><th scope="col">Time</th><th scope="col">Direction</th><th scope="col">Method</th><th scope="col">From</th><th scope="col">To</th><th scope="col">Value</th><th scope="col">Status</th></tr></thead>' +
-        `<tbody>${txRows(s)}</tbody></table>`
-      : '') +
+    `<h3>Transactions</h3>${asOf(s.transactionsFetchedAt)}${txTable(s.transactions, s.address)}` +
     '</section>'
   )
 }
@@ -142,6 +110,7 @@ export function buildReportHtml(input: ReportInput): string {
     summary(input) +
     notes +
     input.subjects.map(subjectSection).join('') +
+    expandedSection(input.subjects) +
     '</main></body></html>\n'
   )
 }

@@ -30,6 +30,24 @@ export interface ReportSubject {
   balances: { items: readonly BalanceItem[]; fetchedAt: string } | null
   /** Watchlist labels by lowercase address on this network, shown first on graph nodes. */
   watchLabels?: ReadonlyMap<string, string>
+  /**
+   * The cached first pages of the addresses the flow graph expanded on this network: the graph
+   * and its flows are drawn from these as well, as the app's graph is.
+   */
+  expanded?: readonly ExpandedPage[]
+  /** Hops the graph is drawn to (the saved graph's limit); `REPORT_HOPS` when not given. */
+  hops?: number
+}
+
+/** An address the flow graph expanded, with its page as main cached it. */
+export interface ExpandedPage {
+  network: string
+  networkLabel: string
+  /** Lowercase. */
+  address: string
+  transactions: readonly Transaction[]
+  /** When its page was fetched; null when it is not kept on this computer (nothing to show). */
+  fetchedAt: string | null
 }
 
 export interface ReportInput {
@@ -53,11 +71,13 @@ export interface HistoryFigure {
 
 export interface SubjectFigures {
   graph: FlowGraph
-  /** Edges within two hops of the address, busy hubs folded, largest movement count first. */
+  /** Edges within the hop limit of the address, busy hubs folded, largest movement count first. */
   edges: FlowEdge[]
   distance: Map<string, number>
   hubs: Map<string, number>
   histories: HistoryFigure[]
+  /** Hops drawn. */
+  hops: number
 }
 
 /** Hops a report draws: the address's counterparties and theirs, as far as data is loaded. */
@@ -77,9 +97,15 @@ const amount = (v: bigint, decimals: number | null, symbol: string): string =>
  * transaction (exact, from the transactions alone) and says so, rather than a guessed balance.
  */
 export function subjectFigures(s: ReportSubject): SubjectFigures {
-  const graph = buildFlowGraph(s.transactions, { watchLabels: s.watchLabels })
-  const limited = limitFlows(graph.edges, s.address, { hops: REPORT_HOPS, direction: 'both', minAmount: '' })
-  const folded = collapseHubs(limited.edges, graph.nodes, new Set([s.address]))
+  const expanded = s.expanded ?? []
+  // A transaction on two loaded pages counts once: buildFlowGraph keeps one per hash.
+  const all = [...s.transactions, ...expanded.flatMap((p) => p.transactions)]
+  const graph = buildFlowGraph(all, { watchLabels: s.watchLabels })
+  const hops = s.hops ?? REPORT_HOPS
+  const limited = limitFlows(graph.edges, s.address, { hops, direction: 'both', minAmount: '' })
+  // As in the app's graph, the address and the addresses expanded never fold into a hub.
+  const keep = new Set([s.address, ...expanded.map((p) => p.address)])
+  const folded = collapseHubs(limited.edges, graph.nodes, keep)
   for (const h of folded.hidden) limited.distance.delete(h)
 
   const known: AssetNow[] = s.balances ? assetsFromBalances(s.balances.items) : []
@@ -118,7 +144,7 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
         high: amount(hi, a.decimals, a.symbol),
       }
     })
-  return { graph, edges: folded.edges, distance: limited.distance, hubs: folded.hubs, histories }
+  return { graph, edges: folded.edges, distance: limited.distance, hubs: folded.hubs, histories, hops }
 }
 
 /** The name a node is shown with: the user's label, the item's, else the address. */

@@ -1,0 +1,74 @@
+import { app, BrowserWindow, dialog, session, type Session } from 'electron'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { PdfHost } from '../core/reports/pdf-export'
+import type { Logger } from '../core/util/logger'
+import { denyAllPermissions } from './permissions'
+
+/** An in-memory session of its own (no `persist:`): nothing the report does is kept or shared. */
+export const PDF_PARTITION = 'chainscope-report-pdf'
+
+export interface PdfPrinterOptions {
+  /** The window the save dialog belongs to, when there is one. */
+  parent: () => BrowserWindow | null
+  log: Logger
+}
+
+/**
+ * Electron's part of saving a report as PDF: the report is loaded from a temporary file into
+ * a hidden, sandboxed window without JavaScript whose session cancels every request but that
+ * one file and is offline besides, then `printToPDF`; the user picks where it goes.
+ */
+export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
+  let offline: Session | null = null
+  const pdfSession = (): Session => {
+    if (offline) return offline
+    offline = session.fromPartition(PDF_PARTITION)
+    offline.enableNetworkEmulation({ offline: true })
+    denyAllPermissions(offline, options.log)
+    return offline
+  }
+  return {
+    async print(html) {
+      const dir = await mkdtemp(join(app.getPath('temp'), 'chainscope-report-'))
+      const file = join(dir, 'report.html')
+      const only = pathToFileURL(file).href
+      const ses = pdfSession()
+      // Set for each report (it replaces the last one): the one file this print loads, nothing else.
+      ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: details.url !== only }))
+      const window = new BrowserWindow({
+        show: false,
+        webPreferences: {
+          session: ses,
+          sandbox: true,
+          contextIsolation: true,
+          nodeIntegration: false,
+          javascript: false,
+          webSecurity: true,
+          allowRunningInsecureContent: false,
+          webviewTag: false,
+          spellcheck: false,
+        },
+      })
+      try {
+        await writeFile(file, html, { encoding: 'utf8', mode: 0o600 })
+        await window.loadURL(only)
+        return await window.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true })
+      } finally {
+        window.destroy()
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    async choosePath(suggestedName) {
+      const box = {
+        title: 'Save the report as PDF',
+        defaultPath: join(app.getPath('documents'), suggestedName),
+        filters: [{ name: 'PDF', extensions: ['pdf'] }],
+      }
+      const parent = options.parent()
+      const r = parent ? await dialog.showSaveDialog(parent, box) : await dialog.showSaveDialog(box)
+      return r.canceled || !r.filePath ? null : r.filePath
+    },
+  }
+}

@@ -1,0 +1,62 @@
+import { flushPromises } from '@vue/test-utils'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { FakeBridgeFailure } from '../../testing/fake-bridge'
+import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import ExportReportButton from './ExportReportButton.vue'
+
+const ME = '0x1111111111111111111111111111111111111111'
+const props = {
+  title: 'Case: A',
+  fileStem: 'A',
+  subjects: [{ network: 'alpha', networkLabel: 'Alpha', address: ME, label: null, note: null }],
+}
+let t: TestApp
+
+beforeEach(() => {
+  t = setupTestApp()
+  t.bridge.handle('data.transactions', () => {
+    throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
+  })
+})
+
+describe('ExportReportButton', () => {
+  it("in a browser (no PDF from main) offers the browser's print, which prints the report in a frame that runs no script", async () => {
+    t.bridge.handle('report.pdfAvailable', () => false)
+    const w = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    expect(w.findAll('button').map((b) => b.text())).toEqual(['Download report', 'Print report'])
+    await w.findAll('button')[1]!.trigger('click')
+    await flushPromises()
+    const frame = document.querySelector('iframe')!
+    expect(frame.getAttribute('sandbox')).toBe('allow-same-origin allow-modals')
+    expect(frame.srcdoc).toContain('<h1>Case: A</h1>')
+    expect(t.bridge.callsOf('report.savePdf')).toEqual([])
+    frame.remove()
+    w.unmount()
+  })
+
+  it('in the desktop app saves a PDF through main and says where, from the event that ends the save', async () => {
+    t.bridge.handle('report.pdfAvailable', () => true)
+    t.bridge.handle('report.savePdf', () => {
+      // The outcome may come before the call's own answer: it is kept until the id is known.
+      t.bridge.emit('report.pdf', { id: 'other', outcome: 'failed', file: null, message: 'not ours' })
+      t.bridge.emit('report.pdf', {
+        id: 'p1',
+        outcome: 'failed',
+        file: null,
+        message: 'The PDF was not saved (disk full).',
+      })
+      return { id: 'p1' }
+    })
+    const w = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    expect(w.findAll('button').map((b) => b.text())).toEqual(['Download report', 'Save report as PDF'])
+    await w.findAll('button')[1]!.trigger('click')
+    await flushPromises()
+    const [call] = t.bridge.callsOf('report.savePdf') as { html: string; filename: string }[]
+    expect(call!.html).toContain('<h1>Case: A</h1>')
+    expect(call!.filename).toMatch(/^report-A-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.pdf$/)
+    expect(w.get('[role="alert"]').text()).toBe('The PDF was not saved (disk full).')
+    w.unmount()
+  })
+})
