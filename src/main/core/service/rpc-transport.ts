@@ -5,7 +5,7 @@ import { rpcResponseSchema } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
-import { BatchSizes } from './batch-sizes'
+import { BatchSizes, type BatchSizesMemory } from './batch-sizes'
 import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
 import { TooLargeError } from './log-range-refusal'
@@ -70,6 +70,8 @@ export interface RpcTransportOptions {
   /** Holds back every request of `network`'s bucket for `ms` (items refused for rate inside a batch). */
   pause: (network: string, ms: number) => void
   log?: Logger
+  /** Where the batch sizes learnt are kept across runs (none: this session only). */
+  batchMemory?: BatchSizesMemory
 }
 
 /** Rounds of retrying the items of a batch refused for rate inside an HTTP 200 answer. */
@@ -88,7 +90,7 @@ export class RpcTransport {
 
   constructor(options: RpcTransportOptions) {
     this.#o = options
-    this.#sizes = new BatchSizes(options.clock)
+    this.#sizes = new BatchSizes(options.clock, options.batchMemory)
   }
 
   /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */
