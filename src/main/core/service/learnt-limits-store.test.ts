@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { systemClock, type Clock } from '../util/clock'
-import { json, startScriptedServer, type Seen } from '../testing/scripted-server'
+import { json, startScriptedServer, type JsonRpcCall as Call, type Seen } from '../testing/scripted-server'
 import { rpcClientFixture } from '../testing/rpc-client-fixture'
 import { PROBE_EVERY_MS } from './batch-sizes'
 import { LearntLimitsStore, LOG_CAP_KEPT_MS } from './learnt-limits-store'
@@ -14,12 +14,6 @@ import { LearntLimitsStore, LOG_CAP_KEPT_MS } from './learnt-limits-store'
  * it already met, still probes a larger batch now and then, and starts afresh on another RPC
  * address. The file is a versioned file: a damaged one is set aside, a bad save refused.
  */
-interface Call {
-  id: number
-  method: string
-  params: unknown[]
-}
-
 const BATCH_CAP = 50
 const LOG_CAP = 1000
 let server: Awaited<ReturnType<typeof startScriptedServer>>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { json, startScriptedServer } from '../testing/scripted-server'
+import { json, startScriptedServer, type JsonRpcCall as Call } from '../testing/scripted-server'
 import { rpcClientFixture } from '../testing/rpc-client-fixture'
 import { logRangeRefusalOfItem } from './log-range-refusal'
 
@@ -9,12 +9,6 @@ import { logRangeRefusalOfItem } from './log-range-refusal'
  * a batch. The batch's size is not what was refused: batching stays on at its size, the other
  * calls are answered, and the logs call carries the refusal for its caller to split.
  */
-interface Call {
-  id: number
-  method: string
-  params: unknown[]
-}
-
 const CAP = 10_000
 const BATCH_CAP = 5
 let server: Awaited<ReturnType<typeof startScriptedServer>>
