@@ -142,7 +142,7 @@ async function watchFindsTransfer(page: Page, info: ServiceSandboxInfo, mode: Mo
     page
       .getByRole('status')
       .filter({ hasText: new RegExp(`^Checked ${ROLES.length} addresses: 1 changed, \\d+ ${UNIT[mode.billing]}\\.$`) }),
-  ).toBeVisible({ timeout: 60_000 })
+  ).toBeVisible({ timeout: 30_000 })
   await expect(page.getByRole('status', { name: 'holder: new since last look' })).toBeVisible()
   await expect(page.getByRole('status', { name: 'whale: new since last look' })).toHaveCount(0)
   await expect(page.getByRole('status').filter({ hasText: /Note:/ })).toHaveCount(0)
