@@ -15,8 +15,10 @@ import { makeTx, party } from '../src/shared/testing/service-samples'
  * simulated provider (src/main/core/testing/fake-chain.ts behind a fetch): 300,000 blocks
  * (a week of 2-second blocks) since the last check, a `max block range 1000` log cap, batches
  * capped at 50 (`-32600 batch too large`), billing per call plus one per batch (Infura's way),
- * 50 watched addresses of which 5 received coin or tokens during the week. anvil mines about
- * 90 empty blocks a second on this machine, so the real sandbox cannot play the gap.
+ * 50 watched addresses of which 5 received coin or tokens during the week. The real sandbox
+ * cannot play the gap: anvil (1.7.1) has no way to move its block number but to mine every
+ * block (`anvil_mine` loops; no set-block-number method), and mining slows as the chain grows:
+ * 2,000 empty blocks took 1.4-2.1 s on a fresh anvil, yet 30,000 took about 9 minutes here.
  *
  *   week-away: blocks=300000 log_cap=1000 addresses=50 estimate=E units=U marked=M/N naive_log_units=L
  *

@@ -24,6 +24,7 @@ import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 import { ApprovalsService } from './approvals/approvals-service'
 import { ScanStore } from './approvals/scan-store'
+import { LearntLimitsStore } from './service/learnt-limits-store'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -67,6 +68,7 @@ export class CoreServices {
   readonly approvals: ApprovalsService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
+  readonly #learnt: LearntLimitsStore
   readonly #notices: Notice[] = []
   #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
   #visible = false
@@ -138,6 +140,7 @@ export class CoreServices {
     })
     this.presence = new PresenceChecker({ snapshots: this.snapshots, clock: options.clock })
     const scans = new ScanStore(dataDir)
+    this.#learnt = new LearntLimitsStore(dataDir, { now: () => options.clock.now(), log })
     this.approvals = new ApprovalsService({
       snapshots: this.snapshots,
       scans,
@@ -191,6 +194,7 @@ export class CoreServices {
       this.cases.notice,
       this.watch.notice,
       scans.notice,
+      this.#learnt.notice,
     ])
       if (notice) this.notify('warning', notice)
     this.#syncWatcher()
@@ -240,6 +244,7 @@ export class CoreServices {
         onPoll: (id, network, head, gas, at) => {
           if (this.#watcher?.profileId === id) this.#watcher.watcher.polled(network, head, gas, at)
         },
+        learnt: this.#learnt,
       })
       this.#runtimes.set(profileId, runtime)
     }

@@ -18,6 +18,7 @@ import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount
 import { isRecord } from '../../../shared/guards'
 import { SAFE_BILLING } from '../../../shared/domain/billing'
 import { BlockTags } from '../height/block-tags'
+import type { LearntLimitsStore } from '../service/learnt-limits-store'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -47,6 +48,8 @@ export interface RuntimeDeps {
   headOf: (profileId: string, network: string) => number | null
   /** A revalidation's head and gas price (DataServiceOptions.onPoll). */
   onPoll?: (profileId: string, network: string, head: number, gasPriceWei: string | null, atMs: number) => void
+  /** Batch sizes and log-range caps learnt, kept across runs per profile and network. */
+  learnt?: LearntLimitsStore
 }
 
 /** One profile's limiters, service client and data service, created on first use. */
@@ -86,6 +89,7 @@ export class ProfileRuntime {
       clock: deps.clock,
       fetch: deps.fetch,
       onReachability: deps.onReachability,
+      learnt: deps.learnt?.forProfile(profileId, () => profile().rpcUrl),
       ...deps.tuning.client,
     })
     this.data = new DataService({

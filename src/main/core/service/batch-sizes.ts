@@ -32,6 +32,20 @@ export function batchRefusalReason(error: AppError): { reason: BatchRefusalReaso
   return { reason: 'unknown' }
 }
 
+/** What is kept across runs for a network that takes batches ('none' is not: it is tried again). */
+export interface SavedBatchSizes {
+  limit: number
+  worked: number
+  refused: number | null
+  probeAt: number
+}
+
+/** Where BatchSizes keeps what it learnt (learnt-limits-store.ts); none: for the session only. */
+export interface BatchSizesMemory {
+  load(network: string): SavedBatchSizes | null
+  save(network: string, sizes: SavedBatchSizes): void
+}
+
 interface NetworkSizes {
   /** 'none': the endpoint takes no batch at all (said so, or refused a batch of 2). */
   mode: 'untried' | 'batches' | 'none'
@@ -51,26 +65,44 @@ interface NetworkSizes {
  * largest size that worked is remembered, and now and then a size between it and the refused
  * one is tried, so a cap that was raised, or lies between the two, is found. A size refusal
  * never turns batching off: only an endpoint that says batches are not supported, or refuses a
- * batch of 2, is sent single calls (for the rest of the session).
+ * batch of 2, is sent single calls (for the rest of the session). With a memory, what was
+ * learnt about a network that takes batches is saved and is where the next run starts, probes
+ * included; 'single calls' is not saved, so each run asks once more.
  */
 export class BatchSizes {
   readonly #clock: Clock
+  readonly #memory: BatchSizesMemory | undefined
   readonly #nets = new Map<string, NetworkSizes>()
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, memory?: BatchSizesMemory) {
     this.#clock = clock
+    this.#memory = memory
   }
 
   #get(network: string): NetworkSizes {
     let s = this.#nets.get(network)
-    if (!s)
-      this.#nets.set(network, (s = { mode: 'untried', limit: MAX_BATCH_CALLS, worked: 0, refused: null, probeAt: 0 }))
+    if (!s) this.#nets.set(network, (s = this.#loaded(network)))
     return s
+  }
+
+  #loaded(network: string): NetworkSizes {
+    const saved = this.#memory?.load(network)
+    if (!saved) return { mode: 'untried', limit: MAX_BATCH_CALLS, worked: 0, refused: null, probeAt: 0 }
+    const limit = Math.max(2, Math.min(MAX_BATCH_CALLS, saved.limit))
+    const refused = saved.refused !== null && saved.refused > limit ? saved.refused : null
+    // A probe time further off than any this class sets means the clock went back: probe on schedule.
+    const probeAt = Math.min(saved.probeAt, this.#clock.now() + PROBE_KNOWN_EVERY_MS)
+    return { mode: 'batches', limit, worked: Math.min(saved.worked, MAX_BATCH_CALLS), refused, probeAt }
+  }
+
+  #save(network: string, s: NetworkSizes): void {
+    if (s.mode === 'batches')
+      this.#memory?.save(network, { limit: s.limit, worked: s.worked, refused: s.refused, probeAt: s.probeAt })
   }
 
   /** Whether `network`'s endpoint takes batches: null until one was tried. */
   support(network: string): boolean | null {
-    const mode = this.#nets.get(network)?.mode ?? 'untried'
+    const mode = this.#get(network).mode
     return mode === 'untried' ? null : mode === 'batches'
   }
 
@@ -101,6 +133,7 @@ export class BatchSizes {
 
   worked(network: string, size: number): void {
     const s = this.#get(network)
+    const before = `${s.mode} ${s.limit} ${s.worked} ${s.refused} ${s.probeAt}`
     s.mode = 'batches'
     s.worked = Math.max(s.worked, size)
     if (size > s.limit) {
@@ -109,6 +142,7 @@ export class BatchSizes {
       s.probeAt = this.#clock.now()
     }
     if (s.refused !== null && size >= s.refused) s.refused = null
+    if (`${s.mode} ${s.limit} ${s.worked} ${s.refused} ${s.probeAt}` !== before) this.#save(network, s)
   }
 
   /** A batch of `size` was refused: the size to split it into, or 'none' for single calls. */
@@ -125,6 +159,8 @@ export class BatchSizes {
     // Never below what already worked at a size under this one (a probe above it was refused).
     const floor = s.worked < size ? s.worked : 0
     s.limit = Math.min(size - 1, Math.max(2, split, floor))
+    // A network that never took a batch keeps 'untried' (its next batch goes alone); it is saved once one worked.
+    this.#save(network, s)
     return s.limit
   }
 }

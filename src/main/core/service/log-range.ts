@@ -32,14 +32,20 @@ export interface ChunkOptions {
 
 type RpcCall = (network: string, call: RpcCallSpec, options: RequestOptions) => Promise<unknown>
 
+/** Where LogRanges keeps the caps it learnt (learnt-limits-store.ts); none: for the session only. */
+export interface LogCapsMemory {
+  load(network: string): number | null
+  save(network: string, cap: number): void
+}
+
 const hex = (n: number): string => `0x${n.toString(16)}`
 
 /**
  * `eth_getLogs` over any block range, on any provider's range cap. A range refused for its
  * size (log-range-refusal.ts) is split: to the range the provider suggests when it names one,
  * to its cap when it names that, else in half, until a part is taken. A range cap is remembered
- * per network for this profile (the client lives as long as the profile), so later reads and
- * cost previews (`plannedLogCalls`) start at the size that works. A refusal by result count is
+ * per network for this profile (the client lives as long as the profile; with a memory, across
+ * runs too), so later reads and cost previews (`plannedLogCalls`) start at the size that works. A refusal by result count is
  * about where the logs are, not the range: it shrinks the current read only, which grows back
  * after two answers in a row (doubling, never past a known cap). Blocks are read in order, each
  * exactly once: a part starts where the last answered part ended, so no block is skipped.
@@ -47,21 +53,38 @@ const hex = (n: number): string => `0x${n.toString(16)}`
 export class LogRanges {
   readonly #rpc: RpcCall
   /** Per network: the most blocks one request may span (learnt from a range refusal). */
-  readonly #caps = new Map<string, number>()
+  readonly #caps = new Map<string, number | null>()
+  readonly #memory: LogCapsMemory | undefined
 
-  constructor(rpc: RpcCall) {
+  constructor(rpc: RpcCall, memory?: LogCapsMemory) {
     this.#rpc = rpc
+    this.#memory = memory
   }
 
-  /** The range cap learnt for `network`, null while none has been met. */
+  /** The range cap learnt for `network` (this run, or saved by an earlier one), null while none has been met. */
   learntCap(network: string): number | null {
-    return this.#caps.get(network) ?? null
+    return this.#cap(network) ?? null
   }
 
   /** Remembers a cap met elsewhere (an `eth_getLogs` refused inside a batch), never raising a known one. */
   noteCap(network: string, cap: number): void {
-    if (Number.isSafeInteger(cap) && cap >= 1)
-      this.#caps.set(network, Math.min(cap, this.#caps.get(network) ?? Infinity))
+    if (Number.isSafeInteger(cap) && cap >= 1) this.#narrow(network, cap)
+  }
+
+  #cap(network: string): number | undefined {
+    if (!this.#caps.has(network)) {
+      const saved = this.#memory?.load(network) ?? null
+      this.#caps.set(network, saved !== null && Number.isSafeInteger(saved) && saved >= 1 ? saved : null)
+    }
+    return this.#caps.get(network) ?? undefined
+  }
+
+  /** A range cap met: kept (and saved) when narrower than the one known. */
+  #narrow(network: string, cap: number): void {
+    const known = this.#cap(network)
+    if (known !== undefined && known <= cap) return
+    this.#caps.set(network, cap)
+    this.#memory?.save(network, cap)
   }
 
   /**
@@ -72,7 +95,7 @@ export class LogRanges {
   plannedLogCalls(fromBlock: number, toBlock: number, network: string, assumedCap = Infinity): number {
     const span = toBlock - fromBlock + 1
     if (!(span > 0)) return 0
-    const cap = this.#caps.get(network) ?? assumedCap
+    const cap = this.#cap(network) ?? assumedCap
     return Number.isFinite(cap) && cap >= 1 ? Math.ceil(span / cap) : 1
   }
 
@@ -90,7 +113,7 @@ export class LogRanges {
     }
     const logs: unknown[] = []
     let cursor = fromBlock
-    let size = Math.min(total, this.#caps.get(network) ?? total)
+    let size = Math.min(total, this.#cap(network) ?? total)
     let calls = 0
     /** Parts answered in a row at this size since the last refusal. */
     let streak = 0
@@ -106,7 +129,7 @@ export class LogRanges {
         if (!refusal || span === 1) throw error
         size = nextSize(refusal, cursor, span)
         streak = 0
-        if (refusal.kind === 'range') this.#caps.set(network, Math.min(size, this.#caps.get(network) ?? Infinity))
+        if (refusal.kind === 'range') this.#narrow(network, size)
         continue
       }
       if (!Array.isArray(answer))
@@ -121,7 +144,7 @@ export class LogRanges {
       // A part shrunk for its result count grows back after two answers in a row (so a dense
       // stretch does not alternate refusals and answers); never past a range cap the provider set.
       if (++streak >= 2) {
-        size = Math.min(size * 2, this.#caps.get(network) ?? Infinity)
+        size = Math.min(size * 2, this.#cap(network) ?? Infinity)
         streak = 0
       }
     }

@@ -5,10 +5,10 @@ import { rpcResponseSchema } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'
-import { BatchSizes } from './batch-sizes'
+import { BatchSizes, type BatchSizesMemory } from './batch-sizes'
 import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
-import { TooLargeError } from './log-range-refusal'
+import { logRangeRefusal, TooLargeError } from './log-range-refusal'
 import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
 import {
   BatchRefusedError,
@@ -70,6 +70,8 @@ export interface RpcTransportOptions {
   /** Holds back every request of `network`'s bucket for `ms` (items refused for rate inside a batch). */
   pause: (network: string, ms: number) => void
   log?: Logger
+  /** Where the batch sizes learnt are kept across runs (none: this session only). */
+  batchMemory?: BatchSizesMemory
 }
 
 /** Rounds of retrying the items of a batch refused for rate inside an HTTP 200 answer. */
@@ -88,7 +90,7 @@ export class RpcTransport {
 
   constructor(options: RpcTransportOptions) {
     this.#o = options
-    this.#sizes = new BatchSizes(options.clock)
+    this.#sizes = new BatchSizes(options.clock, options.batchMemory)
   }
 
   /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */
@@ -258,6 +260,7 @@ export class RpcTransport {
       )
     } catch (error) {
       if (!(error instanceof BatchRefusedError)) throw error
+      if (await this.#logsRefused(job, indices, error)) return
       const verdict = this.#sizes.refused(network, indices.length, error)
       this.#o.log?.info(
         `profile ${this.#o.profileId()}: ${network}'s RPC endpoint refused a batch of ${indices.length} (${error.message}); ${verdict === 'none' ? 'using single calls' : `sending batches of ${verdict}`}`,
@@ -286,11 +289,39 @@ export class RpcTransport {
     }
   }
 
+  /**
+   * A batch refused as a whole in words about a log range (a gateway's HTTP 413 "eth_getLogs …
+   * limited to a 10,000 blocks range"): the batch's size was fine, its `eth_getLogs` were not.
+   * Those calls get the refusal as their outcome (the caller splits their ranges); the others
+   * are sent again; the batch size learnt is left alone. False when the words are not that.
+   */
+  async #logsRefused(job: CallsJob, indices: number[], error: BatchRefusedError): Promise<boolean> {
+    const logs = indices.filter((i) => job.calls[i]!.method === 'eth_getLogs')
+    const data = error.details.data
+    const words = `${error.message} ${typeof data === 'string' ? data : ''}`
+    // Read as an RPC error, the words must name a range (an HTTP 413 alone could be the batch's size).
+    const refusal = new AppError('rpc', words)
+    if (logs.length === 0 || !logRangeRefusal(refusal)) return false
+    for (const i of logs) job.out[i] = itemOf(refusal)
+    await this.#send(
+      job,
+      indices.filter((i) => !logs.includes(i)),
+      0,
+    )
+    return true
+  }
+
   async #single(network: string, call: RpcCallSpec, options: RequestOptions): Promise<RpcBatchItem> {
     try {
       return { ok: true, result: await this.rpc(network, call, options) }
     } catch (error) {
-      if (error instanceof AppError && error.kind === 'rpc') return itemOf(error)
+      // An eth_getLogs refused for its range with a whole-request answer (HTTP 413) is still that
+      // call's outcome: the caller reads its words and splits the range.
+      if (
+        error instanceof AppError &&
+        (error.kind === 'rpc' || (call.method === 'eth_getLogs' && logRangeRefusal(error)))
+      )
+        return itemOf(error)
       throw error
     }
   }

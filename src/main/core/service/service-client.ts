@@ -16,6 +16,7 @@ import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
 import { followRedirects, HopNotSent } from './redirects'
 import { LogRanges } from './log-range'
+import type { LearntLimits } from './learnt-limits-store'
 import { RpcTransport, type RequestOptions, type RpcCallSpec } from './rpc-transport'
 import { errorForStatus, parseBody, MAX_SERVER_PAUSE_MS, utcClock } from './response-errors'
 import { refusalInBody } from './body-refusals'
@@ -52,6 +53,8 @@ export interface ServiceClientOptions {
   /** Called after every attempt: whether the service answered at all. */
   onReachability?: (reachable: boolean, reason: string | null) => void
   random?: () => number
+  /** Where batch sizes and log-range caps learnt are kept across runs (none: this session only). */
+  learnt?: LearntLimits
 }
 
 export type { RequestOptions, RpcCallSpec, SpendMeter } from './rpc-transport'
@@ -89,7 +92,7 @@ const CLIENT_DEFAULTS = {
 }
 
 export class ServiceClient {
-  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability'>> &
+  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability' | 'learnt'>> &
     Pick<ServiceClientOptions, 'log' | 'onReachability'>
   /** The JSON-RPC endpoint: calls, batches in the size it takes, refusals in the body. */
   readonly #rpc: RpcTransport
@@ -116,8 +119,12 @@ export class ServiceClient {
       clock: this.#o.clock,
       pause: (network, ms) => this.#limiterOf(network, 'rpc').pauseFor(ms),
       log: this.#o.log,
+      batchMemory: options.learnt?.batches,
     })
-    this.logs = new LogRanges((network, call, request) => this.#rpc.rpc(network, call, request))
+    this.logs = new LogRanges(
+      (network, call, request) => this.#rpc.rpc(network, call, request),
+      options.learnt?.logCaps,
+    )
   }
 
   async balances(network: string, address: string, options: RequestOptions): Promise<BalancesResponse> {

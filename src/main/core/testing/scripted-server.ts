@@ -10,6 +10,13 @@ export interface Seen {
 
 export type Script = (req: Seen, res: ServerResponse) => void
 
+/** One JSON-RPC call as a scripted RPC endpoint reads it from a request body. */
+export interface JsonRpcCall {
+  id: number
+  method: string
+  params: unknown[]
+}
+
 /**
  * A real HTTP server on loopback whose answers a test scripts, for the service answers the
  * sandbox cannot be asked to give (a path spelled one way only, a Retry-After date, a reply

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { Logger } from '../util/logger'
+import { VersionedFile } from '../util/versioned-file'
+import { MAX_BATCH_CALLS, type SavedBatchSizes } from './batch-sizes'
+
+const VERSION = 1
+/** A saved log-range cap is trusted this long, then learnt again (the provider may have raised it). */
+export const LOG_CAP_KEPT_MS = 7 * 24 * 60 * 60_000
+
+const count = z.number().int().min(0).max(MAX_BATCH_CALLS)
+const batchSchema = z.object({
+  limit: count.min(2),
+  worked: count,
+  refused: count.min(3).nullable(),
+  probeAt: z.number().int().min(0),
+})
+const networkSchema = z.object({
+  /** Which RPC address this was learnt from (a hash): another address starts afresh. */
+  endpoint: z.string().regex(/^[0-9a-f]{16}$/),
+  batch: batchSchema.optional(),
+  logCap: z.object({ blocks: z.number().int().min(1).max(100_000_000), at: z.number().int().min(0) }).optional(),
+})
+type NetworkLearnt = z.infer<typeof networkSchema>
+const fileSchema = z.object({
+  version: z.literal(VERSION),
+  profiles: z.record(z.string().max(200), z.record(z.string().max(200), networkSchema)),
+})
+type LearntFile = z.infer<typeof fileSchema>
+
+/** What BatchSizes keeps across runs for one profile. */
+export interface BatchMemory {
+  load(network: string): SavedBatchSizes | null
+  save(network: string, sizes: SavedBatchSizes): void
+}
+
+/** What LogRanges keeps across runs for one profile. */
+export interface LogCapMemory {
+  load(network: string): number | null
+  save(network: string, cap: number): void
+}
+
+export interface LearntLimits {
+  batches: BatchMemory
+  logCaps: LogCapMemory
+}
+
+/** A short fingerprint of an RPC address: enough to notice another one, and no copy of it. */
+export function endpointTag(rpcUrl: string): string {
+  return createHash('sha256').update(`chainscope-endpoint:${rpcUrl}`).digest('hex').slice(0, 16)
+}
+
+/**
+ * The batch sizes and log-range caps each profile's RPC endpoint was found to take, per network,
+ * so a restart does not pay again for the refusals that taught them (`learnt-limits.json`,
+ * versioned-file.ts: a save that would not load is refused, a damaged file is set aside). An
+ * entry learnt from another RPC address is ignored (the new one is learnt afresh). A log cap is
+ * trusted for a week, then learnt again; batch sizes keep their own upward probes (batch-sizes.ts).
+ * A failed save is logged and the values kept for the session: learning is an optimisation.
+ */
+export class LearntLimitsStore {
+  readonly #file: VersionedFile<LearntFile>
+  readonly #data: LearntFile
+  readonly #now: () => number
+  readonly #log: Logger | undefined
+  readonly notice: string | null
+
+  constructor(dataDir: string, options: { now?: () => number; log?: Logger } = {}) {
+    this.#now = options.now ?? Date.now
+    this.#log = options.log
+    this.#file = new VersionedFile<LearntFile>({
+      path: join(dataDir, 'learnt-limits.json'),
+      version: VERSION,
+      label: 'learnt provider limits',
+      migrate: (raw) => fileSchema.parse(raw),
+      empty: () => ({ version: VERSION, profiles: {} }),
+      now: this.#now,
+    })
+    const loaded = this.#file.load()
+    this.#data = loaded.data
+    this.notice = loaded.notice
+  }
+
+  /** One profile's memory; `rpcUrl` is read at each use (the profile's address may change). */
+  forProfile(profileId: string, rpcUrl: () => string): LearntLimits {
+    const entry = (network: string): NetworkLearnt | null => {
+      const found = this.#data.profiles[profileId]?.[network]
+      return found && found.endpoint === endpointTag(rpcUrl()) ? found : null
+    }
+    const update = (network: string, change: (e: NetworkLearnt) => void): void => {
+      const nets = (this.#data.profiles[profileId] ??= {})
+      const endpoint = endpointTag(rpcUrl())
+      const current = nets[network]
+      const next: NetworkLearnt = current?.endpoint === endpoint ? { ...current } : { endpoint }
+      change(next)
+      nets[network] = next
+      // Only what was saved stays here; the caller keeps its value for the session either way.
+      if (!this.#save()) {
+        if (current) nets[network] = current
+        else delete nets[network]
+      }
+    }
+    return {
+      batches: {
+        load: (network) => entry(network)?.batch ?? null,
+        save: (network, sizes) => update(network, (e) => (e.batch = { ...sizes })),
+      },
+      logCaps: {
+        load: (network) => {
+          const cap = entry(network)?.logCap
+          return cap && this.#now() - cap.at < LOG_CAP_KEPT_MS ? cap.blocks : null
+        },
+        save: (network, cap) => update(network, (e) => (e.logCap = { blocks: cap, at: this.#now() })),
+      },
+    }
+  }
+
+  #save(): boolean {
+    try {
+      this.#file.save(this.#data)
+      return true
+    } catch (error) {
+      this.#log?.warn(`learnt provider limits not saved: ${error instanceof Error ? error.message : String(error)}`)
+      return false
+    }
+  }
+}
