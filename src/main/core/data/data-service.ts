@@ -12,6 +12,7 @@ import { MemoryCache } from './memory-cache'
 import type { BalancesSnapshot, PageSnapshot, SnapshotStore } from './snapshot-store'
 import { withDefaults } from '../util/options'
 import { MAX_SIBLINGS, Revalidator, type Revalidation, type RevalidationTarget } from './revalidate'
+import { ZERO_ADDRESS } from '../../../shared/domain/contracts'
 
 /** How long an answer is served without asking again (`refresh` always asks). */
 export interface Freshness {
@@ -437,10 +438,7 @@ export class DataService {
 }
 
 /** Token addresses some services give the chain's coin when they list it among token balances. */
-const NATIVE_PSEUDO_TOKENS = new Set([
-  '0x0000000000000000000000000000000000000000',
-  '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
-])
+const NATIVE_PSEUDO_TOKENS = new Set([ZERO_ADDRESS, '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'])
 
 /**
  * A refetched first page that ends inside the previous first page (fewer than a page of new

@@ -16,15 +16,11 @@ import { transactionsQuery, type CursorParams } from './cursor'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
 import { followRedirects, HopNotSent } from './redirects'
 import { LogRanges } from './log-range'
-import { RpcTransport, type RequestOptions, type RpcCallSpec } from './rpc-transport'
+import { RpcTransport } from './rpc-transport'
+import type { BalanceSpelling, Endpoint, RequestOptions, RpcCallSpec } from './service-types'
 import { errorForStatus, parseBody, MAX_SERVER_PAUSE_MS, utcClock } from './response-errors'
 import { refusalInBody } from './body-refusals'
 import { withDefaults } from '../util/options'
-
-export type BalanceSpelling = 'balance' | 'balances'
-
-/** The two endpoints of a service (spec 4): the data API and the RPC endpoint. */
-export type Endpoint = 'data' | 'rpc'
 
 export interface ServiceClientOptions {
   /** The profile as it is now (its addresses may change while the app runs). */
@@ -54,7 +50,6 @@ export interface ServiceClientOptions {
   random?: () => number
 }
 
-export type { RequestOptions, RpcCallSpec, SpendMeter } from './rpc-transport'
 export { BatchRefusedError } from './rpc-transport'
 export { MAX_BATCH_CALLS } from './batch-sizes'
 
