@@ -12,7 +12,9 @@ import { ServiceClient } from '../service/service-client'
 import type { BalanceSpelling } from '../service/service-types'
 import { json, startScriptedServer } from '../testing/scripted-server'
 import { balanceItem, nextPage, transaction } from '../testing/service-fixtures'
-import { DataService, DEFAULT_FRESHNESS, stitchFirstPage } from './data-service'
+import { DataService } from './data-service'
+import { DEFAULT_FRESHNESS } from './freshness'
+import { stitchFirstPage } from './page-stitch'
 import { SnapshotStore } from './snapshot-store'
 
 /**
