@@ -13,10 +13,10 @@ import {
   type Permit,
 } from './limiter-options'
 import { StateThrottle } from './state-throttle'
+import { TokenBucket } from './token-bucket'
 
 export type { AcquireOptions, BucketLimits, LimiterOptions, Permit } from './limiter-options'
 
-const EPSILON = 1e-9
 /** The longest delay a Node timer keeps (2^31-1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -35,19 +35,15 @@ export class Limiter {
   readonly #clock: Clock
   readonly #quota: DailyQuota
   readonly #reserveFraction: number
-  readonly #queueSafe: boolean
   readonly #queueDeadline: number
   readonly #maxPause: number
   #refused: { since: number; count: number } | null = null
   readonly #state: StateThrottle<LimiterState> | null
   #limits: BucketLimits
   readonly #billing: () => Billing
-  #tokens: number
-  #refilledAt: number
+  readonly #bucket: TokenBucket
   #pausedUntil = 0
   #inFlight = 0
-  /** Units of the requests in flight (queue-safe capacity keeps them out of the bucket). */
-  #inFlightUnits = 0
   #queue: Job[] = []
   #seq = 0
   #timer: ClockTimer | null = null
@@ -67,32 +63,14 @@ export class Limiter {
     })
     const o = withDefaults(LIMITER_DEFAULTS, options)
     this.#reserveFraction = o.reserveFraction
-    this.#queueSafe = o.queueSafe
     this.#queueDeadline = o.queueDeadlineMs
     this.#maxPause = o.maxPauseMs
     const onState = options.onState
     this.#state = onState ? new StateThrottle(this.#clock, o.stateIntervalMs, () => this.state(), onState) : null
     this.#limits = { ...options.limits }
     this.#billing = options.billing ?? (() => SANDBOX_BILLING)
-    this.#tokens = this.#capacity()
-    this.#refilledAt = this.#clock.now()
+    this.#bucket = new TokenBucket(() => this.#limits, o.queueSafe, this.#clock.now())
     this.#armResetTimer()
-  }
-
-  /**
-   * The most tokens the bucket may hold now. Exact mode: `burst`. Queue-safe mode: `burst`
-   * less the requests in flight, i.e. a request keeps its token until its answer is back.
-   *
-   * Why: a service may take a request's token only when it gets to it, after its own queue,
-   * so requests sent apart can be counted together. Whatever it counts within a window
-   * [t1, t2] was either in flight at t1 or sent within the window; by this bucket the latter
-   * are at most tokens(t1) + rate·(t2 − t1). With tokens + in flight ≤ burst at every moment
-   * the count stays within the service's burst + rate·(t2 − t1), however late it counts.
-   * The full burst is still sent at once when nothing is in flight.
-   */
-  #capacity(): number {
-    const burst = this.#limits.burst
-    return this.#queueSafe ? Math.max(0, burst - this.#inFlightUnits) : burst
   }
 
   get reserve(): number {
@@ -112,7 +90,7 @@ export class Limiter {
 
   setLimits(limits: BucketLimits): void {
     this.#limits = { ...limits }
-    this.#tokens = Math.min(this.#tokens, this.#capacity())
+    this.#bucket.clamp()
     this.#pump()
   }
 
@@ -167,8 +145,7 @@ export class Limiter {
   pauseFor(ms: number): void {
     const pause = Math.min(Math.max(0, ms), this.#maxPause)
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause)
-    this.#tokens = Math.min(0, this.#tokens)
-    this.#refilledAt = this.#clock.now()
+    this.#bucket.empty(this.#clock.now())
     this.#pump()
   }
 
@@ -195,13 +172,13 @@ export class Limiter {
   }
 
   state(): LimiterState {
-    this.#refill(this.#clock.now())
+    this.#bucket.refill(this.#clock.now())
     const queued = queuedByPriority(this.#queue)
     const left = this.#left()
     return {
       profileId: this.profileId,
       // A request dearer than the burst leaves the bucket owing (below zero): shown as empty.
-      tokens: Math.max(0, Math.floor(this.#tokens * 100) / 100),
+      tokens: Math.max(0, Math.floor(this.#bucket.tokens * 100) / 100),
       burst: this.#limits.burst,
       ratePerSecond: this.#limits.ratePerSecond,
       queued,
@@ -235,17 +212,10 @@ export class Limiter {
     return Math.max(0, this.#limits.quotaPerDay - this.#quota.used())
   }
 
-  #refill(now: number): void {
-    // The bucket keeps filling during a server-ordered pause, as the service's own does.
-    const elapsed = Math.max(0, now - this.#refilledAt)
-    this.#tokens = Math.min(this.#capacity(), this.#tokens + (elapsed * this.#limits.ratePerSecond) / 1000)
-    this.#refilledAt = now
-  }
-
   #pump(): void {
     if (this.#disposed) return
     const now = this.#clock.now()
-    this.#refill(now)
+    this.#bucket.refill(now)
     while (this.#queue.length > 0) {
       const left = this.#left()
       // A request costing more than what is left today would be refused by the service too.
@@ -261,27 +231,25 @@ export class Limiter {
       const best = bestJob(this.#queue)
       // At most a full bucket is asked for: a dearer request waits for a full bucket, then goes.
       const need = Math.min(best.cost, this.#limits.burst)
-      if (this.#tokens < need - EPSILON) {
-        if (this.#capacity() < need - EPSILON) break // queue-safe: tokens return with the answers in flight
-        const ms = Math.ceil(((need - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON)
-        this.#wakeAt(now + Math.max(1, ms))
+      const wait = this.#bucket.waitMs(need)
+      // null (queue-safe): the tokens come back with the answers in flight, which pump again.
+      if (wait === null) break
+      if (wait > 0) {
+        this.#wakeAt(now + wait)
         break
       }
       const job = this.#queue.splice(this.#queue.indexOf(best), 1)[0]!
       // Beyond the burst the tokens are owed (below zero), so the rate still holds over time.
-      this.#tokens -= job.cost
+      this.#bucket.take(job.cost)
       this.#quota.take(this.#limits.quotaPerDay, job.cost)
       this.#inFlight += 1
-      this.#inFlightUnits += job.cost
       let released = false
       this.#settle(job, {
         release: () => {
           if (released) return
           released = true
-          // Refill up to now under the cap that held while this request was out.
-          this.#refill(this.#clock.now())
+          this.#bucket.returned(job.cost, this.#clock.now())
           this.#inFlight -= 1
-          this.#inFlightUnits -= job.cost
           this.#pump()
         },
       })
