@@ -214,8 +214,19 @@ const rule = {
       ExportAllDeclaration: (node) => visit(node, literal(node.source)),
       ImportExpression: (node) => visit(node, literal(node.source)),
       TSImportType: (node) => visit(node, literal(node.source) ?? literal(node.argument?.literal)),
+      TSImportEqualsDeclaration: (node) =>
+        visit(
+          node,
+          node.moduleReference.type === 'TSExternalModuleReference'
+            ? literal(node.moduleReference.expression)
+            : undefined,
+        ),
       CallExpression: (node) => {
         if (node.callee.type === 'Identifier' && node.callee.name === 'require') visit(node, literal(node.arguments[0]))
+      },
+      // An import the scanner saw but no node above names (a form not listed): still reported, on line 1.
+      'Program:exit': (program) => {
+        for (const spec of live.keys()) visit(program, spec)
       },
     }
   },

@@ -93,12 +93,25 @@ describe('chainscope/import-cycles', () => {
       'src/options.ts': "import type { Service } from './service'\nexport type Options = { s: Service }\n",
       'src/barrel.ts': "export * from './inner'\n",
       'src/inner.ts': "export type Inner = import('./barrel').Other\nexport type Other = number\n",
+      'src/legacy.ts': "export const before = 1\nimport other = require('./legacy-back')\nexport const legacy = other\n",
+      'src/legacy-back.ts': "import { legacy } from './legacy'\nexport = legacy\n",
     })
-    const found = await cycles(root, ['src/service.ts', 'src/options.ts', 'src/barrel.ts', 'src/inner.ts'])
+    const found = await cycles(root, [
+      'src/service.ts',
+      'src/options.ts',
+      'src/barrel.ts',
+      'src/inner.ts',
+      'src/legacy.ts',
+    ])
     expect(found['src/service.ts']?.[0]).toContain('src/service.ts → src/options.ts → src/service.ts.')
     expect(found['src/options.ts']).toHaveLength(1)
     expect(found['src/barrel.ts']?.[0]).toContain('src/barrel.ts → src/inner.ts → src/barrel.ts.')
     expect(found['src/inner.ts']).toHaveLength(1)
+    expect(found['src/legacy.ts']).toEqual([
+      expect.stringContaining(
+        '2: Import cycle (chainscope/import-cycles): src/legacy.ts → src/legacy-back.ts → src/legacy.ts.',
+      ),
+    ])
   })
 
   it('resolves the @shared alias, index files and .vue single-file components', async () => {
