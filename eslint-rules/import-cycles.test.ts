@@ -93,7 +93,8 @@ describe('chainscope/import-cycles', () => {
       'src/options.ts': "import type { Service } from './service'\nexport type Options = { s: Service }\n",
       'src/barrel.ts': "export * from './inner'\n",
       'src/inner.ts': "export type Inner = import('./barrel').Other\nexport type Other = number\n",
-      'src/legacy.ts': "export const before = 1\nimport other = require('./legacy-back')\nexport const legacy = other\n",
+      'src/legacy.ts':
+        "export const before = 1\nimport other = require('./legacy-back')\nexport const legacy = other\n",
       'src/legacy-back.ts': "import { legacy } from './legacy'\nexport = legacy\n",
     })
     const found = await cycles(root, [
