@@ -1,6 +1,7 @@
 import prettier from 'eslint-config-prettier'
 import pluginVue from 'eslint-plugin-vue'
 import tseslint from 'typescript-eslint'
+import importCycles from './eslint-rules/import-cycles.js'
 import layers from './eslint-rules/layers.js'
 
 export default tseslint.config(
@@ -24,7 +25,7 @@ export default tseslint.config(
   // Prettier owns formatting (checked by `prettier --check` in `npm run lint`): no style rule may fight it.
   prettier,
   {
-    plugins: { chainscope: layers },
+    plugins: { chainscope: { rules: { ...layers.rules, ...importCycles.rules } } },
     rules: {
       'chainscope/layers': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -33,6 +34,12 @@ export default tseslint.config(
       'vue/singleline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
     },
+  },
+  {
+    // A module must not import itself back through others (type-only imports included): see
+    // eslint-rules/import-cycles.js for why.
+    files: ['src/**/*.ts', 'src/**/*.vue', 'sandbox/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'chainscope/import-cycles': 'error' },
   },
   {
     // Amounts are bigint; Number() on a value that may be an amount loses precision silently.

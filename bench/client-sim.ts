@@ -5,7 +5,9 @@ import type { HeightView } from '../src/shared/bridge/contract'
 import { createCore } from '../src/main/core/app-core'
 import { Redactor } from '../src/main/core/util/logger'
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
-import { recordWatchlist, SimChain, SimClock, SimService, type Recorded } from './client-sim-service'
+import { recordWatchlist, type Recorded } from './client-sim-record'
+import { SimService } from './client-sim-service'
+import { SimChain, SimClock } from './client-sim-time'
 
 /**
  * The analyst's hour on a simulated clock: the core (the real code, on a SimClock) against a

@@ -18,12 +18,11 @@
  * variant is measured a second time each round as a control (see there).
  */
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { CDPSession, Page } from '@playwright/test'
-import { z } from 'zod'
+import type { Page } from '@playwright/test'
 import { connectService, startServiceSandbox } from '../e2e/ui-helpers'
 import { openWebHost, startWebHostProcess, stopChild } from '../e2e/web-host-process'
 import {
@@ -31,12 +30,19 @@ import {
   Cleanup,
   firstRowsInPage,
   launchBenchBrowser,
-  parseTaskStat,
   percentile,
   scrollFrames,
   stopLoadingAll,
   watchFirstRows,
 } from './ui-support'
+import {
+  chromiumThreadCpuMs,
+  summariseAllocations,
+  summariseProfile,
+  type AllocNode,
+  type CpuProfile,
+} from './ui-profile-summaries'
+import { summarise, summariseInvalidations, trace, type TraceEvent } from './ui-trace'
 
 const { values } = parseArgs({
   options: {
@@ -55,225 +61,6 @@ const { values } = parseArgs({
   },
 })
 const log = (m: string): void => void process.stderr.write(`ui-profile: ${m}\n`)
-
-interface TraceEvent {
-  name: string
-  ph: string
-  ts: number
-  dur?: number
-  /** Thread (CPU) time: unlike dur, not inflated by other processes taking the cores. */
-  tdur?: number
-  pid: number
-  tid: number
-  args?: { name?: string }
-}
-
-const traceEventSchema = z.object({
-  name: z.string(),
-  ph: z.string(),
-  ts: z.number(),
-  dur: z.number().optional(),
-  tdur: z.number().optional(),
-  pid: z.number(),
-  tid: z.number(),
-  args: z.looseObject({ name: z.string().optional() }).optional(),
-})
-
-const CATEGORIES = [
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'blink',
-  'cc',
-  'gpu',
-  'viz',
-  'toplevel',
-  'v8.execute',
-  'disabled-by-default-devtools.timeline.frame',
-  ...(values.invalidations ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : []),
-]
-
-async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = []
-  // Chromium's trace events, read loosely: only the fields summarised here.
-  const onData = (e: { value: object[] }): void => {
-    for (const v of e.value) {
-      const parsed = traceEventSchema.safeParse(v)
-      if (parsed.success) events.push(parsed.data)
-    }
-  }
-  cdp.on('Tracing.dataCollected', onData)
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES }, transferMode: 'ReportEvents' })
-  await run()
-  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()))
-  await cdp.send('Tracing.end')
-  await done
-  cdp.off('Tracing.dataCollected', onData)
-  return events
-}
-
-/** Self time (ms) per thread and event name, from complete ('X') and begin/end events. */
-function summarise(events: TraceEvent[], top = 12): string {
-  const threadName = new Map<string, string>()
-  for (const e of events)
-    if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '?')
-  const byThread = new Map<string, { name: string; start: number; end: number; cpu: number }[]>()
-  const open = new Map<string, TraceEvent[]>()
-  for (const e of events) {
-    const k = `${e.pid}:${e.tid}`
-    if (e.ph === 'X' && e.dur !== undefined)
-      (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({
-        name: e.name,
-        start: e.ts,
-        end: e.ts + e.dur,
-        cpu: e.tdur ?? 0,
-      })
-    else if (e.ph === 'B') (open.get(k) ?? open.set(k, []).get(k)!).push(e)
-    else if (e.ph === 'E') {
-      const b = open.get(k)?.pop()
-      if (b) (byThread.get(k) ?? byThread.set(k, []).get(k)!).push({ name: b.name, start: b.ts, end: e.ts, cpu: 0 })
-    }
-  }
-  const lines: string[] = []
-  const rows: { thread: string; total: number; cpu: number; names: [string, number][] }[] = []
-  for (const [k, spans] of byThread) {
-    spans.sort((a, b) => a.start - b.start || b.end - a.end)
-    const self = new Map<string, number>()
-    const stack: { name: string; end: number; child: number; start: number }[] = []
-    const close = (until: number): void => {
-      while (stack.length && stack.at(-1)!.end <= until) {
-        const s = stack.pop()!
-        const d = s.end - s.start - s.child
-        self.set(s.name, (self.get(s.name) ?? 0) + d)
-        if (stack.length) stack.at(-1)!.child += s.end - s.start
-      }
-    }
-    let busy = 0
-    let cpu = 0
-    for (const sp of spans) {
-      close(sp.start)
-      if (!stack.length) {
-        busy += sp.end - sp.start
-        cpu += sp.cpu
-      }
-      stack.push({ ...sp, child: 0 })
-    }
-    close(Number.POSITIVE_INFINITY)
-    const names = [...self]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([n, us]): [string, number] => [n, us / 1000])
-    rows.push({ thread: threadName.get(k) ?? k, total: busy / 1000, cpu: cpu / 1000, names })
-  }
-  rows.sort((a, b) => b.total - a.total)
-  for (const r of rows.slice(0, 8)) {
-    lines.push(`  ${r.thread}: busy ${r.total.toFixed(1)} ms, cpu ${r.cpu.toFixed(1)} ms`)
-    for (const [n, ms] of r.names) if (ms >= 0.5) lines.push(`      ${ms.toFixed(1).padStart(8)} ms  ${n}`)
-  }
-  return lines.join('\n')
-}
-
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
-/** Self and total time (ms) per function, from a V8 sampling profile. */
-function summariseProfile(p: CpuProfile, top = 25): string {
-  const byId = new Map(p.nodes.map((n) => [n.id, n]))
-  const parent = new Map<number, number>()
-  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const label = (id: number): string => {
-    const f = byId.get(id)!.callFrame
-    return `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`
-  }
-  const self = new Map<string, number>()
-  const total = new Map<string, number>()
-  p.samples.forEach((id, i) => {
-    const dt = (p.timeDeltas[i + 1] ?? 0) / 1000
-    self.set(label(id), (self.get(label(id)) ?? 0) + dt)
-    const seen = new Set<string>()
-    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
-      const l = label(n)
-      if (seen.has(l)) continue
-      seen.add(l)
-      total.set(l, (total.get(l) ?? 0) + dt)
-    }
-  })
-  const fmt = (m: Map<string, number>): string =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([n, ms]) => `      ${ms.toFixed(1).padStart(8)} ms  ${n}`)
-      .join('\n')
-  return `    self:\n${fmt(self)}\n    total:\n${fmt(total)}`
-}
-
-/**
- * CPU time (ms) of every Chromium thread so far, summed by thread name (digits dropped, so the
- * raster workers count together), from /proc: user and system ticks of 10 ms.
- */
-function chromiumThreadCpuMs(): Map<string, number> {
-  const byName = new Map<string, number>()
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!/^(chromium|chrome)/.test(parseTaskStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).name)) continue
-      for (const tid of readdirSync(`/proc/${pid}/task`)) {
-        const task = parseTaskStat(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'))
-        const name = task.name.replace(/\d+$/, '')
-        byName.set(name, (byName.get(name) ?? 0) + task.cpuMs)
-      }
-    } catch {
-      // The process or thread ended between the listing and the read.
-    }
-  }
-  return byName
-}
-
-interface AllocNode {
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }
-  selfSize: number
-  children: AllocNode[]
-}
-
-/** Bytes allocated per call site (function and its two callers), biggest first. */
-function summariseAllocations(head: AllocNode, top = 25): string {
-  const bySite = new Map<string, number>()
-  const walk = (n: AllocNode, path: string[]): void => {
-    const f = n.callFrame
-    const here = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}`
-    const site = [...path.slice(-2), here].join(' < ')
-    bySite.set(site, (bySite.get(site) ?? 0) + n.selfSize)
-    for (const c of n.children) walk(c, [...path, here])
-  }
-  walk(head, [])
-  const total = [...bySite.values()].reduce((a, b) => a + b, 0)
-  const lines = [...bySite]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([site, bytes]) => `      ${(bytes / 1024).toFixed(0).padStart(7)} KB  ${site}`)
-  return [`    total ${(total / 1048576).toFixed(1)} MB`, ...lines].join('\n')
-}
-
-/** Invalidation-tracking events counted by kind, reason, element and changed attribute or class. */
-function summariseInvalidations(events: TraceEvent[], top = 30): string {
-  const counts = new Map<string, number>()
-  for (const e of events) {
-    if (!e.name.endsWith('InvalidationTracking')) continue
-    const d = (e.args as { data?: Record<string, unknown> } | undefined)?.data ?? {}
-    const node = String(d['nodeName'] ?? '')
-      .replace(/ data-v-\w+=""/g, '')
-      .slice(0, 60)
-    const what = String(d['changedAttribute'] ?? d['changedClass'] ?? d['changedPseudo'] ?? '')
-    const key = [e.name.replace('InvalidationTracking', ''), String(d['reason'] ?? ''), node, what].join(' | ')
-    counts.set(key, (counts.get(key) ?? 0) + 1)
-  }
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([k, n]) => `      ${String(n).padStart(7)}  ${k}`)
-    .join('\n')
-}
 
 /** Frame count, median, p95 and total (ms) of one scroll through the list. */
 async function scrollStats(page: Page): Promise<{ n: number; p50: number; p95: number; sum: number }> {
@@ -331,15 +118,19 @@ async function main(): Promise<void> {
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 })
     let profile: CpuProfile | null = null
     await watchFirstRows(page)
-    const first = await trace(cdp, async () => {
-      await cdp.send('Profiler.start')
-      const started = performance.now()
-      await page.getByRole('tab', { name: 'Transactions' }).click()
-      await table.getByRole('row').nth(1).waitFor()
-      firstRowsMs = performance.now() - started
-      profile = ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile
-      await page.waitForTimeout(300)
-    })
+    const first = await trace(
+      cdp,
+      async () => {
+        await cdp.send('Profiler.start')
+        const started = performance.now()
+        await page.getByRole('tab', { name: 'Transactions' }).click()
+        await table.getByRole('row').nth(1).waitFor()
+        firstRowsMs = performance.now() - started
+        profile = ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile
+        await page.waitForTimeout(300)
+      },
+      values.invalidations,
+    )
     if (profile) {
       save('first-rows.cpuprofile', profile)
       log(`first rows, JS self time by function:\n${summariseProfile(profile)}`)
@@ -452,9 +243,13 @@ async function main(): Promise<void> {
     save('scroll.cpuprofile', scrollProfile)
     log(`scroll sampled ${JSON.stringify(sampled)}, JS self time by function:\n${summariseProfile(scrollProfile)}`)
     let traced: unknown
-    const scroll = await trace(cdp, async () => {
-      traced = await scrollStats(page)
-    })
+    const scroll = await trace(
+      cdp,
+      async () => {
+        traced = await scrollStats(page)
+      },
+      values.invalidations,
+    )
     save('scroll.json', scroll)
     log(`scroll traced: ${JSON.stringify(traced)}\n${summarise(scroll)}`)
     if (values.invalidations) log(`why elements were restyled or relaid out:\n${summariseInvalidations(scroll)}`)

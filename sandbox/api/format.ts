@@ -2,6 +2,7 @@ import type { PendingTx } from '../chain/live'
 import { getAddress } from 'viem'
 import type { BalanceEntry, ChainStore } from '../index/store'
 import type { TokenRecord, TransferRecord, TxRecord } from '../index/types'
+import { ZERO_ADDRESS } from '../../src/shared/domain/contracts'
 
 /** Static demo market data per token address (lowercase); the sandbox has no market. */
 export interface MarketInfo {
@@ -18,8 +19,6 @@ export interface FormatContext {
   /** Transactions in the mempool (live chain), newest first. Default none. */
   pending?: () => readonly PendingTx[]
 }
-
-const ZERO = '0x0000000000000000000000000000000000000000'
 
 /** ISO 8601 UTC with microseconds and Z, as the spec shows ("2025-01-01T00:00:12.000000Z"). */
 export function isoMicros(unixSeconds: number): string {
@@ -116,7 +115,7 @@ function transferItem(ctx: FormatContext, tx: TxRecord, t: TransferRecord): Reco
     token: tokenObject(ctx, token),
     total,
     transaction_hash: tx.hash,
-    type: t.from === ZERO ? 'token_minting' : t.to === ZERO ? 'token_burning' : 'token_transfer',
+    type: t.from === ZERO_ADDRESS ? 'token_minting' : t.to === ZERO_ADDRESS ? 'token_burning' : 'token_transfer',
   }
 }
 

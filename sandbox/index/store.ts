@@ -1,4 +1,5 @@
 import type { ContractRecord, TokenRecord, TokenType, TxRecord } from './types'
+import { ZERO_ADDRESS } from '../../src/shared/domain/contracts'
 
 // Part of the cache key: bump it whenever the indexer stores something new or differently, so
 // cached snapshots made by older code are not served.
@@ -25,8 +26,6 @@ export interface BalanceEntry {
   tokenId: string | null
   value: bigint
 }
-
-const ZERO = '0x0000000000000000000000000000000000000000'
 
 /**
  * In-memory index of one chain: transactions in chain order, each address's transactions
@@ -194,19 +193,19 @@ export class ChainStore {
     const type: TokenType | undefined = this.tokens.get(token)?.type
     if (type === 'ERC-20') {
       const balances = mapOf(this.erc20, token)
-      if (from !== ZERO) balances.set(from, (balances.get(from) ?? 0n) - amount)
-      if (to !== ZERO) balances.set(to, (balances.get(to) ?? 0n) + amount)
+      if (from !== ZERO_ADDRESS) balances.set(from, (balances.get(from) ?? 0n) - amount)
+      if (to !== ZERO_ADDRESS) balances.set(to, (balances.get(to) ?? 0n) + amount)
     } else if (type === 'ERC-721' && tokenId !== null) {
       const owners = mapOf(this.erc721, token)
-      if (to === ZERO) owners.delete(tokenId)
+      if (to === ZERO_ADDRESS) owners.delete(tokenId)
       else owners.set(tokenId, to)
     } else if (type === 'ERC-1155' && tokenId !== null) {
       const holders = mapOf(this.erc1155, token)
-      if (from !== ZERO) {
+      if (from !== ZERO_ADDRESS) {
         const ids = mapOf(holders, from)
         ids.set(tokenId, (ids.get(tokenId) ?? 0n) - amount)
       }
-      if (to !== ZERO) {
+      if (to !== ZERO_ADDRESS) {
         const ids = mapOf(holders, to)
         ids.set(tokenId, (ids.get(tokenId) ?? 0n) + amount)
       }
@@ -222,6 +221,6 @@ function mapOf<K, V extends Map<unknown, unknown>>(outer: Map<K, V>, key: K): V 
 
 function count<V>(map: Map<string, V> | undefined, keep: (v: V) => boolean): number {
   let n = 0
-  for (const [address, v] of map ?? []) if (address !== ZERO && keep(v)) n++
+  for (const [address, v] of map ?? []) if (address !== ZERO_ADDRESS && keep(v)) n++
   return n
 }

@@ -1,14 +1,7 @@
 import { decodeFunctionData, keccak256, toFunctionSelector, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import {
-  APPROVAL_FOR_ALL_TOPIC,
-  APPROVAL_SELECTORS,
-  APPROVAL_TOPIC,
-  approvalsAbi,
-  isUnlimited,
-  MAX_UINT256,
-  revokeCall,
-} from './approvals'
+import { APPROVAL_SELECTORS, approvalsAbi, isUnlimited, MAX_UINT256, revokeCall } from './approvals'
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from './events'
 
 const TOKEN = '0x00000000000000000000000000000000000000aa'
 const SPENDER = '0x00000000000000000000000000000000000000bb'

@@ -1,13 +1,5 @@
 import { encodeFunctionData, parseAbi } from 'viem'
-
-/**
- * Token approvals as the chain records them: topic 0 of ERC-20/721 `Approval(address,address,
- * uint256)` (the same signature for both; ERC-721 indexes the third argument, so its log has
- * four topics) and ERC-721/1155 `ApprovalForAll(address,address,bool)`, keccak-256 of each
- * signature. Topic 1 of both is the owner, which is how a scan asks for one address's grants.
- */
-export const APPROVAL_TOPIC = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'
-export const APPROVAL_FOR_ALL_TOPIC = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31'
+import { ZERO_ADDRESS } from './contracts'
 
 /** The calls that grant, change or read approvals (ERC-20, ERC-2612 permit, ERC-721, ERC-1155). */
 export const approvalsAbi = parseAbi([
@@ -59,8 +51,6 @@ export interface RevokeCall {
   /** How a person reads it, e.g. "approve(0x…, 0)". */
   text: string
 }
-
-const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000'
 
 export function revokeCall(kind: ApprovalKind, token: string, spender: string, tokenId: bigint | null): RevokeCall {
   const s = spender as `0x${string}`

@@ -1,5 +1,6 @@
 import type { ApprovalKind } from '../../../shared/domain/approvals'
 import type { ApprovalEvent } from './approval-events'
+import { ZERO_ADDRESS } from '../../../shared/domain/contracts'
 
 /** Where a change was made: the transaction, its block and time, and the call or log that said so. */
 export interface GrantMark {
@@ -36,8 +37,6 @@ export interface ApprovalCandidate {
 
 /** Token kinds the app knows (from balances and transfers): "ERC-20", "ERC-721", "ERC-1155". */
 export type TokenKinds = ReadonlyMap<string, string>
-
-const ZERO = '0x0000000000000000000000000000000000000000'
 
 function order(a: ApprovalEvent, b: ApprovalEvent): number {
   const ab = a.block ?? Number.MAX_SAFE_INTEGER
@@ -85,7 +84,7 @@ export function foldApprovals(events: readonly ApprovalEvent[], kinds: TokenKind
       if (ch.on) c.grant = mark
     } else if (ch.op === 'nft' || kind === 'nft') {
       c.spender = e.spender
-      c.clearedByOwner = e.spender === ZERO
+      c.clearedByOwner = e.spender === ZERO_ADDRESS
       if (!c.clearedByOwner) c.grant = mark
     } else {
       const before = c.expected

@@ -9,8 +9,8 @@ import {
 } from 'viem'
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { MULTICALL3_ADDRESS } from '../../../shared/domain/contracts'
-import type { RpcCallSpec } from '../service/service-client'
-import type { CallRoute } from './balance-calls'
+import type { RpcCallSpec } from '../service/service-types'
+import type { CallRoute } from './call-route'
 
 /** One read inside an aggregate: a contract, its ABI and the function to call. */
 export interface ContractRead {

@@ -2,21 +2,10 @@ import { decodeFunctionResult, encodeAbiParameters, encodeFunctionData, multical
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { MULTICALL3_ADDRESS } from '../../../shared/domain/contracts'
-import type { RpcCallSpec } from '../service/service-client'
+import type { RpcCallSpec } from '../service/service-types'
 import { BALANCE_READER_BYTECODE } from './balance-reader-bytecode'
 import { multicall3Call } from './aggregate3'
-
-/**
- * The coin balances of many addresses in one `eth_call`, with the block they were read at (so
- * no `eth_blockNumber` is needed beside it):
- *
- * - `multicall3`: Multicall3's `aggregate3` of `getBlockNumber()` and one `getEthBalance(a)` per
- *   address, where the chain has Multicall3 at its canonical address;
- * - `deployless`: BalanceReader's creation code with the addresses as constructor arguments,
- *   sent without `to`: the node runs the constructor, which returns the block number and the
- *   balances as raw words (nothing is deployed; any node that runs `eth_call` runs this).
- */
-export type CallRoute = 'multicall3' | 'deployless'
+import type { CallRoute } from './call-route'
 
 /** Most addresses per eth_call: 2,600 gas each (a cold BALANCE), well inside nodes' call gas caps. */
 export const ADDRESSES_PER_CALL = 500

@@ -1,5 +1,6 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import type { RequestOptions, RpcCallSpec, ServiceClient } from '../service/service-client'
+import type { ServiceClient } from '../service/service-client'
+import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import {
   ADDRESSES_PER_CALL,
   balanceCall,
@@ -8,8 +9,8 @@ import {
   readMulticallProbe,
   readSingleCalls,
   singleCalls,
-  type CallRoute,
 } from './balance-calls'
+import type { CallRoute } from './call-route'
 
 /** How a network's coin balances are read: one eth_call (two ways), or one call per address. */
 export type BalanceRoute = CallRoute | 'single'

@@ -8,7 +8,8 @@ import { MemoryQuotaLedger } from '../limiter/quota-store'
 import { ServiceClient } from '../service/service-client'
 import { json, startScriptedServer } from '../testing/scripted-server'
 import { balanceItem, nextPage, transaction } from '../testing/service-fixtures'
-import { DataService, DEFAULT_FRESHNESS } from './data-service'
+import { DataService } from './data-service'
+import { DEFAULT_FRESHNESS } from './freshness'
 import { SnapshotStore } from './snapshot-store'
 
 /**

@@ -1,12 +1,14 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
-import type { RequestOptions, RpcCallSpec, ServiceClient } from '../service/service-client'
+import type { ServiceClient } from '../service/service-client'
+import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import {
   addressTopic as topicOf,
   TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
   TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
   TRANSFER_TOPIC as TRANSFER,
 } from '../../../shared/domain/events'
+import { ZERO_ADDRESS } from '../../../shared/domain/contracts'
 
 /**
  * Revalidation (a conditional GET for an address): before balances or a first transactions
@@ -63,7 +65,7 @@ export function revalidationBatch(targets: RevalidationTarget[]): RpcCallSpec[] 
 }
 
 /** Calls per address in a batch (between the shared head and gas price), as `addressCalls` makes them. */
-const PER_ADDRESS = addressCalls('0x0000000000000000000000000000000000000000', 0).length
+const PER_ADDRESS = addressCalls(ZERO_ADDRESS, 0).length
 
 function addressCalls(address: string, since: number): RpcCallSpec[] {
   const range = { fromBlock: hex(since + 1), toBlock: 'latest' }
@@ -148,7 +150,7 @@ export function readRevalidation(items: RpcBatchItem[], since: number): Revalida
 }
 
 /** Calls of a revalidation of one address: what `usable` weighs against a refetch. */
-const ONE_ADDRESS_CALLS = revalidationCalls('0x0000000000000000000000000000000000000000', 0).length
+const ONE_ADDRESS_CALLS = revalidationCalls(ZERO_ADDRESS, 0).length
 
 /**
  * Most other addresses of the network asked about in the same batch (1 + 4 addresses: 42

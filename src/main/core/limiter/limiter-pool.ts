@@ -1,6 +1,6 @@
 import type { LimiterState } from '../../../shared/bridge/contract'
 import type { LimitScope, Limits } from '../../../shared/domain/profile'
-import type { Endpoint } from '../service/service-client'
+import type { Endpoint } from '../service/service-types'
 import { systemClock, utcDay, type Clock } from '../util/clock'
 import { countToday, keyLedgerId, raiseCount } from './daily-quota'
 import { Limiter, type LimiterOptions } from './limiter'

@@ -1,81 +1,22 @@
-import type { LimiterState, Priority } from '../../../shared/bridge/contract'
-import type { Limits } from '../../../shared/domain/profile'
+import type { LimiterState } from '../../../shared/bridge/contract'
+import { SANDBOX_BILLING, type Billing } from '../../../shared/domain/billing'
 import { AppError } from '../util/app-error'
 import { nextUtcMidnight, systemClock, type Clock, type ClockTimer } from '../util/clock'
-import { DailyQuota } from './daily-quota'
-import type { QuotaLedger } from './quota-store'
 import { withDefaults } from '../util/options'
-import { countUnits, SANDBOX_BILLING, unitNoun, type Billing } from '../../../shared/domain/billing'
+import { DailyQuota } from './daily-quota'
+import { bestJob, queuedByPriority, quotaRefusalMessage, settleJob, type Job } from './limiter-jobs'
+import {
+  LIMITER_DEFAULTS,
+  type AcquireOptions,
+  type BucketLimits,
+  type LimiterOptions,
+  type Permit,
+} from './limiter-options'
+import { StateThrottle } from './state-throttle'
+import { TokenBucket } from './token-bucket'
 
-/** One bucket's numbers; which requests share it (`Limits.scope`) is profile-runtime.ts's business. */
-export type BucketLimits = Pick<Limits, 'ratePerSecond' | 'burst' | 'quotaPerDay'>
+export type { AcquireOptions, BucketLimits, LimiterOptions, Permit } from './limiter-options'
 
-export interface LimiterOptions {
-  /** The profile's ledger id: the profile id, or `<profile id>|<bucket>` for a narrower scope. */
-  profileId: string
-  /** The bucket within the key ('' or absent: the whole key); the key's count is kept per bucket. */
-  bucket?: string
-  limits: BucketLimits
-  /** Where the daily count is kept (a file in the data folder in the app). */
-  ledger: QuotaLedger
-  /** Default: the system clock. Tests pass nothing and use vi.useFakeTimers(). */
-  clock?: Clock
-  /** Background work stops once fewer than this share of the daily quota is left. Default 0.2. */
-  reserveFraction?: number
-  /**
-   * Keep within the service's bucket even when the service counts a request late (after it
-   * sat in the service's own queue). Default false: an exact bucket of `burst` tokens with
-   * up to `burst` requests in flight. The core sets it; see `#capacity`.
-   */
-  queueSafe?: boolean
-  /** The count is persisted this many requests ahead (see quota-store.ts). Default 10. */
-  reserveStep?: number
-  /**
-   * A request waits at most this long for a token, a slot or the end of a pause, then fails
-   * with `timeout` (every bridge call answers within 30 s; README "Choices"). Default 25 s.
-   */
-  queueDeadlineMs?: number
-  /** The longest pause a service may impose with `Retry-After`. Default 60 s. */
-  maxPauseMs?: number
-  /** Shortest gap between two state events. Default 250 ms. */
-  stateIntervalMs?: number
-  onState?: (state: LimiterState) => void
-  /** The unit the service counts in, as the profile says now; words messages and the state. Default 'request'. */
-  billing?: () => Billing
-}
-
-export interface AcquireOptions {
-  /** A function when the priority may rise while queued (a user joins a prefetch). */
-  priority: Priority | (() => Priority)
-  signal?: AbortSignal
-  /**
-   * What the request costs in the service's unit (billing.ts): 1 for a request where the
-   * service counts requests, N or N+1 for a batch of N calls where it counts calls. Default 1.
-   * The bucket lends a request that costs more than the burst: it goes once the bucket is
-   * full, and the tokens it took beyond the burst are owed (the bucket stays below zero until
-   * the rate has paid them back), so the long-run rate holds; the daily quota counts it whole.
-   */
-  cost?: number
-}
-
-/** Held while a request is on the wire; `release` frees its in-flight slot. */
-export interface Permit {
-  release(): void
-}
-
-interface Job {
-  seq: number
-  cost: number
-  priority: () => Priority
-  resolve: (permit: Permit) => void
-  reject: (error: unknown) => void
-  signal?: AbortSignal
-  onAbort?: () => void
-  deadline?: ClockTimer
-}
-
-const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }
-const EPSILON = 1e-9
 /** The longest delay a Node timer keeps (2^31-1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -89,41 +30,25 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * The day is the calendar day in UTC, matching the sandbox (README "Choices"): the count
  * resets at 00:00 UTC.
  */
-/** The defaults of `LimiterOptions` (documented on each field). */
-const LIMITER_DEFAULTS = {
-  reserveFraction: 0.2,
-  queueSafe: false,
-  stateIntervalMs: 250,
-  queueDeadlineMs: 25_000,
-  maxPauseMs: 60_000,
-}
-
 export class Limiter {
   readonly profileId: string
   readonly #clock: Clock
   readonly #quota: DailyQuota
   readonly #reserveFraction: number
-  readonly #queueSafe: boolean
-  readonly #stateInterval: number
   readonly #queueDeadline: number
   readonly #maxPause: number
   #refused: { since: number; count: number } | null = null
-  readonly #onState: ((s: LimiterState) => void) | undefined
+  readonly #state: StateThrottle<LimiterState> | null
   #limits: BucketLimits
   readonly #billing: () => Billing
-  #tokens: number
-  #refilledAt: number
+  readonly #bucket: TokenBucket
   #pausedUntil = 0
   #inFlight = 0
-  /** Units of the requests in flight (queue-safe capacity keeps them out of the bucket). */
-  #inFlightUnits = 0
   #queue: Job[] = []
   #seq = 0
   #timer: ClockTimer | null = null
   #timerAt = Infinity
   #resetTimer: ClockTimer | null = null
-  #stateTimer: ClockTimer | null = null
-  #lastStateAt = -Infinity
   #disposed = false
 
   constructor(options: LimiterOptions) {
@@ -138,32 +63,14 @@ export class Limiter {
     })
     const o = withDefaults(LIMITER_DEFAULTS, options)
     this.#reserveFraction = o.reserveFraction
-    this.#queueSafe = o.queueSafe
-    this.#stateInterval = o.stateIntervalMs
     this.#queueDeadline = o.queueDeadlineMs
     this.#maxPause = o.maxPauseMs
-    this.#onState = options.onState
+    const onState = options.onState
+    this.#state = onState ? new StateThrottle(this.#clock, o.stateIntervalMs, () => this.state(), onState) : null
     this.#limits = { ...options.limits }
     this.#billing = options.billing ?? (() => SANDBOX_BILLING)
-    this.#tokens = this.#capacity()
-    this.#refilledAt = this.#clock.now()
+    this.#bucket = new TokenBucket(() => this.#limits, o.queueSafe, this.#clock.now())
     this.#armResetTimer()
-  }
-
-  /**
-   * The most tokens the bucket may hold now. Exact mode: `burst`. Queue-safe mode: `burst`
-   * less the requests in flight, i.e. a request keeps its token until its answer is back.
-   *
-   * Why: a service may take a request's token only when it gets to it, after its own queue,
-   * so requests sent apart can be counted together. Whatever it counts within a window
-   * [t1, t2] was either in flight at t1 or sent within the window; by this bucket the latter
-   * are at most tokens(t1) + rate·(t2 − t1). With tokens + in flight ≤ burst at every moment
-   * the count stays within the service's burst + rate·(t2 − t1), however late it counts.
-   * The full burst is still sent at once when nothing is in flight.
-   */
-  #capacity(): number {
-    const burst = this.#limits.burst
-    return this.#queueSafe ? Math.max(0, burst - this.#inFlightUnits) : burst
   }
 
   get reserve(): number {
@@ -183,7 +90,7 @@ export class Limiter {
 
   setLimits(limits: BucketLimits): void {
     this.#limits = { ...limits }
-    this.#tokens = Math.min(this.#tokens, this.#capacity())
+    this.#bucket.clamp()
     this.#pump()
   }
 
@@ -238,8 +145,7 @@ export class Limiter {
   pauseFor(ms: number): void {
     const pause = Math.min(Math.max(0, ms), this.#maxPause)
     this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + pause)
-    this.#tokens = Math.min(0, this.#tokens)
-    this.#refilledAt = this.#clock.now()
+    this.#bucket.empty(this.#clock.now())
     this.#pump()
   }
 
@@ -266,14 +172,13 @@ export class Limiter {
   }
 
   state(): LimiterState {
-    this.#refill(this.#clock.now())
-    const queued = { user: 0, prefetch: 0, background: 0 }
-    for (const job of this.#queue) queued[job.priority()] += 1
+    this.#bucket.refill(this.#clock.now())
+    const queued = queuedByPriority(this.#queue)
     const left = this.#left()
     return {
       profileId: this.profileId,
       // A request dearer than the burst leaves the bucket owing (below zero): shown as empty.
-      tokens: Math.max(0, Math.floor(this.#tokens * 100) / 100),
+      tokens: Math.max(0, Math.floor(this.#bucket.tokens * 100) / 100),
       burst: this.#limits.burst,
       ratePerSecond: this.#limits.ratePerSecond,
       queued,
@@ -297,8 +202,9 @@ export class Limiter {
     if (this.#disposed) return
     this.#disposed = true
     for (const job of this.#queue.splice(0)) this.#settle(job, new AppError('cancelled', message))
-    for (const t of [this.#timer, this.#resetTimer, this.#stateTimer]) if (t !== null) this.#clock.clearTimeout(t)
-    this.#timer = this.#resetTimer = this.#stateTimer = null
+    for (const t of [this.#timer, this.#resetTimer]) if (t !== null) this.#clock.clearTimeout(t)
+    this.#timer = this.#resetTimer = null
+    this.#state?.stop()
     this.#quota.flush()
   }
 
@@ -306,17 +212,10 @@ export class Limiter {
     return Math.max(0, this.#limits.quotaPerDay - this.#quota.used())
   }
 
-  #refill(now: number): void {
-    // The bucket keeps filling during a server-ordered pause, as the service's own does.
-    const elapsed = Math.max(0, now - this.#refilledAt)
-    this.#tokens = Math.min(this.#capacity(), this.#tokens + (elapsed * this.#limits.ratePerSecond) / 1000)
-    this.#refilledAt = now
-  }
-
   #pump(): void {
     if (this.#disposed) return
     const now = this.#clock.now()
-    this.#refill(now)
+    this.#bucket.refill(now)
     while (this.#queue.length > 0) {
       const left = this.#left()
       // A request costing more than what is left today would be refused by the service too.
@@ -329,30 +228,28 @@ export class Limiter {
         this.#wakeAt(this.#pausedUntil)
         break
       }
-      const best = this.#best()
+      const best = bestJob(this.#queue)
       // At most a full bucket is asked for: a dearer request waits for a full bucket, then goes.
       const need = Math.min(best.cost, this.#limits.burst)
-      if (this.#tokens < need - EPSILON) {
-        if (this.#capacity() < need - EPSILON) break // queue-safe: tokens return with the answers in flight
-        const ms = Math.ceil(((need - this.#tokens) * 1000) / this.#limits.ratePerSecond - EPSILON)
-        this.#wakeAt(now + Math.max(1, ms))
+      const wait = this.#bucket.waitMs(need)
+      // null (queue-safe): the tokens come back with the answers in flight, which pump again.
+      if (wait === null) break
+      if (wait > 0) {
+        this.#wakeAt(now + wait)
         break
       }
       const job = this.#queue.splice(this.#queue.indexOf(best), 1)[0]!
       // Beyond the burst the tokens are owed (below zero), so the rate still holds over time.
-      this.#tokens -= job.cost
+      this.#bucket.take(job.cost)
       this.#quota.take(this.#limits.quotaPerDay, job.cost)
       this.#inFlight += 1
-      this.#inFlightUnits += job.cost
       let released = false
       this.#settle(job, {
         release: () => {
           if (released) return
           released = true
-          // Refill up to now under the cap that held while this request was out.
-          this.#refill(this.#clock.now())
+          this.#bucket.returned(job.cost, this.#clock.now())
           this.#inFlight -= 1
-          this.#inFlightUnits -= job.cost
           this.#pump()
         },
       })
@@ -360,31 +257,14 @@ export class Limiter {
     this.#publish()
   }
 
-  #best(): Job {
-    let best = 0
-    for (let i = 1; i < this.#queue.length; i++) {
-      const a = this.#queue[i]!
-      const b = this.#queue[best]!
-      const ra = RANK[a.priority()]
-      const rb = RANK[b.priority()]
-      if (ra < rb || (ra === rb && a.seq < b.seq)) best = i
-    }
-    return this.#queue[best]!
-  }
-
   #rejectWhere(match: (job: Job) => boolean, why: 'quota' | 'reserve'): void {
     const resetsAt = nextUtcMidnight(this.#clock.now())
     const retryAfterMs = resetsAt - this.#clock.now()
     const at = new Date(resetsAt).toISOString().slice(11, 16)
     const billing = this.#billing()
-    const noun = (n: number): string => unitNoun(billing, n)
     const left = this.#left()
     const message = (job: Job): string =>
-      why === 'reserve'
-        ? `Background refresh is paused: ${left} of today's ${this.#limits.quotaPerDay} ${noun(2)} are left and kept for what you open yourself. It resumes when the quota resets at ${at} UTC.`
-        : left > 0
-          ? `This request costs ${countUnits(billing, job.cost)} and only ${left} of today's ${this.#limits.quotaPerDay} are left; the quota resets at ${at} UTC.`
-          : `Today's quota of ${this.#limits.quotaPerDay} ${noun(2)} is used up; it resets at ${at} UTC.`
+      quotaRefusalMessage(why, job.cost, left, this.#limits.quotaPerDay, billing, at)
     const keep: Job[] = []
     for (const job of this.#queue) {
       if (match(job)) this.#settle(job, new AppError('quota-exhausted', message(job), { retryAfterMs }))
@@ -410,10 +290,7 @@ export class Limiter {
   }
 
   #settle(job: Job, outcome: Permit | AppError): void {
-    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort)
-    if (job.deadline !== undefined) this.#clock.clearTimeout(job.deadline)
-    if (outcome instanceof AppError) job.reject(outcome)
-    else job.resolve(outcome)
+    settleJob(this.#clock, job, outcome)
   }
 
   #wakeAt(at: number): void {
@@ -446,21 +323,6 @@ export class Limiter {
   }
 
   #publish(): void {
-    if (!this.#onState || this.#disposed) return
-    const now = this.#clock.now()
-    if (now - this.#lastStateAt >= this.#stateInterval) {
-      this.#lastStateAt = now
-      this.#onState(this.state())
-      return
-    }
-    if (this.#stateTimer !== null) return
-    this.#stateTimer = this.#clock.setTimeout(
-      () => {
-        this.#stateTimer = null
-        this.#lastStateAt = this.#clock.now()
-        if (!this.#disposed) this.#onState?.(this.state())
-      },
-      this.#lastStateAt + this.#stateInterval - now,
-    )
+    if (!this.#disposed) this.#state?.publish()
   }
 }

@@ -18,7 +18,7 @@ import {
 } from '../../../shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { KeyRef } from '../keys/key-store'
-import type { BalanceSpelling } from '../service/service-client'
+import type { BalanceSpelling } from '../service/service-types'
 import { VersionedFile } from '../util/versioned-file'
 import { DiskReports, DiskWriteError } from '../util/disk-error'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { requestUnits, type Billing } from '../../../shared/domain/billing'
-import type { RpcCallSpec } from './service-client'
+import type { RpcCallSpec } from './service-types'
 import { cheapestCalls, cheapestUnits } from './cheapest-calls'
 
 const client = (billing: Billing, sent: string[][]) => ({

@@ -1,5 +1,6 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import type { RequestOptions, RpcCallSpec, ServiceClient } from './service-client'
+import type { ServiceClient } from './service-client'
+import type { RequestOptions, RpcCallSpec } from './service-types'
 
 type Client = Pick<ServiceClient, 'rpcCalls' | 'unitsFor'>
 

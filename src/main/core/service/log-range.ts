@@ -1,7 +1,7 @@
 import type { Priority } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { logRangeRefusal, type LogRangeRefusal } from './log-range-refusal'
-import type { RequestOptions, RpcCallSpec } from './service-client'
+import type { RequestOptions, RpcCallSpec } from './service-types'
 
 /** One `eth_getLogs` filter over an inclusive block range; `topics` may hold arrays (any of). */
 export interface LogQuery {

@@ -4,6 +4,7 @@ import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
 import { rpcClientFixture } from '../testing/rpc-client-fixture'
 import { BlockTags } from '../height/block-tags'
+import { TRANSFER_TOPIC } from '../../../shared/domain/events'
 
 /**
  * The client against real sandboxes playing providers (sandbox/api/provider-modes.ts):
@@ -24,7 +25,6 @@ const B_ARGS = [
   ...['--billing', 'call', '--batch-cap', '20', '--batch-refusal', 'http-413'],
   ...['--log-cap', '30', '--log-dialect', 'infura', '--quota', '2000', '--quota-402'],
 ]
-const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 let a: RunningSandbox
 let b: RunningSandbox

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { Priority, RpcBatchItem } from '../../../shared/bridge/contract'
+import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import { requestUnits, unitsForCalls, type Billing } from '../../../shared/domain/billing'
 import { rpcResponseSchema } from '../../../shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
@@ -19,32 +19,9 @@ import {
   rpcError,
   sizeRefusalInList,
 } from './rpc-replies'
+import type { RequestOptions, RpcCallSpec } from './service-types'
 
 export { BatchRefusedError }
-
-export interface RpcCallSpec {
-  method: string
-  params: unknown[]
-}
-
-/** What a piece of work really cost, counted as it is sent (a caller's cost line reads it). */
-export interface SpendMeter {
-  requests: number
-  units: number
-}
-
-export interface RequestOptions {
-  priority: Priority | (() => Priority)
-  /**
-   * Drops the request while it waits (in the limiter's queue or a backoff). A request already
-   * on the wire is left to finish: its quota is spent, and its answer still fills the cache.
-   */
-  signal?: AbortSignal
-  /** Overrides `maxAttempts` for this request (background polls use 1). */
-  attempts?: number
-  /** Adds what was really sent: HTTP requests and the service's units (billing.ts), retries included. */
-  meter?: SpendMeter
-}
 
 /**
  * One JSON-RPC body through the client's limiter, retries and reachability: the HTTP answer,

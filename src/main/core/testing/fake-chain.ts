@@ -4,7 +4,7 @@ import { addressTopic, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../../sh
 import { BALANCE_READER_BYTECODE } from '../balances/balance-reader-bytecode'
 import { CoinBalances } from '../balances/coin-balances'
 import { LogRanges } from '../service/log-range'
-import type { RpcCallSpec } from '../service/service-client'
+import type { RpcCallSpec } from '../service/service-types'
 import { AppError } from '../util/app-error'
 
 /**

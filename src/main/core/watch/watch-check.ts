@@ -1,6 +1,6 @@
 import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '../../../shared/bridge/contract'
 import { AppError } from '../util/app-error'
-import type { RequestOptions, RpcCallSpec } from '../service/service-client'
+import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import { cheapestUnits } from '../service/cheapest-calls'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { pageDeltas, record, refetchChanged } from './watch-apply'

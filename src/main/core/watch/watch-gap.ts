@@ -1,6 +1,6 @@
 import type { Priority, RpcBatchItem, TransactionsPage } from '../../../shared/bridge/contract'
 import { logRangeRefusalOfItem } from '../service/log-range-refusal'
-import type { RequestOptions } from '../service/service-client'
+import type { RequestOptions } from '../service/service-types'
 import { newTransactions } from './watch-apply'
 import { parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { blockWindows, planGap, type GapPlan, type GapWay } from './watch-plan'

@@ -7,7 +7,7 @@ import {
   TRANSFER_TOPIC,
   topicAddress,
 } from '../../../shared/domain/events'
-import type { RpcCallSpec } from '../service/service-client'
+import type { RpcCallSpec } from '../service/service-types'
 
 /**
  * Token movements of every watched address of a network in three `eth_getLogs`, one per

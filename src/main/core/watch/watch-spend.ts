@@ -1,7 +1,7 @@
 import type { RpcBatchItem } from '../../../shared/bridge/contract'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import { cheapestCalls } from '../service/cheapest-calls'
-import type { RequestOptions, RpcCallSpec } from '../service/service-client'
+import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 
 /** What a check spent, in the service's unit (what its quota counts). */
 export interface Spend {

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto'
+import { keySafeUrl } from '../../../shared/domain/profile'
+import { AppError } from '../util/app-error'
+import type { Limiter } from '../limiter/limiter'
+import type { Logger } from '../util/logger'
+import { sleep, type Clock } from '../util/clock'
+import { httpAttempt, type HttpAnswer } from './http-attempt'
+import { followRedirects, HopNotSent } from './redirects'
+import { errorForStatus, MAX_SERVER_PAUSE_MS, utcClock } from './response-errors'
+import type { Endpoint, RequestOptions } from './service-types'
+
+export interface RequestSenderOptions {
+  getKey: () => Promise<string>
+  /** The limiter of a request's network and endpoint (the client resolves `Limits.scope`). */
+  limiterOf: (network: string, endpoint: Endpoint) => Limiter
+  redact: (text: string) => string
+  log?: Logger
+  clock: Clock
+  fetch: typeof fetch
+  timeoutMs: number
+  maxAttempts: number
+  backoffMs: number
+  maxRetryWaitMs: number
+  maxBodyBytes: number
+  onReachability?: (reachable: boolean, reason: string | null) => void
+  random: () => number
+}
+
+/** One HTTP request as built for a key: the key goes only into this URL, handed to fetch. */
+export type BuildRequest = (key: string) => Promise<{ url: string; init: RequestInit }>
+
+const RETRYABLE = new Set(['offline', 'timeout', 'server', 'rate-limited'])
+
+/** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
+export function keyTag(key: string): string {
+  return createHash('sha256').update(`chainscope-quota:${key}`).digest('hex').slice(0, 6)
+}
+
+/**
+ * How every request of a profile goes out, to either endpoint: through the limiter (a permit
+ * per attempt and per redirect hop, counted against the quota), retried a bounded number of
+ * times with backoff on network failures, timeouts, 5xx and rate-limit answers (honouring
+ * `Retry-After`); a request that might change state is sent once.
+ */
+export class RequestSender {
+  readonly #o: RequestSenderOptions
+
+  constructor(options: RequestSenderOptions) {
+    this.#o = options
+  }
+
+  /** Attempts until a 2xx answer, a non-retryable error or the attempt limit. */
+  async send(
+    network: string,
+    endpoint: Endpoint,
+    what: string,
+    idempotent: boolean,
+    options: RequestOptions,
+    /** What one attempt costs in the service's unit (billing.ts); the limiter takes that many. */
+    units: number,
+    build: BuildRequest,
+    /**
+     * Reads every answer before the usual mapping: a refused batch, a refusal said in a 2xx body.
+     * Null leaves a 2xx answer as the answer and any other to errorForStatus.
+     */
+    classify?: (answer: HttpAnswer) => AppError | null,
+  ): Promise<HttpAnswer> {
+    const o = this.#o
+    const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
+    for (let attempt = 1; ; attempt++) {
+      const key = await o.getKey()
+      // Per attempt: a retry after a change of the limits' scope uses the new bucket.
+      const limiter = o.limiterOf(network, endpoint)
+      limiter.useKey(keyTag(key))
+      const { url, init } = await build(key)
+      // Defence in depth: a profile saved before this rule, or edited on disk, never sends the key in clear to the network.
+      if (!keySafeUrl(url))
+        throw new AppError(
+          'invalid-input',
+          `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
+          { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
+        )
+      // Each redirect is a request of its own: a permit of its own, counted against the quota.
+      const acquire = async () => {
+        const held = await limiter.acquire({ priority: options.priority, signal: options.signal, cost: units })
+        if (options.meter) {
+          options.meter.requests += 1
+          options.meter.units += units
+        }
+        return held
+      }
+      const permit = await acquire()
+      let error: AppError
+      try {
+        const answer = await followRedirects(
+          { url, init },
+          async (hop, index) => {
+            const held = index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
+            try {
+              return await httpAttempt({
+                ...hop,
+                clock: o.clock,
+                fetch: o.fetch,
+                timeoutMs: o.timeoutMs,
+                maxBodyBytes: o.maxBodyBytes,
+                what,
+              })
+            } finally {
+              held.release()
+            }
+          },
+          what,
+          o.redact,
+        )
+        o.onReachability?.(true, null)
+        const refused = classify?.(answer) ?? null
+        const ok = answer.status >= 200 && answer.status < 300
+        const limited = answer.status === 429 || refused?.kind === 'rate-limited'
+        if (!limited) limiter.noteAccepted()
+        if (ok && !refused) return answer
+        error = refused ?? errorForStatus(answer, what, o.clock.now(), o.redact)
+        if (limited) error = refusalOf(error, limiter.noteRefused())
+      } catch (caught) {
+        if (caught instanceof HopNotSent) throw caught.reason
+        if (!(caught instanceof AppError)) throw caught
+        if (caught.kind === 'offline') o.onReachability?.(false, caught.message)
+        error = caught
+      } finally {
+        permit.release()
+      }
+      // Clamped: a Retry-After of years must not freeze the profile (README "Choices").
+      if (error.kind === 'rate-limited')
+        limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
+      if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
+      const wait =
+        error.kind === 'rate-limited'
+          ? (error.details.retryAfterMs ?? 1000)
+          : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+      const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
+      o.log?.warn(
+        `${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
+      )
+      if (!retry) throw error
+      await sleep(o.clock, wait, options.signal)
+    }
+  }
+}
+
+/**
+ * Repeated 429s are told as what they are: from the second refusal in a row, "the service is
+ * refusing requests (since HH:MM, N refused)". A quota refusal keeps its own words.
+ */
+function refusalOf(error: AppError, refused: { since: number; count: number }): AppError {
+  if (error.kind !== 'rate-limited' || refused.count < 2) return error
+  return new AppError(
+    'rate-limited',
+    `The service is refusing requests (since ${utcClock(refused.since)}, ${refused.count} refused). ${error.message}`,
+    error.details,
+  )
+}
