@@ -1,10 +1,10 @@
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
 import { parseAmount, parseDecimals } from '@shared/domain/amount'
-import { isFailed } from '../transactions'
-import { partyHash, transfersOf } from './transfers'
+import { isFailed } from '@shared/domain/tx-state'
+import { NATIVE } from '@shared/domain/movements'
+import { partyHash, transfersOf } from '@shared/domain/transfers'
 
-/** The native coin's key among the assets; token keys are lowercase contract addresses. */
-export const NATIVE = 'native'
+export { NATIVE }
 
 export interface AssetNow {
   key: string

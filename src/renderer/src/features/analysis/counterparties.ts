@@ -1,5 +1,5 @@
 import type { Transaction } from '@shared/domain/service-schemas'
-import { movementsOf } from './movements'
+import { movementsOf } from '@shared/domain/movements'
 
 /** Per token, what moved between the open address and one counterparty (smallest units). */
 export interface TokenFlow {

@@ -15,10 +15,8 @@ export {
   type HistoryPoint,
 } from './balance-history'
 export { counterparties } from './counterparties'
-export { movementsOf } from './movements'
 export { default as LoadedRange } from './LoadedRange.vue'
 export { useAnalysisStore } from './analysis-store'
-export { transfersOf, type TransferFlow } from './transfers'
 export { sampleExtremes } from './history-sampling'
 export { default as BalanceHistoryPanel } from './BalanceHistoryPanel.vue'
 export { default as CounterpartiesPanel } from './CounterpartiesPanel.vue'

@@ -1,6 +1,6 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { displayName } from '@shared/domain/display-name'
-import { NATIVE, movementsOf } from '../analysis'
+import { NATIVE, movementsOf } from '@shared/domain/movements'
 
 /** An address in the graph, with what the loaded items say about it. */
 export interface FlowNode {

@@ -1,7 +1,7 @@
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatUnits } from '@shared/domain/amount'
 import { formatCsv } from '@shared/csv'
-import { transfersOf, type TransferFlow } from '../analysis'
+import { transfersOf, type TransferFlow } from '@shared/domain/transfers'
 import type { AddressFilters } from './address-filters'
 
 /** One token transfer that touches the open address: the adapter's flow and where it sits. */

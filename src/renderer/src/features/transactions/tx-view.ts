@@ -1,6 +1,7 @@
 import type { AddressObject, AddressTag, Transaction } from '@shared/domain/service-schemas'
 import { checksumAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
+import { isFailed, isPending } from '@shared/domain/tx-state'
 
 export type Direction = 'in' | 'out' | 'self' | 'other'
 
@@ -81,19 +82,7 @@ export function methodLabel(tx: Transaction): string {
   return tx.tx_types.includes('coin_transfer') ? 'transfer' : (tx.tx_types[0] ?? '—')
 }
 
-/**
- * Not yet in a block: Blockscout sends `status: null`, `block: null` and `result: "pending"`.
- * A pending transaction is neither a success nor a failure.
- */
-export function isPending(tx: Transaction): boolean {
-  return tx.block === null || tx.result === 'pending' || tx.status === null
-}
-
-/** A failed transaction: status or result other than the observed success values. */
-export function isFailed(tx: Transaction): boolean {
-  if (isPending(tx)) return false
-  return tx.status !== 'ok' || tx.result !== 'success'
-}
+export { isFailed, isPending } from '@shared/domain/tx-state'
 
 export type TxState = 'pending' | 'ok' | 'failed'
 

@@ -1,8 +1,10 @@
-import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
-import { parseAmount } from '@shared/domain/amount'
-import { isFailed } from '../transactions'
-import { NATIVE } from './balance-history'
+import type { AddressObject, Transaction } from './service-schemas'
+import { parseAmount } from './amount'
+import { isFailed } from './tx-state'
 import { partyHash, partyLabel, transfersOf } from './transfers'
+
+/** The native coin's key among the assets; token keys are lowercase contract addresses. */
+export const NATIVE = 'native'
 
 /**
  * One movement of value a transaction records: its top-level native value, or one of its

@@ -1,7 +1,7 @@
-import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
-import { parseDecimals } from '@shared/domain/amount'
-import { normaliseAddress } from '@shared/domain/address'
-import { displayName } from '@shared/domain/display-name'
+import type { AddressObject, Transaction } from './service-schemas'
+import { parseDecimals } from './amount'
+import { normaliseAddress } from './address'
+import { displayName } from './display-name'
 
 /**
  * The one place the analysis views read `token_transfers`: the typed shape main parsed at the
