@@ -32,17 +32,20 @@ export interface SearchDoc extends Omit<SearchHit, 'tx'> {
  * 100,000 of them (search-index-file.ts parses each line straight into these), and a search
  * makes SearchDoc objects only for its hits.
  */
-export type HeldItem = [
-  id: string,
+export type HeldItem = ItemRow<string, string, string>
+
+/** An item's fields by position; the saved index writes ids, hex words and sources shorter (search-index-file.ts). */
+export type ItemRow<Id, Word, Source> = [
+  id: Id,
   kind: SearchDoc['kind'],
   network: string,
   address: string | null,
   hash: string | null,
   title: string,
   detail: string,
-  hex: string[],
+  hex: Word[],
   text: string[],
-  sources: string[],
+  sources: Source[],
 ]
 const ID = 0
 const HEX = 7

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { isAbandonedTemp, writeFileAtomic } from '../util/atomic-file'
 import { errorCode } from '../../../shared/guards'
-import { breathe, CachedSearch, type CachedSearchState, type HeldItem, type SearchDoc } from './cached-search'
+import { breathe, CachedSearch, type CachedSearchState, type HeldItem, type ItemRow } from './cached-search'
 
 /**
  * The cached search index on disk, so a restart answers at once instead of indexing every
@@ -92,18 +92,7 @@ const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every(isTex
  * written once (0 stands for it in the id `tx|<network>|<hash>` and among the hex words;
  * a third of the file for transactions).
  */
-type Row = [
-  id: string | 0,
-  kind: SearchDoc['kind'],
-  network: string,
-  address: string | null,
-  hash: string | null,
-  title: string,
-  detail: string,
-  hex: (string | 0)[],
-  text: string[],
-  sources: number[],
-]
+type Row = ItemRow<string | 0, string | 0, number>
 
 const txId = (network: string, hash: string) => `tx|${network}|${hash}`
 
