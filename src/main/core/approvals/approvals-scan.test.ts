@@ -211,6 +211,13 @@ describe('approvals scan', () => {
     writeFileSync(join(dir, 'approval-scans.json'), v1([]))
     open()
     expect((await service.view(runtime, 'alpha', OWNER)).scan.scannedTo).toBeNull()
+    // A damaged file of this version is named by the field at fault and kept aside.
+    const bad = { scannedTo: 5, anchor: null, approvals: [{ kind: 'erc20', token: 'nope' }] }
+    writeFileSync(join(dir, 'approval-scans.json'), JSON.stringify({ version: 2, scans: { [key]: bad } }))
+    const damaged = new ScanStore(dir)
+    expect(damaged.notice).toMatch(/approvals\.0\.token/)
+    // The last good file (its backup) is what loads.
+    expect(damaged.get(key)!.scannedTo).toBe(80)
   })
 
   it('refuses a second scan of the same address while one runs', async () => {

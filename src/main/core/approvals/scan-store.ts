@@ -105,9 +105,9 @@ function anchorOfLogs(logs: readonly unknown[]): ChainAnchor | null {
  * name no block hash has nothing to tell its chain by, so it is dropped and the next scan
  * starts from block 0: paying again is safer than trusting blocks read on a chain since reset.
  */
-function migrate(raw: unknown): ScanFile {
-  const parsed = fileSchema.safeParse(raw)
-  if (parsed.success) return parsed.data
+function migrate(raw: { version: number }): ScanFile {
+  // Parsed by its own version's schema, so a problem is named by the field that has it.
+  if (raw.version === VERSION) return fileSchema.parse(raw)
   const old = v1Schema.parse(raw)
   const scans: ScanFile['scans'] = {}
   for (const [key, scan] of Object.entries(old.scans)) {
