@@ -12,10 +12,11 @@ import type { SnapshotStore } from '../data/snapshot-store'
 import type { LogProgress } from '../service/log-range'
 import type { ServiceClient, SpendMeter } from '../service/service-client'
 import { AppError } from '../util/app-error'
-import { eventsFromLogs, eventsFromTransactions } from './approval-events'
+import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
+import { PageDigests, type PageDigest } from './page-digests'
 import { ScanStore, type ChainAnchor } from './scan-store'
 
 /** What the service needs of a profile's runtime. */
@@ -48,6 +49,7 @@ export type ScanProgressEvent = LogProgress & { network: string; address: string
 export class ApprovalsService {
   readonly #o: ApprovalsServiceOptions
   readonly #running = new Map<string, AbortController>()
+  readonly #pages = new PageDigests()
 
   constructor(options: ApprovalsServiceOptions) {
     this.#o = options
@@ -61,21 +63,21 @@ export class ApprovalsService {
     meter: SpendMeter = { requests: 0, units: 0 },
   ): Promise<ApprovalsView> {
     const address = owner.toLowerCase()
-    const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
+    const { pages, balances } = await this.#loaded(runtime.profileId, network, address)
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
-    const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
+    const book = new PartyBook(pages, balances, this.#o.watchlists(), network)
     const folded = scan?.approvals ?? []
     // Logs carry no time: a granting transaction that is loaded gives it for free.
-    const times = new Map(txs.map((t) => [t.hash.toLowerCase(), t.timestamp]))
+    const times = new Map(pages.flatMap((p) => p.times))
     for (const c of folded)
       for (const m of [c.grant, c.last]) if (m && m.timestamp === null) m.timestamp = times.get(m.tx) ?? null
     // A token whose logs the scan read is told by them up to where it read: its calls there
     // are the same changes (and a log carries the allowance that resulted, a call may not).
     const logTokens = new Set(folded.map((c) => c.token))
     const scannedTo = scan?.scannedTo ?? -1
-    const calls = eventsFromTransactions(txs, address).filter(
-      (e) => !(logTokens.has(e.token) && e.block !== null && e.block <= scannedTo),
-    )
+    const calls = pages
+      .flatMap((p) => p.events)
+      .filter((e) => !(logTokens.has(e.token) && e.block !== null && e.block <= scannedTo))
     const candidates = foldApprovals(calls, book.kinds(), folded)
     let states: ApprovalState[]
     let stateError: string | null = null
@@ -106,7 +108,7 @@ export class ApprovalsService {
       network,
       address,
       rows: states.map((s) => this.#row(s, book)).sort(byRisk),
-      transactionsRead: txs.length,
+      transactionsRead: pages.reduce((n, p) => n + p.transactions, 0),
       stateError,
       cost: meter,
       scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
@@ -218,16 +220,19 @@ export class ApprovalsService {
 
   async #loaded(profileId: string, network: string, address: string) {
     const catalogue = await this.#o.snapshots.catalogue(profileId)
-    const txs: Transaction[] = []
+    const pages: PageDigest[] = []
     let balances: BalanceItem[] = []
     for (const entry of catalogue) {
       if (entry.network !== network || entry.address !== address) continue
-      const data = await this.#o.snapshots.readEntry(entry)
-      if (!data) continue
-      if (entry.kind === 'balances') balances = data.items as BalanceItem[]
-      else txs.push(...(data.items as Transaction[]))
+      if (entry.kind === 'balances') {
+        balances = ((await this.#o.snapshots.readEntry(entry))?.items as BalanceItem[] | undefined) ?? balances
+        continue
+      }
+      const read = async () => ((await this.#o.snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null
+      const page = await this.#pages.get(entry, read)
+      if (page) pages.push(page)
     }
-    return { txs, balances }
+    return { pages, balances }
   }
 
   #row(s: ApprovalState, book: PartyBook): ApprovalRow {
