@@ -158,6 +158,22 @@ describe('approvals scan', () => {
     expect(asked).toEqual([])
   })
 
+  it('keeps a saved scan when the block it checks the chain by is not answered', async () => {
+    await service.scan(runtime, 'alpha', OWNER)
+    const answer = runtime.client.rpcCalls
+    runtime.client.rpcCalls = async (network, calls, options) =>
+      calls.length === 2
+        ? [(await answer(network, [calls[0]!], options))[0]!, { ok: false, code: -32005, message: 'limit exceeded' }]
+        : answer(network, calls, options)
+    await expect(service.scan(runtime, 'alpha', OWNER)).rejects.toThrow(
+      /did not answer block 99 \(limit exceeded\).*kept/,
+    )
+    runtime.client.rpcCalls = answer
+    asked = []
+    expect((await service.scan(runtime, 'alpha', OWNER)).rows).toHaveLength(1)
+    expect(asked).toEqual([])
+  })
+
   it('keeps the approvals of more than 100,000 approval logs, not the logs, and loads them again', async () => {
     const tokens = [TOKEN, '0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2']
     const perBlock = 3_000

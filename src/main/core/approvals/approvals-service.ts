@@ -171,6 +171,12 @@ export class ApprovalsService {
       throw new AppError('rpc', `${network}'s RPC endpoint refused the latest block: ${latest.message}`)
     const head = latest?.ok ? blockOf(latest.result) : null
     if (!head) throw new AppError('protocol', `${network}'s RPC endpoint sent no latest block.`)
+    // An anchor not asked about is no answer: what was paid for is kept for the next try.
+    if (saved?.anchor && !anchored?.ok)
+      throw new AppError(
+        'rpc',
+        `${network}'s RPC endpoint did not answer block ${saved.anchor.block}${anchored && !anchored.ok ? ` (${anchored.message})` : ''}, so the scan could not check its chain; what it read is kept. Try again.`,
+      )
     const same = saved?.anchor && anchored?.ok && blockOf(anchored.result)?.hash === saved.anchor.hash
     if (saved && !same) this.#o.scans.drop(key)
     return { head, start: same ? saved.scannedTo + 1 : 0 }
