@@ -191,6 +191,22 @@ test('balance at a date, token transfers, and filters kept in the URL', async ({
       const cps = page.getByRole('main').getByRole('table', { name: 'Counterparties' })
       await expect(cps.getByRole('row')).toHaveCount(2, { timeout: 20_000 })
       await expect(cps.getByRole('row').nth(1)).toContainText(new RegExp(party.slice(2, 8), 'i'))
+      // Under the token filter the token column sums that token alone.
+      const flows = cps.getByRole('row').nth(1).getByRole('cell').nth(3).locator('div')
+      await expect(flows).toHaveCount(1)
+      await expect(flows).toContainText(tokenSymbol)
+      // The table's own search is in the URL too, and a reload keeps it.
+      const search = page.getByRole('main').getByRole('searchbox', { name: 'Filter counterparties' })
+      await search.fill(party.slice(2, 8))
+      await expect(page).toHaveURL(new RegExp(`[?&]cp=${party.slice(2, 8)}`, 'i'))
+      await page.reload()
+      // Reopened on this tab, the table waits for the first page (from the cache here).
+      await page.getByRole('main').getByRole('button', { name: 'Load the first page of transactions' }).click()
+      await expect(page.getByRole('main').getByRole('searchbox', { name: 'Filter counterparties' })).toHaveValue(
+        party.slice(2, 8),
+        { timeout: 20_000 },
+      )
+      await expect(cps.getByRole('row')).toHaveCount(2, { timeout: 20_000 })
       await axe('counterparties with filters')
       await shootBothThemes(page, testInfo, 'q5-counterparties-filtered')
     })

@@ -53,15 +53,27 @@ function keyOf(e: ApprovalEvent, kinds: TokenKinds): { key: string; kind: Approv
   return { key: `erc20|${e.token}|${e.spender}`, kind: 'erc20', tokenId: null }
 }
 
+/** The key `keyOf` gives the changes of this approval, so a fold can go on from a saved one. */
+export function candidateKey(c: ApprovalCandidate): string {
+  if (c.kind === 'nft') return `nft|${c.token}|${c.tokenId}`
+  return `${c.kind}|${c.token}|${c.spender}`
+}
+
 /**
  * Folds changes into approvals, oldest first. A transaction whose logs were read counts by its
  * logs only: a log carries the allowance that resulted, where a call may be an increase whose
- * base is unknown, and both describe the same change.
+ * base is unknown, and both describe the same change. `from` are approvals folded earlier (a
+ * scan's, saved part by part); the events go on from them, so they must all be newer. The
+ * candidates in `from` are updated in place.
  */
-export function foldApprovals(events: readonly ApprovalEvent[], kinds: TokenKinds): ApprovalCandidate[] {
+export function foldApprovals(
+  events: readonly ApprovalEvent[],
+  kinds: TokenKinds,
+  from: readonly ApprovalCandidate[] = [],
+): ApprovalCandidate[] {
   const logged = new Set(events.filter((e) => e.source === 'log').map((e) => `${e.tx}|${e.token}`))
   const kept = events.filter((e) => e.source === 'log' || !logged.has(`${e.tx}|${e.token}`))
-  const byKey = new Map<string, ApprovalCandidate>()
+  const byKey = new Map<string, ApprovalCandidate>(from.map((c) => [candidateKey(c), c]))
   for (const e of [...kept].sort(order)) {
     const { key, kind, tokenId } = keyOf(e, kinds)
     const mark: GrantMark = { tx: e.tx, block: e.block, timestamp: e.timestamp, via: e.via }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Watchlist } from '../../../shared/bridge/contract'
 import { makeBalance, makeTx, ME, OTHER, party } from '../../../shared/testing/service-samples'
-import { PartyBook } from './approval-parties'
+import { partiesOf, PartyBook } from './approval-parties'
 
 const ROUTER = '0x00000000000000000000000000000000000000bb'
 
@@ -36,7 +36,7 @@ describe('PartyBook', () => {
         ],
       },
     ]
-    const onAlpha = new PartyBook([tx], [], lists, 'alpha')
+    const onAlpha = new PartyBook([partiesOf([tx])], [], lists, 'alpha')
     expect(onAlpha.party(ROUTER)).toEqual({
       address: ROUTER,
       name: 'Router',
@@ -45,8 +45,8 @@ describe('PartyBook', () => {
       isContract: true,
       isVerified: true,
     })
-    expect(new PartyBook([tx], [], lists, 'beta').party(ROUTER).watchlistLabel).toBe('Known router')
-    expect(new PartyBook([tx], [], lists, 'gamma').party(OTHER).watchlistLabel).toBe('Elsewhere only')
+    expect(new PartyBook([partiesOf([tx])], [], lists, 'beta').party(ROUTER).watchlistLabel).toBe('Known router')
+    expect(new PartyBook([partiesOf([tx])], [], lists, 'gamma').party(OTHER).watchlistLabel).toBe('Elsewhere only')
   })
 
   it('knows tokens from balances (kind, decimals) and marks them as contracts', () => {

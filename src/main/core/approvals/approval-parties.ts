@@ -4,6 +4,30 @@ import type { AddressObject, BalanceItem, Token, Transaction } from '../../../sh
 import { parseDecimals } from '../../../shared/domain/amount'
 import type { TokenKinds } from './approval-fold'
 
+/** The address objects and transfer tokens some transactions name, each once (the last sighting's fields win). */
+export interface TxParties {
+  parties: AddressObject[]
+  tokens: Token[]
+}
+
+export function partiesOf(txs: readonly Transaction[]): TxParties {
+  const parties = new Map<string, AddressObject>()
+  const tokens = new Map<string, Token>()
+  const seen = (a: AddressObject | null | undefined) => {
+    if (a) parties.set(a.hash.toLowerCase(), { ...parties.get(a.hash.toLowerCase()), ...a })
+  }
+  for (const tx of txs) {
+    seen(tx.from)
+    seen(tx.to)
+    for (const t of tx.token_transfers ?? []) {
+      seen(t.from)
+      seen(t.to)
+      tokens.set(t.token.address.toLowerCase(), t.token)
+    }
+  }
+  return { parties: [...parties.values()], tokens: [...tokens.values()] }
+}
+
 /**
  * What loaded data says about the parties of approvals, for free: address objects (names,
  * tags, contract and verified marks) of every transaction and transfer, tokens (kind,
@@ -14,23 +38,17 @@ export class PartyBook {
   readonly #tokens = new Map<string, Token>()
   readonly #labels = new Map<string, string>()
 
+  /** `found`: what each page of transactions names (`partiesOf`), oldest sighting first. */
   constructor(
-    txs: readonly Transaction[],
+    found: readonly TxParties[],
     balances: readonly BalanceItem[],
     lists: readonly Watchlist[],
     network: string,
   ) {
-    const seen = (a: AddressObject | null | undefined) => {
-      if (a) this.#addresses.set(a.hash.toLowerCase(), { ...this.#addresses.get(a.hash.toLowerCase()), ...a })
-    }
-    for (const tx of txs) {
-      seen(tx.from)
-      seen(tx.to)
-      for (const t of tx.token_transfers ?? []) {
-        seen(t.from)
-        seen(t.to)
-        this.#tokens.set(t.token.address.toLowerCase(), t.token)
-      }
+    for (const page of found) {
+      for (const a of page.parties)
+        this.#addresses.set(a.hash.toLowerCase(), { ...this.#addresses.get(a.hash.toLowerCase()), ...a })
+      for (const t of page.tokens) this.#tokens.set(t.address.toLowerCase(), t)
     }
     // Balances are the newer word on a token (its rate now).
     for (const b of balances) this.#tokens.set(b.token.address.toLowerCase(), b.token)

@@ -1,6 +1,6 @@
+import { z } from 'zod'
 import type { Watchlist } from '../../../shared/bridge/contract'
 import type { Address } from '../../../shared/domain/address'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
 import { isUnlimited, revokeCall } from '../../../shared/domain/approvals'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '../../../shared/domain/events'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '../../../shared/domain/approvals-view'
@@ -14,16 +14,17 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
-import { eventsFromLogs, eventsFromTransactions } from './approval-events'
+import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
-import { ScanStore } from './scan-store'
+import { PageDigests, type PageDigest } from './page-digests'
+import { ScanStore, type ChainAnchor } from './scan-store'
 
 /** What the service needs of a profile's runtime. */
 export interface ApprovalsRuntime {
   profileId: string
-  client: Pick<ServiceClient, 'rpcCalls' | 'rpc' | 'logs'>
+  client: Pick<ServiceClient, 'rpcCalls' | 'logs'>
   balances: Pick<CoinBalances, 'route' | 'noteProbe'>
 }
 
@@ -50,6 +51,7 @@ export type ScanProgressEvent = LogProgress & { network: string; address: string
 export class ApprovalsService {
   readonly #o: ApprovalsServiceOptions
   readonly #running = new Map<string, AbortController>()
+  readonly #pages = new PageDigests()
 
   constructor(options: ApprovalsServiceOptions) {
     this.#o = options
@@ -62,14 +64,22 @@ export class ApprovalsService {
     address: Address,
     meter: SpendMeter = { requests: 0, units: 0 },
   ): Promise<ApprovalsView> {
-    const { txs, balances } = await this.#loaded(runtime.profileId, network, address)
+    const { pages, balances } = await this.#loaded(runtime.profileId, network, address)
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
-    const book = new PartyBook(txs, balances, this.#o.watchlists(), network)
+    const book = new PartyBook(pages, balances, this.#o.watchlists(), network)
+    const folded = scan?.approvals ?? []
     // Logs carry no time: a granting transaction that is loaded gives it for free.
-    const times = new Map(txs.map((t) => [t.hash.toLowerCase(), t.timestamp]))
-    const logged = eventsFromLogs(scan?.logs ?? [], address).map((e) => ({ ...e, timestamp: times.get(e.tx) ?? null }))
-    const events = [...eventsFromTransactions(txs, address), ...logged]
-    const candidates = foldApprovals(events, book.kinds())
+    const times = new Map(pages.flatMap((p) => p.times))
+    for (const c of folded)
+      for (const m of [c.grant, c.last]) if (m && m.timestamp === null) m.timestamp = times.get(m.tx) ?? null
+    // A token whose logs the scan read is told by them up to where it read: its calls there
+    // are the same changes (and a log carries the allowance that resulted, a call may not).
+    const logTokens = new Set(folded.map((c) => c.token))
+    const scannedTo = scan?.scannedTo ?? -1
+    const calls = pages
+      .flatMap((p) => p.events)
+      .filter((e) => !(logTokens.has(e.token) && e.block !== null && e.block <= scannedTo))
+    const candidates = foldApprovals(calls, book.kinds(), folded)
     let states: ApprovalState[]
     let stateError: string | null = null
     const { reads, read } = stateReads(address, candidates)
@@ -99,7 +109,7 @@ export class ApprovalsService {
       network,
       address,
       rows: states.map((s) => this.#row(s, book)).sort(byRisk),
-      transactionsRead: txs.length,
+      transactionsRead: pages.reduce((n, p) => n + p.transactions, 0),
       stateError,
       cost: meter,
       scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
@@ -113,12 +123,14 @@ export class ApprovalsService {
     const from = (scan?.scannedTo ?? -1) + 1
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
-    // A scan also asks the head first and checks what it found in one state call after.
+    // A scan also asks the head first (with the anchor block when it resumes, in one batch) and
+    // checks what it found in one state call after.
+    const one = requestUnits(billing, 1)
     return {
       scannedTo: scan && scan.scannedTo >= 0 ? scan.scannedTo : null,
       head,
       remainingCalls: calls,
-      remainingUnits: (calls + 2) * requestUnits(billing, 1),
+      remainingUnits: requestUnits(billing, scan?.anchor ? 2 : 1) + calls * one + one,
       billing,
       logCap: cap,
     }
@@ -135,15 +147,8 @@ export class ApprovalsService {
     this.#running.set(key, stop)
     const meter: SpendMeter = { requests: 0, units: 0 }
     try {
-      const head = Number(
-        parseHexQuantity(
-          await runtime.client.rpc(network, { method: 'eth_blockNumber', params: [] }, { priority: 'user', meter }),
-          MAX_SAFE_BIGINT,
-        ) ?? NaN,
-      )
-      if (!Number.isSafeInteger(head)) throw new AppError('protocol', `${network}'s RPC endpoint sent no block number.`)
-      const start = (this.#o.scans.get(key)?.scannedTo ?? -1) + 1
-      if (start <= head) await this.#logs(runtime, network, address, start, head, stop.signal, meter)
+      const { head, start } = await this.#resumePoint(runtime, network, key, meter)
+      if (start <= head.block) await this.#logs(runtime, network, address, start, head, stop.signal, meter)
     } catch (error) {
       // A stop asked for is not a failure: what was read is saved and the view says how far.
       if (!stop.signal.aborted) throw error
@@ -153,12 +158,36 @@ export class ApprovalsService {
     return this.view(runtime, network, address, meter)
   }
 
+  /**
+   * The head to scan to, and the block to start from: after the saved scan when its anchor
+   * block still has the hash it had (asked in the same batch as the head), else block 0, since
+   * a chain reset or reorganised under the scan may hold other logs below its `scannedTo`.
+   */
+  async #resumePoint(runtime: ApprovalsRuntime, network: string, key: string, meter: SpendMeter) {
+    const saved = this.#o.scans.get(key)
+    const calls = [blockCall('latest'), ...(saved?.anchor ? [blockCall(saved.anchor.block)] : [])]
+    const [latest, anchored] = await runtime.client.rpcCalls(network, calls, { priority: 'user', meter })
+    if (latest && !latest.ok)
+      throw new AppError('rpc', `${network}'s RPC endpoint refused the latest block: ${latest.message}`)
+    const head = latest?.ok ? blockOf(latest.result) : null
+    if (!head) throw new AppError('protocol', `${network}'s RPC endpoint sent no latest block.`)
+    // An anchor not asked about is no answer: what was paid for is kept for the next try.
+    if (saved?.anchor && !anchored?.ok)
+      throw new AppError(
+        'rpc',
+        `${network}'s RPC endpoint did not answer block ${saved.anchor.block}${anchored && !anchored.ok ? ` (${anchored.message})` : ''}, so the scan could not check its chain; what it read is kept. Try again.`,
+      )
+    const same = saved?.anchor && anchored?.ok && blockOf(anchored.result)?.hash === saved.anchor.hash
+    if (saved && !same) this.#o.scans.drop(key)
+    return { head, start: same ? saved.scannedTo + 1 : 0 }
+  }
+
   #logs(
     runtime: ApprovalsRuntime,
     network: string,
     address: string,
     start: number,
-    head: number,
+    head: ChainAnchor,
     signal: AbortSignal,
     meter: SpendMeter,
   ): Promise<unknown[]> {
@@ -167,7 +196,7 @@ export class ApprovalsService {
       {
         network,
         fromBlock: start,
-        toBlock: head,
+        toBlock: head.block,
         topics: [[APPROVAL_TOPIC, APPROVAL_FOR_ALL_TOPIC], addressTopic(address)],
       },
       {
@@ -176,8 +205,10 @@ export class ApprovalsService {
         meter,
         // Saved part by part: a stop, a refusal or a crash keeps every range already read.
         onPart: (logs, _from, to) => {
-          const before = this.#o.scans.get(key)?.logs ?? []
-          this.#o.scans.set(key, { scannedTo: to, logs: [...before, ...logs] })
+          // Only the approvals the logs leave are kept, so the file grows with them, not with the logs.
+          const before = this.#o.scans.get(key)?.approvals ?? []
+          const approvals = foldApprovals(eventsFromLogs(logs, address), new Map(), before)
+          this.#o.scans.set(key, { scannedTo: to, anchor: head, approvals })
           // A stop takes effect between parts, even where no request waits in a queue to be dropped.
           if (signal.aborted) throw new AppError('cancelled', 'The scan was stopped.')
         },
@@ -195,16 +226,19 @@ export class ApprovalsService {
 
   async #loaded(profileId: string, network: string, address: string) {
     const catalogue = await this.#o.snapshots.catalogue(profileId)
-    const txs: Transaction[] = []
+    const pages: PageDigest[] = []
     let balances: BalanceItem[] = []
     for (const entry of catalogue) {
       if (entry.network !== network || entry.address !== address) continue
-      const data = await this.#o.snapshots.readEntry(entry)
-      if (!data) continue
-      if (entry.kind === 'balances') balances = data.items as BalanceItem[]
-      else txs.push(...(data.items as Transaction[]))
+      if (entry.kind === 'balances') {
+        balances = ((await this.#o.snapshots.readEntry(entry))?.items as BalanceItem[] | undefined) ?? balances
+        continue
+      }
+      const read = async () => ((await this.#o.snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null
+      const page = await this.#pages.get(entry, read)
+      if (page) pages.push(page)
     }
-    return { txs, balances }
+    return { pages, balances }
   }
 
   #row(s: ApprovalState, book: PartyBook): ApprovalRow {
@@ -233,6 +267,24 @@ export class ApprovalsService {
       revoke: s.status === 'live' ? revokeCall(s.kind, c.token, c.spender, tokenId) : null,
     }
   }
+}
+
+const blockCall = (block: number | 'latest') => ({
+  method: 'eth_getBlockByNumber',
+  params: [typeof block === 'number' ? `0x${block.toString(16)}` : block, false],
+})
+
+const blockSchema = z.object({
+  number: z.string().regex(/^0x[0-9a-fA-F]{1,13}$/),
+  hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+})
+
+/** A block's number and hash, or null for anything else (a block not there answers null). */
+function blockOf(result: unknown): ChainAnchor | null {
+  const b = blockSchema.safeParse(result)
+  if (!b.success) return null
+  const block = Number.parseInt(b.data.number.slice(2), 16)
+  return Number.isSafeInteger(block) ? { block, hash: b.data.hash.toLowerCase() } : null
 }
 
 const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })

@@ -1,18 +1,124 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import { VersionedFile } from '../util/versioned-file'
+import { eventsFromLogs } from './approval-events'
+import { foldApprovals, type ApprovalCandidate, type GrantMark } from './approval-fold'
 
-const VERSION = 1
+const VERSION = 2
 
-/** Per profile, network and owner: blocks read by the log scan (0..scannedTo) and the logs found (raw, few). */
+const address = z.string().regex(/^0x[0-9a-f]{40}$/)
+const uint = z.string().regex(/^\d{1,78}$/)
+const markSchema = z.object({
+  tx: z.string().min(1).max(200),
+  block: z.number().int().min(0).nullable(),
+  timestamp: z.string().max(64).nullable(),
+  via: z.enum(['approve', 'increaseAllowance', 'decreaseAllowance', 'permit', 'setApprovalForAll', 'log']),
+})
+/** An approval as the scan's logs folded it (amounts as decimal strings: JSON has no bigint). */
+const approvalSchema = z.object({
+  kind: z.enum(['erc20', 'nft', 'operator']),
+  token: address,
+  spender: address,
+  tokenId: uint.nullable(),
+  grant: markSchema.nullable(),
+  last: markSchema,
+  clearedByOwner: z.boolean(),
+  granted: uint.nullable(),
+  expected: uint.nullable(),
+})
+type SavedApproval = z.infer<typeof approvalSchema>
+
+/** A block the scanned range was read against: if its hash changed, so did the chain under the scan. */
+const anchorSchema = z.object({ block: z.number().int().min(0), hash: z.string().regex(/^0x[0-9a-f]{64}$/) })
+export type ChainAnchor = z.infer<typeof anchorSchema>
+
+/**
+ * Per profile, network and owner: blocks read (0..scannedTo), the chain they were read on, and
+ * the approvals their logs left, one per token and spender (ERC-20), token id (ERC-721) or
+ * operator. Not the logs themselves: an address's approval logs grow without bound (a bot
+ * re-approving every trade), the approvals they leave only with what was ever approved.
+ */
 const scanSchema = z.object({
   scannedTo: z.number().int().min(-1),
-  logs: z.array(z.unknown()).max(100_000),
+  anchor: anchorSchema.nullable(),
+  approvals: z.array(approvalSchema),
 })
-export type ScanProgress = z.infer<typeof scanSchema>
 
 const fileSchema = z.object({ version: z.literal(VERSION), scans: z.record(z.string(), scanSchema) })
 type ScanFile = z.infer<typeof fileSchema>
+
+/** Version 1 kept the raw logs found. */
+const v1Schema = z.object({
+  version: z.literal(1),
+  scans: z.record(z.string(), z.object({ scannedTo: z.number().int().min(-1), logs: z.array(z.unknown()) })),
+})
+
+export interface ScanProgress {
+  scannedTo: number
+  anchor: ChainAnchor | null
+  approvals: ApprovalCandidate[]
+}
+
+const toSaved = (c: ApprovalCandidate): SavedApproval => ({
+  kind: c.kind,
+  token: c.token,
+  spender: c.spender,
+  tokenId: c.tokenId === null ? null : c.tokenId.toString(),
+  grant: c.grant && { ...c.grant },
+  last: { ...c.last },
+  clearedByOwner: c.clearedByOwner,
+  granted: c.granted === null ? null : c.granted.toString(),
+  expected: c.expected === null ? null : c.expected.toString(),
+})
+
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v))
+const mark = (m: z.infer<typeof markSchema>): GrantMark => ({ ...m })
+
+const fromSaved = (s: SavedApproval): ApprovalCandidate => ({
+  kind: s.kind,
+  token: s.token,
+  spender: s.spender,
+  tokenId: big(s.tokenId),
+  maybeNft: false,
+  grant: s.grant && mark(s.grant),
+  last: mark(s.last),
+  clearedByOwner: s.clearedByOwner,
+  granted: big(s.granted),
+  expected: big(s.expected),
+})
+
+/** The newest log's block, as the anchor of a scan saved before anchors were kept. */
+function anchorOfLogs(logs: readonly unknown[]): ChainAnchor | null {
+  let best: ChainAnchor | null = null
+  for (const log of logs) {
+    const l = (typeof log === 'object' && log !== null ? log : {}) as { blockNumber?: unknown; blockHash?: unknown }
+    const block = typeof l.blockNumber === 'string' ? Number(l.blockNumber) : NaN
+    const hash = typeof l.blockHash === 'string' ? l.blockHash.toLowerCase() : ''
+    if (!Number.isSafeInteger(block) || !anchorSchema.shape.hash.safeParse(hash).success) continue
+    if (!best || block > best.block) best = { block, hash }
+  }
+  return best
+}
+
+/**
+ * A version 1 file: its logs are folded (the owner is the key's last part). A scan whose logs
+ * name no block hash has nothing to tell its chain by, so it is dropped and the next scan
+ * starts from block 0: paying again is safer than trusting blocks read on a chain since reset.
+ */
+function migrate(raw: { version: number }): ScanFile {
+  // Parsed by its own version's schema, so a problem is named by the field that has it.
+  if (raw.version === VERSION) return fileSchema.parse(raw)
+  const old = v1Schema.parse(raw)
+  const scans: ScanFile['scans'] = {}
+  for (const [key, scan] of Object.entries(old.scans)) {
+    const owner = key.slice(key.lastIndexOf('|') + 1)
+    const anchor = anchorOfLogs(scan.logs)
+    if (!anchor || scan.scannedTo < 0) continue
+    const approvals = foldApprovals(eventsFromLogs(scan.logs, owner), new Map()).map(toSaved)
+    scans[key] = { scannedTo: scan.scannedTo, anchor, approvals }
+  }
+  return { version: VERSION, scans }
+}
 
 /**
  * How far the complete approvals scan got, so a scan stopped (by the user, the quota reserve,
@@ -29,7 +135,7 @@ export class ScanStore {
       path: join(dataDir, 'approval-scans.json'),
       version: VERSION,
       label: 'approval scans',
-      migrate: (raw) => fileSchema.parse(raw),
+      migrate,
       empty: () => ({ version: VERSION, scans: {} }),
     })
     const loaded = this.#file.load()
@@ -41,12 +147,25 @@ export class ScanStore {
     return `${profileId}|${network}|${owner.toLowerCase()}`
   }
 
+  /** A fresh copy each time: callers fold on from it. */
   get(key: string): ScanProgress | null {
-    return this.#data.scans[key] ?? null
+    const scan = this.#data.scans[key]
+    return scan ? { scannedTo: scan.scannedTo, anchor: scan.anchor, approvals: scan.approvals.map(fromSaved) } : null
   }
 
   set(key: string, progress: ScanProgress): void {
-    this.#data.scans[key] = progress
+    this.#data.scans[key] = {
+      scannedTo: progress.scannedTo,
+      anchor: progress.anchor,
+      approvals: progress.approvals.map(toSaved),
+    }
+    this.#file.save(this.#data)
+  }
+
+  /** Forgets a scan whose chain changed under it. */
+  drop(key: string): void {
+    if (!(key in this.#data.scans)) return
+    delete this.#data.scans[key]
     this.#file.save(this.#data)
   }
 }

@@ -26,11 +26,56 @@ export interface SearchDoc extends Omit<SearchHit, 'tx'> {
   text: string[]
 }
 
-interface Held {
-  doc: SearchDoc
-  /** In the order they first held it; one or two (the pages of both parties), so a list. */
-  sources: string[]
-}
+/**
+ * An item as the index holds it: its fields by position, then its sources (in the order they
+ * first held it; one or two, the pages of both parties). Not a SearchDoc: a restart loads
+ * 100,000 of them (search-index-file.ts parses each line straight into these), and a search
+ * makes SearchDoc objects only for its hits.
+ */
+export type HeldItem = ItemRow<string, string, string>
+
+/** An item's fields by position; the saved index writes ids, hex words and sources shorter (search-index-file.ts). */
+export type ItemRow<Id, Word, Source> = [
+  id: Id,
+  kind: SearchDoc['kind'],
+  network: string,
+  address: string | null,
+  hash: string | null,
+  title: string,
+  detail: string,
+  hex: Word[],
+  text: string[],
+  sources: Source[],
+]
+const ID = 0
+const HEX = 7
+const TEXT = 8
+const SOURCES = 9
+
+export const heldItem = (doc: SearchDoc, sources: string[]): HeldItem => [
+  doc.id,
+  doc.kind,
+  doc.network,
+  doc.address,
+  doc.hash,
+  doc.title,
+  doc.detail,
+  doc.hex,
+  doc.text,
+  sources,
+]
+
+export const docOf = (h: HeldItem): SearchDoc => ({
+  id: h[0],
+  kind: h[1],
+  network: h[2],
+  address: h[3],
+  hash: h[4],
+  title: h[5],
+  detail: h[6],
+  hex: h[7],
+  text: h[8],
+})
 
 const HEX_TERM = /^0x[0-9a-f]*$/
 /** Hex digits after 0x before a prefix search starts (fewer: whole words only). */
@@ -46,7 +91,7 @@ const TEXT_OPTIONS: Options<TextEntry> = { fields: ['text'], tokenize: textToken
  * their sources, in indexing order. The word indexes are rebuilt from them (`fromState`).
  */
 export interface CachedSearchState {
-  docs: [doc: SearchDoc, sources: string[]][]
+  docs: HeldItem[]
 }
 
 /** A restored state that does not hold together (the file was not written from one index). */
@@ -63,7 +108,7 @@ export class CachedSearch {
   readonly #text = new MiniSearch<TextEntry>(TEXT_OPTIONS)
   /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
   readonly #byText = new Map<string, Set<string>>()
-  readonly #docs = new Map<string, Held>()
+  readonly #docs = new Map<string, HeldItem>()
   readonly #bySource = new Map<string, string[]>()
 
   get size(): number {
@@ -75,7 +120,8 @@ export class CachedSearch {
   }
 
   get(id: string): SearchDoc | null {
-    return this.#docs.get(id)?.doc ?? null
+    const held = this.#docs.get(id)
+    return held ? docOf(held) : null
   }
 
   sources(): string[] {
@@ -84,13 +130,17 @@ export class CachedSearch {
 
   /** The sources holding item `id`, in the order they first held it. */
   sourcesOf(id: string): string[] {
-    return [...(this.#docs.get(id)?.sources ?? [])]
+    return [...(this.#docs.get(id)?.[SOURCES] ?? [])]
   }
 
   /** A copy of the index as plain data, taken at once (the caller serialises it in slices while the index changes). */
   toState(): CachedSearchState {
     const docs: CachedSearchState['docs'] = []
-    for (const held of this.#docs.values()) docs.push([held.doc, held.sources.slice()])
+    for (const held of this.#docs.values()) {
+      const copy = held.slice() as HeldItem
+      copy[SOURCES] = held[SOURCES].slice()
+      docs.push(copy)
+    }
     return { docs }
   }
 
@@ -103,22 +153,24 @@ export class CachedSearch {
     const search = new CachedSearch()
     const texts: TextEntry[] = []
     for (let i = 0; i < state.docs.length; i++) {
-      const [doc, sources] = state.docs[i]!
-      if (search.#docs.has(doc.id) || sources.length === 0)
-        throw new IndexMismatchError(`item ${doc.id} is listed twice or without a source`)
-      search.#docs.set(doc.id, { doc, sources })
+      const held = state.docs[i]!
+      const id = held[ID]
+      const sources = held[SOURCES]
+      if (search.#docs.has(id) || sources.length === 0)
+        throw new IndexMismatchError(`item ${id} is listed twice or without a source`)
+      search.#docs.set(id, held)
       for (const source of sources) {
         const ids = search.#bySource.get(source)
-        if (ids) ids.push(doc.id)
-        else search.#bySource.set(source, [doc.id])
+        if (ids) ids.push(id)
+        else search.#bySource.set(source, [id])
       }
-      search.#hex.add(doc.id, doc.hex)
-      if (doc.text.length) {
-        const key = doc.text.join(' ')
+      search.#hex.add(id, held[HEX])
+      if (held[TEXT].length) {
+        const key = held[TEXT].join(' ')
         const ids = search.#byText.get(key)
-        if (ids) ids.add(doc.id)
+        if (ids) ids.add(id)
         else {
-          search.#byText.set(key, new Set([doc.id]))
+          search.#byText.set(key, new Set([id]))
           texts.push({ id: key, text: key })
         }
       }
@@ -142,16 +194,16 @@ export class CachedSearch {
     for (const doc of docs) {
       const held = this.#docs.get(doc.id)
       if (held) {
-        if (!held.sources.includes(source)) {
-          held.sources.push(source)
+        if (!held[SOURCES].includes(source)) {
+          held[SOURCES].push(source)
           ids.push(doc.id)
         }
         continue
       }
-      this.#docs.set(doc.id, { doc, sources: [source] })
+      this.#docs.set(doc.id, heldItem(doc, [source]))
       ids.push(doc.id)
       this.#hex.add(doc.id, doc.hex)
-      if (doc.text.length) this.#addText(doc)
+      if (doc.text.length) this.#addText(doc.id, doc.text)
     }
     if (ids.length) this.#bySource.set(source, ids)
   }
@@ -163,30 +215,30 @@ export class CachedSearch {
     for (const id of ids) {
       const held = this.#docs.get(id)
       if (!held) continue
-      const at = held.sources.indexOf(source)
-      if (at >= 0) held.sources.splice(at, 1)
-      if (held.sources.length > 0) continue
+      const at = held[SOURCES].indexOf(source)
+      if (at >= 0) held[SOURCES].splice(at, 1)
+      if (held[SOURCES].length > 0) continue
       this.#docs.delete(id)
-      this.#hex.remove(id, held.doc.hex)
-      if (held.doc.text.length) this.#removeText(held.doc)
+      this.#hex.remove(id, held[HEX])
+      if (held[TEXT].length) this.#removeText(id, held[TEXT])
     }
   }
 
-  #addText(doc: SearchDoc): void {
-    const key = doc.text.join(' ')
+  #addText(id: string, text: string[]): void {
+    const key = text.join(' ')
     const ids = this.#byText.get(key)
-    if (ids) ids.add(doc.id)
+    if (ids) ids.add(id)
     else {
-      this.#byText.set(key, new Set([doc.id]))
+      this.#byText.set(key, new Set([id]))
       this.#text.add({ id: key, text: key })
     }
   }
 
-  #removeText(doc: SearchDoc): void {
-    const key = doc.text.join(' ')
+  #removeText(id: string, text: string[]): void {
+    const key = text.join(' ')
     const ids = this.#byText.get(key)
     if (!ids) return
-    ids.delete(doc.id)
+    ids.delete(id)
     if (ids.size === 0) {
       this.#byText.delete(key)
       this.#text.discard(key)
@@ -229,7 +281,7 @@ export class CachedSearch {
     const out: SearchDoc[] = []
     for (const [id] of scored) {
       const held = this.#docs.get(id)
-      if (held) out.push(held.doc)
+      if (held) out.push(docOf(held))
       if (out.length >= limit) break
     }
     return out

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { makeTx, ME, OTHER, party } from '../../../shared/testing/service-samples'
 import { SnapshotStore } from '../data/snapshot-store'
-import { CachedSearch, type SearchDoc } from './cached-search'
+import { CachedSearch, docOf, type SearchDoc } from './cached-search'
 import { loadSearchIndex, saveSearchIndex } from './search-index-file'
 import { SearchService } from './search-service'
 
@@ -61,7 +61,7 @@ describe('saved search index', () => {
           const loaded = await loadSearchIndex(file(), 'p')
           if (!loaded.ok) throw new Error(loaded.why)
           expect(loaded.search.size).toBe(original.size)
-          for (const [doc] of original.toState().docs) expect(loaded.search.get(doc.id)).toEqual(doc)
+          for (const held of original.toState().docs) expect(loaded.search.get(held[0])).toEqual(docOf(held))
           const queries = new Set<string>(['usdc', 'wrapped ether', 'router', 'cold', 'transfer desk'])
           for (const [, docs] of writes)
             for (const d of docs)

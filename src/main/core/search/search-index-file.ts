@@ -7,7 +7,7 @@ import { z } from 'zod'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { isAbandonedTemp, writeFileAtomic } from '../util/atomic-file'
 import { errorCode } from '../../../shared/guards'
-import { breathe, CachedSearch, type CachedSearchState, type SearchDoc } from './cached-search'
+import { breathe, CachedSearch, type CachedSearchState, type HeldItem, type ItemRow } from './cached-search'
 
 /**
  * The cached search index on disk, so a restart answers at once instead of indexing every
@@ -92,31 +92,20 @@ const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.every(isTex
  * written once (0 stands for it in the id `tx|<network>|<hash>` and among the hex words;
  * a third of the file for transactions).
  */
-type Row = [
-  id: string | 0,
-  kind: SearchDoc['kind'],
-  network: string,
-  address: string | null,
-  hash: string | null,
-  title: string,
-  detail: string,
-  hex: (string | 0)[],
-  text: string[],
-  sources: number[],
-]
+type Row = ItemRow<string | 0, string | 0, number>
 
 const txId = (network: string, hash: string) => `tx|${network}|${hash}`
 
-const toRow = (doc: SearchDoc, sources: number[]): Row => [
-  doc.hash !== null && doc.id === txId(doc.network, doc.hash) ? 0 : doc.id,
-  doc.kind,
-  doc.network,
-  doc.address,
-  doc.hash,
-  doc.title,
-  doc.detail,
-  doc.hash === null ? doc.hex : doc.hex.map((w) => (w === doc.hash ? 0 : w)),
-  doc.text,
+const toRow = ([id, kind, network, address, hash, title, detail, hex, text]: HeldItem, sources: number[]): Row => [
+  hash !== null && id === txId(network, hash) ? 0 : id,
+  kind,
+  network,
+  address,
+  hash,
+  title,
+  detail,
+  hash === null ? hex : hex.map((w) => (w === hash ? 0 : w)),
+  text,
   sources,
 ]
 
@@ -145,16 +134,14 @@ function readRows(value: unknown, sources: readonly string[], into: CachedSearch
       Array.isArray(r[9]) &&
       r[9].every((n) => typeof n === 'number' && sources[n] !== undefined)
     if (!ok) throw new Error('an item is not in the shape this version writes')
-    const [id, kind, network, address, hash, title, detail, hex, text, from] = r as Row
+    const row = r as Row
+    const [id, , network, , hash, , , hex, , from] = row
     const h = hash ?? ''
-    // The parsed lists are filled in place: two fewer lists an item to make and collect.
+    // The parsed row becomes the held item in place: no item object, no new lists to make and collect.
     for (let i = 0; i < hex.length; i++) if (hex[i] === 0) hex[i] = h
-    const names = from as unknown as string[]
-    for (let i = 0; i < from.length; i++) names[i] = sources[from[i]!]!
-    into.push([
-      { id: id === 0 ? txId(network, h) : id, kind, network, address, hash, title, detail, hex: hex as string[], text },
-      names,
-    ])
+    for (let i = 0; i < from.length; i++) (from as unknown as string[])[i] = sources[from[i]!]!
+    if (id === 0) row[0] = txId(network, h)
+    into.push(row as unknown as HeldItem)
   }
 }
 
@@ -175,7 +162,7 @@ export async function saveSearchIndex(path: string, saved: SavedIndex): Promise<
   const docLines = chunks(saved.state.docs, DOCS_PER_LINE)
   const body: string[] = []
   for (const chunk of docLines) {
-    body.push(JSON.stringify(chunk.map(([doc, sources]) => toRow(doc, sources.map(number)))))
+    body.push(JSON.stringify(chunk.map((held) => toRow(held, held[9].map(number)))))
     await breathe()
   }
   const lines = [

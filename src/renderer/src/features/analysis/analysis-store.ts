@@ -38,6 +38,8 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const sortKey = ref<CounterpartySort>('txs')
   const sortDir = ref<'asc' | 'desc'>('desc')
   const query = ref('')
+  /** The page's token filter as a movement's asset key (`NATIVE` or a token contract): the table sums only it. */
+  const onlyAsset = ref<string | null>(null)
   const chartMetric = ref<'count' | 'native'>('count')
 
   /** Watchlist labels of the open network, by lowercase address. */
@@ -50,7 +52,9 @@ export const useAnalysisStore = defineStore('analysis', () => {
     watchLabels.value.get(c.address) ?? displayName(labels.get(txs.target?.network, c.address)?.label) ?? c.label
 
   // The page's token, counterparty and date filters narrow the table; the history walks all.
-  const summary = computed(() => (txs.target ? counterparties(txs.narrowed, txs.target.address) : null))
+  const summary = computed(() =>
+    txs.target ? counterparties(txs.narrowed, txs.target.address, onlyAsset.value) : null,
+  )
   const rows = computed(() => {
     const s = summary.value
     return s ? sortCounterparties(filterCounterparties(s.rows, query.value, labelOf), sortKey.value, sortDir.value) : []
@@ -117,6 +121,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
     sortKey,
     sortDir,
     query,
+    onlyAsset,
     chartMetric,
     summary,
     rows,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { party } from '@shared/testing/service-samples'
 import { counterparties, filterCounterparties, sortCounterparties } from './counterparties'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
+import { NATIVE } from './balance-history'
 
 const ME = '0x1111111111111111111111111111111111111111'
 const BOB = '0x2222222222222222222222222222222222222222'
@@ -80,6 +81,32 @@ describe('counterparties', () => {
     )
     expect(s.rows).toEqual([])
     expect(s.selfTransfers).toBe(2)
+  })
+
+  it('with a token, sums only that token (or only the coin) of the transactions that moved it', () => {
+    const items = [
+      // One swap moves USDC out and WETH in with the same counterparty, and some coin too.
+      tx(ME, DEX, {
+        value: '3',
+        token_transfers: [transfer(TOKENS.usdc, ME, DEX, '100'), transfer(TOKENS.weth, DEX, ME, '7')],
+      }),
+      tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, BOB, ME, '5')] }),
+      tx(BOB, ME, { value: '9' }),
+    ]
+    const usdc = counterparties(items, ME, TOKENS.usdc.address)
+    const dex = usdc.rows.find((r) => r.address === DEX)!
+    expect(dex.tokens).toEqual([expect.objectContaining({ token: TOKENS.usdc.address, in: 0n, out: 100n })])
+    expect(dex).toMatchObject({ nativeOut: 0n, transfers: 1, txOut: 1, txIn: 0 })
+    const bob = usdc.rows.find((r) => r.address === BOB)!
+    expect(bob).toMatchObject({ txIn: 1, nativeIn: 0n, transfers: 1 })
+    expect(bob.tokens).toEqual([expect.objectContaining({ token: TOKENS.usdc.address, in: 5n })])
+
+    // The coin filter keeps the transactions that move coin to or from the address.
+    const coin = counterparties([items[0]!, items[2]!], ME, NATIVE)
+    expect(coin.rows.find((r) => r.address === DEX)).toMatchObject({ nativeOut: 3n, tokens: [], transfers: 0 })
+    expect(coin.rows.find((r) => r.address === BOB)).toMatchObject({ txIn: 1, nativeIn: 9n, tokens: [] })
+    // Without a token every movement counts, as before.
+    expect(counterparties(items, ME).rows.find((r) => r.address === DEX)!.tokens).toHaveLength(2)
   })
 
   it('notes overflowing items instead of guessing', () => {

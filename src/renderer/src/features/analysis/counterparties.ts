@@ -49,12 +49,18 @@ interface Acc extends Omit<Counterparty, 'tokens'> {
 }
 
 /**
- * Who the address dealt with, over the loaded transactions (issue 12). Top-level `from`/`to`
+ * Who the address dealt with, over the loaded transactions. Top-level `from`/`to`
  * with the native value, and every token transfer, count (`movementsOf`); exact bigint sums throughout. A
  * failed transaction counts (the attempt happened) but moves no value; a self-transfer has
- * no counterparty and is only counted in the summary.
+ * no counterparty and is only counted in the summary. With `asset` (a movement's asset key:
+ * `NATIVE` or a lowercase token contract) only movements of that asset count: a transaction
+ * kept by a token filter may move other tokens too, and those are not what was asked.
  */
-export function counterparties(items: readonly Transaction[], address: string): CounterpartySummary {
+export function counterparties(
+  items: readonly Transaction[],
+  address: string,
+  asset: string | null = null,
+): CounterpartySummary {
   const me = address.toLowerCase()
   const acc = new Map<string, Acc>()
   let failedCount = 0
@@ -114,6 +120,7 @@ export function counterparties(items: readonly Transaction[], address: string): 
     if (failed) failedCount++
     if (overflow) overflowed++
     for (const m of movements) {
+      if (asset !== null && m.asset !== asset) continue
       if (m.from === me && m.to === me) {
         selfTransfers++
         continue

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filterQuery, isDay, NO_PAGE_FILTERS, parseFilterQuery, sameQuery } from './filter-query'
+import { filterQuery, isDay, NO_PAGE_FILTERS, onlyTextDiffers, parseFilterQuery, sameQuery } from './filter-query'
 
 const A = '0x55d536E4d6c1993d8ef2e2a4ef77f02088419420'
 
@@ -14,6 +14,7 @@ describe('filters in the URL', () => {
       kind: 'token_transfer',
       status: 'ok',
       at: '2022-10-15',
+      cp: 'Uniswap v3 ',
     }
     const { filters, problems } = parseFilterQuery(q)
     expect(problems).toEqual([])
@@ -26,7 +27,9 @@ describe('filters in the URL', () => {
       kind: 'token_transfer',
       status: 'ok',
       at: '2022-10-15',
+      cpText: 'Uniswap v3 ',
     })
+    expect(filterQuery(filters).cp).toBe('Uniswap v3 ')
     expect(parseFilterQuery(filterQuery(filters)).filters).toEqual(filters)
     expect(parseFilterQuery({ token: 'COIN' }).filters.token).toBe('coin')
   })
@@ -41,6 +44,7 @@ describe('filters in the URL', () => {
       kind: 'DROP TABLE',
       status: ['ok', 'failed'],
       at: '2022-10-32',
+      cp: 'x'.repeat(101),
       other: 'ignored',
     })
     expect(filters).toEqual(NO_PAGE_FILTERS)
@@ -53,7 +57,10 @@ describe('filters in the URL', () => {
       'Direction “sideways” is not one of all, in, out, self, other.',
       'Kind “DROP TABLE” is not a transaction kind.',
       '“status” was given 2 times; it takes one value, so it is left out.',
+      `Counterparties search “${'x'.repeat(40)}…” is longer than 100 characters or holds control characters.`,
     ])
+    expect(parseFilterQuery({ cp: 'a\u0000b' }).problems).toHaveLength(1)
+    expect(parseFilterQuery({ cp: '' })).toEqual({ filters: NO_PAGE_FILTERS, problems: [] })
   })
 
   it('refuses dates the wrong way round, and cuts a long bad value short in its note', () => {
@@ -68,6 +75,8 @@ describe('filters in the URL', () => {
     expect(filterQuery(NO_PAGE_FILTERS)).toEqual({})
     expect(sameQuery({ a: '1', b: '2' }, { b: '2', a: '1' })).toBe(true)
     expect(sameQuery({ a: '1' }, { a: '1', b: '2' })).toBe(false)
+    expect(onlyTextDiffers({ token: 'coin', cp: 'a' }, { token: 'coin' })).toBe(true)
+    expect(onlyTextDiffers({ token: 'coin', cp: 'a' }, { cp: 'a' })).toBe(false)
   })
 
   it('knows a real day from a look-alike', () => {

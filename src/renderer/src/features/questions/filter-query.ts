@@ -17,9 +17,21 @@ export interface PageFilters extends AddressFilters {
   status: StatusValue
   /** The day of "Balance at a date", "YYYY-MM-DD" (UTC). */
   at: string | null
+  /** The Counterparties table's own search text (address, label or token symbol), as typed. */
+  cpText: string | null
 }
 
-export const NO_PAGE_FILTERS: PageFilters = { ...NO_FILTERS, direction: 'all', kind: 'all', status: 'all', at: null }
+export const NO_PAGE_FILTERS: PageFilters = {
+  ...NO_FILTERS,
+  direction: 'all',
+  kind: 'all',
+  status: 'all',
+  at: null,
+  cpText: null,
+}
+
+/** Longer than any address, label or symbol worth searching for. */
+export const CP_TEXT_MAX = 100
 
 export type RouteQuery = Record<string, string | null | (string | null)[] | undefined>
 
@@ -27,6 +39,7 @@ const DIRECTIONS: readonly DirectionValue[] = ['all', 'in', 'out', 'self', 'othe
 const STATUSES: readonly StatusValue[] = ['all', 'ok', 'failed']
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 const KIND = /^[a-z0-9_]{1,64}$/
+const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** A real calendar day: "2026-02-30" is refused, not rolled over to March. */
 export function isDay(text: string): boolean {
@@ -100,7 +113,22 @@ export function parseFilterQuery(query: RouteQuery): ParsedQuery {
     if ((STATUSES as readonly string[]).includes(status)) filters.status = status as StatusValue
     else problems.push(`Status ${quoted(status)} is not one of ${STATUSES.join(', ')}.`)
   }
+  const cp = one('cp')
+  if (cp !== null && cp !== '') {
+    if (cp.length <= CP_TEXT_MAX && !CONTROL.test(cp)) filters.cpText = cp
+    else
+      problems.push(
+        `Counterparties search ${quoted(cp)} is longer than ${CP_TEXT_MAX} characters or holds control characters.`,
+      )
+  }
   return { filters, problems }
+}
+
+/** True when the two queries differ in the Counterparties search text alone (typing it is no new view to go back to). */
+export function onlyTextDiffers(a: Record<string, string>, b: Record<string, string>): boolean {
+  const { cp: _a, ...restA } = a
+  const { cp: _b, ...restB } = b
+  return sameQuery(restA, restB)
 }
 
 /** The query for the filters: only what is set, in a fixed order, so equal filters give equal URLs. */
@@ -114,6 +142,7 @@ export function filterQuery(f: PageFilters): Record<string, string> {
   if (f.kind !== 'all') q.kind = f.kind
   if (f.status !== 'all') q.status = f.status
   if (f.at !== null) q.at = f.at
+  if (f.cpText) q.cp = f.cpText
   return q
 }
 

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
 import { flushPromises } from '@vue/test-utils'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import { useAnalysisStore } from '../analysis'
+import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { useTransactionsStore } from '../transactions'
 import { useQuestionsStore } from './questions-store'
 import { useUrlFilters } from './use-url-filters'
@@ -65,5 +67,36 @@ describe('filters kept in the URL', () => {
     await flushPromises()
     expect(t.router.currentRoute.value.query).toEqual({ party: PARTY, to: '2026-01-31' })
     expect(questions.problems).toEqual([])
+  })
+
+  it('keeps the Counterparties search in the URL in place, and sums only the filtered token', async () => {
+    const t = setupTestApp()
+    const txs = useTransactionsStore()
+    txs.target = { network: 'alpha', address: ADDRESS }
+    txs.items = [
+      tx(ADDRESS, PARTY, {
+        token_transfers: [transfer(TOKENS.usdc, ADDRESS, PARTY, '100'), transfer(TOKENS.weth, PARTY, ADDRESS, '7')],
+      }),
+    ]
+    await open(t, { token: TOKENS.usdc.address, cp: 'dex' })
+    const analysis = useAnalysisStore()
+    expect(analysis.query).toBe('dex')
+    const row = analysis.summary!.rows.find((r) => r.address === PARTY)!
+    expect(row.tokens.map((f) => [f.symbol, f.out, f.in])).toEqual([['USDC', 100n, 0n]])
+
+    // Typing replaces the URL's text (Back is no undo of one key); a filter change is a new entry.
+    const questions = useQuestionsStore()
+    questions.set({ fromDay: '2026-01-01' })
+    await flushPromises()
+    analysis.query = 'dex r'
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ token: TOKENS.usdc.address, from: '2026-01-01', cp: 'dex r' })
+    analysis.query = ''
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ token: TOKENS.usdc.address, from: '2026-01-01' })
+    t.router.back()
+    await flushPromises()
+    await vi.waitFor(() => expect(questions.filters.fromDay).toBeNull())
+    expect(analysis.query).toBe('dex')
   })
 })

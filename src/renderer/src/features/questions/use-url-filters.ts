@@ -1,8 +1,9 @@
 import { computed, onBeforeUnmount, watch, type Ref } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
+import { NATIVE, useAnalysisStore } from '../analysis'
 import { useTransactionsStore } from '../transactions'
-import { filterPredicate } from './address-filters'
-import { filterQuery, NO_PAGE_FILTERS, parseFilterQuery, sameQuery } from './filter-query'
+import { COIN, filterPredicate } from './address-filters'
+import { filterQuery, NO_PAGE_FILTERS, onlyTextDiffers, parseFilterQuery, sameQuery } from './filter-query'
 import { useQuestionsStore } from './questions-store'
 import { warmKeys } from './warm-keys'
 
@@ -18,6 +19,7 @@ export function useUrlFilters(address: Ref<string | null>): void {
   const router = useRouter()
   const questions = useQuestionsStore()
   const txs = useTransactionsStore()
+  const analysis = useAnalysisStore()
   const fromUrl = computed(() => parseFilterQuery(route.name === 'address' ? route.query : {}))
 
   watch(
@@ -30,6 +32,8 @@ export function useUrlFilters(address: Ref<string | null>): void {
       txs.typeFilter = f.kind
       txs.statusFilter = f.status
       txs.narrowing = addr ? filterPredicate(addr, f) : null
+      analysis.onlyAsset = f.token === COIN ? NATIVE : f.token
+      analysis.query = f.cpText ?? ''
     },
     { immediate: true },
   )
@@ -40,11 +44,15 @@ export function useUrlFilters(address: Ref<string | null>): void {
       direction: txs.directionFilter,
       kind: txs.typeFilter,
       status: txs.statusFilter,
+      cpText: analysis.query === '' ? null : analysis.query,
     }),
   )
   watch(wanted, (next) => {
-    if (route.name !== 'address' || sameQuery(next, filterQuery(fromUrl.value.filters))) return
-    void router.push({ name: 'address', params: route.params, query: next })
+    const now = filterQuery(fromUrl.value.filters)
+    if (route.name !== 'address' || sameQuery(next, now)) return
+    const to = { name: 'address', params: route.params, query: next }
+    // Each key typed in the Counterparties search would be a step for Back to undo: the URL follows it in place.
+    void (onlyTextDiffers(next, now) ? router.replace(to) : router.push(to))
   })
 
   // Keys for the filters are worked out in idle time as pages arrive; pages are appended, so
@@ -67,6 +75,8 @@ export function useUrlFilters(address: Ref<string | null>): void {
   onBeforeUnmount(() => {
     stopWarm?.()
     txs.narrowing = null
+    analysis.onlyAsset = null
+    analysis.query = ''
     questions.filters = { ...NO_PAGE_FILTERS }
     questions.problems = []
   })

@@ -1,0 +1,71 @@
+/**
+ * bench:analysis's `approvals` line: the Approvals tab of one address as main builds it over the
+ * bench's cache (its pages read from the snapshot store, the calls in them folded, the state
+ * read from one aggregate answer). The provider is left out: the answer to the state call is
+ * made once per shape and handed back at once, so the time is Chainscope's own work.
+ */
+import { decodeFunctionData, encodeAbiParameters, encodeFunctionData, encodeFunctionResult, multicall3Abi } from 'viem'
+import type { RpcBatchItem } from '../src/shared/bridge/contract'
+import { approvalsAbi, MAX_UINT256 } from '../src/shared/domain/approvals'
+import { ApprovalsService, type ApprovalsRuntime } from '../src/main/core/approvals/approvals-service'
+import { ScanStore } from '../src/main/core/approvals/scan-store'
+import type { SnapshotStore } from '../src/main/core/data/snapshot-store'
+import { LogRanges } from '../src/main/core/service/log-range'
+import type { RpcCallSpec } from '../src/main/core/service/service-types'
+import { addr } from '../src/main/core/testing/address'
+
+/** The spenders the bench's approve calls name: routers, as most approvals go to. */
+export const SPENDERS = [1, 2, 3, 4, 5].map((n) => `0x${n.toString(16).padStart(40, '0')}`)
+
+/** `approve(spender, amount)` input for the bench's i-th transaction: unlimited one time in four. */
+export function approveInput(i: number): `0x${string}` {
+  const amount = i % 4 === 0 ? MAX_UINT256 : 10n ** 18n * BigInt(i + 1)
+  return encodeFunctionData({
+    abi: approvalsAbi,
+    functionName: 'approve',
+    args: [SPENDERS[i % SPENDERS.length]! as `0x${string}`, amount],
+  })
+}
+
+const WORD = encodeAbiParameters([{ type: 'uint256' }], [10n ** 21n])
+
+/** Every read answers one word (an allowance or a balance of 1,000 units of 18 decimals). */
+function answerOf(call: RpcCallSpec, made: Map<number, string>): RpcBatchItem {
+  const data = (call.params[0] as { data: `0x${string}` }).data
+  const { args } = decodeFunctionData({ abi: multicall3Abi, data })
+  const n = (args[0] as readonly unknown[]).length
+  let result = made.get(n)
+  if (result === undefined) {
+    result = encodeFunctionResult({
+      abi: multicall3Abi,
+      functionName: 'aggregate3',
+      result: Array.from({ length: n }, () => ({ success: true, returnData: WORD })),
+    })
+    made.set(n, result)
+  }
+  return { ok: true, result }
+}
+
+/** One run of the view (resolves to its row count), over `snapshots` as a restart left them. */
+export function approvalsView(snapshots: SnapshotStore, dataDir: string, owner: string): () => Promise<number> {
+  const service = new ApprovalsService({
+    snapshots,
+    scans: new ScanStore(dataDir),
+    watchlists: () => [],
+    billing: () => 'request',
+  })
+  const made = new Map<number, string>()
+  const runtime: ApprovalsRuntime = {
+    profileId: 'p',
+    client: {
+      rpcCalls: async (_network, calls) => calls.map((c) => answerOf(c, made)),
+      logs: new LogRanges(async () => []),
+    },
+    balances: { route: () => 'multicall3', noteProbe: () => {} },
+  }
+  return async () => {
+    const view = await service.view(runtime, 'alpha', addr(owner))
+    if (view.stateError) throw new Error(`the bench's state answer was not read: ${view.stateError}`)
+    return view.rows.length
+  }
+}
