@@ -5,8 +5,8 @@
  * made once per shape and handed back at once, so the time is Chainscope's own work.
  */
 import { decodeFunctionData, encodeAbiParameters, encodeFunctionData, encodeFunctionResult, multicall3Abi } from 'viem'
-import type { RpcBatchItem } from '../src/shared/bridge/contract'
-import { approvalsAbi, MAX_UINT256 } from '../src/shared/domain/approvals'
+import type { RpcBatchItem } from '@shared/bridge/contract'
+import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
 import { ApprovalsService, type ApprovalsRuntime } from '../src/main/core/approvals/approvals-service'
 import { ScanStore } from '../src/main/core/approvals/scan-store'
 import type { SnapshotStore } from '../src/main/core/data/snapshot-store'

@@ -1,5 +1,5 @@
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
-import type { Transaction } from '../src/shared/domain/service-schemas'
+import type { Transaction } from '@shared/domain/service-schemas'
 
 export interface Recorded {
   key: string

@@ -1,5 +1,5 @@
-import { TRANSFER_TOPIC } from '../src/shared/domain/events'
-import type { Transaction } from '../src/shared/domain/service-schemas'
+import { TRANSFER_TOPIC } from '@shared/domain/events'
+import type { Transaction } from '@shared/domain/service-schemas'
 import type { Recorded } from './client-sim-record'
 import type { SimChain, SimClock } from './client-sim-time'
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { HeightView } from '../src/shared/bridge/contract'
+import type { HeightView } from '@shared/bridge/contract'
 import { createCore } from '../src/main/core/app-core'
 import { Redactor } from '../src/main/core/util/logger'
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { WatchCheckResult } from '../src/shared/bridge/contract'
+import type { WatchCheckResult } from '@shared/bridge/contract'
 import { createCore } from '../src/main/core/app-core'
 import type { SandboxInfo } from '../src/main/core/sandbox/sandbox-launcher'
 import type { RpcCallSpec } from '../src/main/core/service/service-types'
 import { FakeChain, type Movement } from '../src/main/core/testing/fake-chain'
 import { Redactor } from '../src/main/core/util/logger'
-import { makeTx, party } from '../src/shared/testing/service-samples'
+import { makeTx, party } from '@shared/testing/service-samples'
 
 /**
  * A week away, through the real core (service client, limiter, transport, watch check) over a

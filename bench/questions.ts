@@ -12,8 +12,8 @@
  */
 import { parseArgs } from 'node:util'
 import { performance } from 'node:perf_hooks'
-import type { Transaction } from '../src/shared/domain/service-schemas'
-import { makeTx, party } from '../src/shared/testing/service-samples'
+import type { Transaction } from '@shared/domain/service-schemas'
+import { makeTx, party } from '@shared/testing/service-samples'
 import { balanceHistory, NATIVE } from '../src/renderer/src/features/analysis/balance-history'
 import { filterByQuestions, NO_FILTERS } from '../src/renderer/src/features/questions/address-filters'
 import { filterChoices } from '../src/renderer/src/features/questions/filter-choices'

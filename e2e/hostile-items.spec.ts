@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fixtureDir } from '../src/shared/testing/blockscout-fixtures'
+import { fixtureDir } from '@shared/testing/blockscout-fixtures'
 import { expect, test } from './fixtures'
 import { connectReplay } from './ui-helpers'
 

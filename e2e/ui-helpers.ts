@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Page, TestInfo } from '@playwright/test'
-import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
+import type { SandboxInfo } from '@shared/domain/sandbox-info'
 import { stopChild } from './web-host-process'
 
 const ROOT = resolve(import.meta.dirname, '..')

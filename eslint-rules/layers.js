@@ -178,6 +178,17 @@ function check(fromLayer, spec, target, isTest, file) {
   }
 }
 
+/**
+ * One way to name shared code: from anywhere outside src/shared (main, preload, the renderer,
+ * the sandbox, benches, e2e, scripts) it is `@shared/…`, so a line reads the same wherever it
+ * moves and a move never breaks it. Inside src/shared, siblings are relative.
+ */
+function sharedStyle(fromLayer, spec, target) {
+  if (fromLayer === 'shared' || !spec.startsWith('.') || !target || layerOf(target) !== 'shared') return null
+  const rest = relative(resolve(ROOT, 'src/shared'), target).split(sep).join('/')
+  return `shared code is imported as "@shared/${rest}", not "${spec}": one name for it everywhere, so a file that moves keeps its imports.`
+}
+
 function resolveTarget(file, spec) {
   if (spec.startsWith('.')) return resolve(dirname(file), spec)
   if (spec.startsWith('@shared/') || spec === '@shared')
@@ -196,11 +207,15 @@ const rule = {
   create(context) {
     const file = context.filename
     const fromLayer = layerOf(file)
-    if (!fromLayer) return {}
+    const inRepo = !relative(ROOT, file).startsWith('..')
+    if (!fromLayer && !inRepo) return {}
     const visit = (node, source) => {
       if (!source || typeof source.value !== 'string') return
       const spec = source.value
-      const reason = check(fromLayer, spec, resolveTarget(file, spec), /\.(test|spec)\.ts$/.test(file), file)
+      const target = resolveTarget(file, spec)
+      const reason =
+        sharedStyle(fromLayer, spec, target) ??
+        (fromLayer ? check(fromLayer, spec, target, /\.(test|spec)\.ts$/.test(file), file) : null)
       if (reason) context.report({ node, messageId: 'layer', data: { reason } })
     }
     return {

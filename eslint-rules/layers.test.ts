@@ -109,7 +109,7 @@ describe('chainscope/layers', () => {
     expect(
       await layerMessages(
         'src/main/core/ok.ts',
-        "import { readFileSync } from 'node:fs'\nimport { ok } from '../../shared/bridge/errors'\nexport const x = [readFileSync, ok]\n",
+        "import { readFileSync } from 'node:fs'\nimport { ok } from '@shared/bridge/errors'\nexport const x = [readFileSync, ok]\n",
       ),
     ).toEqual([])
     expect(
@@ -127,7 +127,7 @@ describe('chainscope/layers', () => {
     expect(
       await layerMessages(
         'src/preload/ok.ts',
-        "import { contextBridge } from 'electron'\nimport { IPC_CHANNELS } from '../shared/bridge/contract'\nexport const x = [contextBridge, IPC_CHANNELS]\n",
+        "import { contextBridge } from 'electron'\nimport { IPC_CHANNELS } from '@shared/bridge/contract'\nexport const x = [contextBridge, IPC_CHANNELS]\n",
       ),
     ).toEqual([])
     expect(
@@ -136,7 +136,7 @@ describe('chainscope/layers', () => {
     expect(
       await layerMessages(
         'sandbox/ok.ts',
-        "import { transactionSchema } from '../src/shared/domain/service-schemas'\nexport const x = transactionSchema\n",
+        "import { transactionSchema } from '@shared/domain/service-schemas'\nexport const x = transactionSchema\n",
       ),
     ).toEqual([])
   })
@@ -242,5 +242,37 @@ describe('chainscope/layers inside the renderer (pages → features → platform
     expect(await layerMessages(`${R}/features/flows/ok.test.ts`, importing('../../testing/samples', 'makeTx'))).toEqual(
       [],
     )
+  })
+})
+
+describe('chainscope/layers: one name for shared code', () => {
+  it('rejects a relative path into src/shared from main, the sandbox, a bench or an e2e spec, naming the alias', async () => {
+    for (const [file, spec] of [
+      ['src/main/core/data/bad.ts', '../../../shared/domain/amount'],
+      ['sandbox/api/bad.ts', '../../src/shared/domain/amount'],
+      ['bench/bad.ts', '../src/shared/domain/amount'],
+      ['e2e/bad.spec.ts', '../src/shared/domain/amount'],
+    ]) {
+      const messages = await layerMessages(
+        file!,
+        `import { parseAmount } from '${spec}'\nexport const x = parseAmount\n`,
+      )
+      expect(messages, file).toEqual([expect.stringContaining('imported as "@shared/domain/amount"')])
+    }
+  })
+
+  it('allows @shared everywhere outside src/shared, and relative siblings inside it', async () => {
+    expect(
+      await layerMessages(
+        'src/main/core/data/ok.ts',
+        "import { parseAmount } from '@shared/domain/amount'\nexport const x = parseAmount\n",
+      ),
+    ).toEqual([])
+    expect(
+      await layerMessages(
+        'src/shared/domain/ok.ts',
+        "import { parseAmount } from './amount'\nexport const x = parseAmount\n",
+      ),
+    ).toEqual([])
   })
 })

@@ -11,7 +11,7 @@ import { loadReplay } from './api/replay'
 import { resolveAnvilBinary } from './paths'
 import { defaultShippedDir } from './shipped-state'
 import { TOKENS } from './seed/tokens'
-import type { SandboxInfo } from '../src/shared/domain/sandbox-info'
+import type { SandboxInfo } from '@shared/domain/sandbox-info'
 
 export type { SandboxInfo }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { networkName } from '../src/shared/domain/profile'
+import { networkName } from '@shared/domain/profile'
 import { packageRoot } from './paths'
 import { BATCH_REFUSALS, BILLING_MODES, DEFAULT_MODES, LOG_DIALECTS, type ProviderModes } from './api/provider-modes'
 

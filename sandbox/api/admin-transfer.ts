@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ADDRESS_PATTERN } from '../../src/shared/domain/address'
+import { ADDRESS_PATTERN } from '@shared/domain/address'
 
 /**
  * POST /__sandbox/transfer (only with --admin): moves funds to an address and mines the block

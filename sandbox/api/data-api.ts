@@ -2,7 +2,7 @@ import { isAddress } from 'viem'
 import type { Cursor } from '../index/store'
 import { balanceItem, nextPageParams, pendingItem, txItem, type FormatContext } from './format'
 import { invalidParameter, json, type Reply } from './http'
-import { isAddressText } from '../../src/shared/domain/address'
+import { isAddressText } from '@shared/domain/address'
 
 export const PAGE_SIZE = 50
 

@@ -1,6 +1,6 @@
 import { createPublicClient, http as viemHttp, parseAbi, type Address, type PublicClient } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TRANSFER_TOPIC } from '../../src/shared/domain/events'
+import { TRANSFER_TOPIC } from '@shared/domain/events'
 import { dataUrl, http } from '../test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox, type StartedSandbox } from '../testing'
 

@@ -1,8 +1,4 @@
-import {
-  balancesResponseSchema,
-  transactionSchema,
-  transactionsResponseSchema,
-} from '../../src/shared/domain/service-schemas'
+import { balancesResponseSchema, transactionSchema, transactionsResponseSchema } from '@shared/domain/service-schemas'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SEED_FINGERPRINT } from '../seed/fingerprint'
 import {

@@ -1,6 +1,6 @@
 import { pad } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/shared/domain/events'
+import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '@shared/domain/events'
 import { checkNextPageParams, dataUrl, http, rpc } from '../test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox, type StartedSandbox } from '../testing'
 

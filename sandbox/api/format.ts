@@ -2,7 +2,7 @@ import type { PendingTx } from '../chain/live'
 import { getAddress } from 'viem'
 import type { BalanceEntry, ChainStore } from '../index/store'
 import type { TokenRecord, TransferRecord, TxRecord } from '../index/types'
-import { ZERO_ADDRESS } from '../../src/shared/domain/contracts'
+import { ZERO_ADDRESS } from '@shared/domain/contracts'
 
 /** Static demo market data per token address (lowercase); the sandbox has no market. */
 export interface MarketInfo {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { transactionsResponseSchema } from '../../src/shared/domain/service-schemas'
+import { transactionsResponseSchema } from '@shared/domain/service-schemas'
 import { dataUrl, http } from '../test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox, type StartedSandbox } from '../testing'
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fixtureDir } from '../../src/shared/testing/blockscout-fixtures'
+import { fixtureDir } from '@shared/testing/blockscout-fixtures'
 import { loadReplay, replayAnswer } from './replay'
 
 const dirs: string[] = []

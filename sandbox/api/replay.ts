@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { PAGE_SIZE, parseAddress } from './data-api'
 import { invalidParameter, json, type Reply } from './http'
-import { ADDRESS_PATTERN } from '../../src/shared/domain/address'
+import { ADDRESS_PATTERN } from '@shared/domain/address'
 
 /**
  * Replay mode (`--replay DIR`): the sandbox answers for one address from item files shaped like

@@ -1,6 +1,6 @@
 import { createPublicClient, http as viemHttp, parseAbi, parseAbiItem, type Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { rpcResponseSchema } from '../../src/shared/domain/service-schemas'
+import { rpcResponseSchema } from '@shared/domain/service-schemas'
 import { http } from '../test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox, type StartedSandbox } from '../testing'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { MULTICALL3_ADDRESS } from '../../src/shared/domain/contracts'
+import { MULTICALL3_ADDRESS } from '@shared/domain/contracts'
 import type { RpcClient } from './rpc-client'
 
 /**

@@ -1,7 +1,7 @@
 import { decodeFunctionData, getAddress, toFunctionSelector, type AbiFunction } from 'viem'
 import { ARTIFACTS, CONTRACT_NAMES, type ContractName } from '../contracts/artifacts'
 import type { DecodedInput } from './types'
-import { isAddressText } from '../../src/shared/domain/address'
+import { isAddressText } from '@shared/domain/address'
 
 /** Which artifact a creation (init) code was compiled from, by its bytecode prefix. */
 export function artifactOfCreationCode(initCode: string): ContractName | null {

@@ -1,4 +1,4 @@
-import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../src/shared/domain/events'
+import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '@shared/domain/events'
 import type { TokenType, TransferRecord } from './types'
 
 /** Token transfers from receipt logs: ERC-20/721 Transfer and ERC-1155 TransferSingle/Batch. */

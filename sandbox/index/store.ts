@@ -1,5 +1,5 @@
 import type { ContractRecord, TokenRecord, TokenType, TxRecord } from './types'
-import { ZERO_ADDRESS } from '../../src/shared/domain/contracts'
+import { ZERO_ADDRESS } from '@shared/domain/contracts'
 
 // Part of the cache key: bump it whenever the indexer stores something new or differently, so
 // cached snapshots made by older code are not served.

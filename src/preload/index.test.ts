@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { BRIDGE_GLOBAL, IPC_CHANNELS, type ChainscopeBridge } from '../shared/bridge/contract'
+import { BRIDGE_GLOBAL, IPC_CHANNELS, type ChainscopeBridge } from '@shared/bridge/contract'
 
 type Listener = (...args: unknown[]) => void
 

@@ -6,8 +6,8 @@ import {
   type BridgeEventName,
   type BridgeEvents,
   type ChainscopeBridge,
-} from '../shared/bridge/contract'
-import type { BridgeResult } from '../shared/bridge/errors'
+} from '@shared/bridge/contract'
+import type { BridgeResult } from '@shared/bridge/errors'
 
 /**
  * Exposes exactly the bridge contract: two functions, never `ipcRenderer` itself

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, BridgeEventName } from '../../shared/bridge/contract'
+import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, BridgeEventName } from '@shared/bridge/contract'
 import { createCore, type Core, type CoreOptions } from './app-core'
 import { Redactor } from './util/logger'
 

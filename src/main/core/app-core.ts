@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../shared/bridge/contract'
+import type { AppInfo } from '@shared/bridge/contract'
 import { bridgeHandlers } from './bridge/bridge-handlers'
 import { BridgeHost } from './bridge/bridge-host'
 import { CoreServices, type CoreServicesOptions } from './core-services'

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, Notice } from '../../shared/bridge/contract'
+import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, Notice } from '@shared/bridge/contract'
 import { createCore, type Core } from './app-core'
 import { json, startScriptedServer } from './testing/scripted-server'
 import { balanceItem } from './testing/service-fixtures'

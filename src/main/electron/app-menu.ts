@@ -1,6 +1,6 @@
 import type { MenuItemConstructorOptions } from 'electron'
-import type { BridgeEvents } from '../../shared/bridge/contract'
-import { checkAddress } from '../../shared/domain/address'
+import type { BridgeEvents } from '@shared/bridge/contract'
+import { checkAddress } from '@shared/domain/address'
 
 export interface AppMenuOptions {
   platform: NodeJS.Platform

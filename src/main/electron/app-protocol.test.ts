@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { CONTENT_SECURITY_POLICY } from '../../shared/security'
+import { CONTENT_SECURITY_POLICY } from '@shared/security'
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler, registerAppScheme, serveAppProtocol } from './app-protocol'
 import { protocol, resetFakeElectron } from './testing/fake-electron'
 

@@ -1,7 +1,7 @@
 import { protocol, type CustomScheme } from 'electron'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
-import { CONTENT_SECURITY_POLICY } from '../../shared/security'
+import { CONTENT_SECURITY_POLICY } from '@shared/security'
 import { APP_HOST, APP_SCHEME } from './app-origin'
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IPC_CHANNELS } from '../../shared/bridge/contract'
+import { IPC_CHANNELS } from '@shared/bridge/contract'
 import { createCore, type Core } from '../core/app-core'
 import { runElectronApp, type ElectronApp } from './electron-app'
 import {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { IPC_CHANNELS } from '../../shared/bridge/contract'
+import { IPC_CHANNELS } from '@shared/bridge/contract'
 import { BridgeHost } from '../core/bridge/bridge-host'
 import type { Logger } from '../core/util/logger'
 import { isAppSenderFrame, registerBridgeIpc } from './ipc'

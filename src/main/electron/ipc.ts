@@ -1,6 +1,6 @@
 import { BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebFrameMain } from 'electron'
-import { IPC_CHANNELS } from '../../shared/bridge/contract'
-import { fail, type BridgeResult } from '../../shared/bridge/errors'
+import { IPC_CHANNELS } from '@shared/bridge/contract'
+import { fail, type BridgeResult } from '@shared/bridge/errors'
 import type { BridgeHost } from '../core/bridge/bridge-host'
 import type { Logger } from '../core/util/logger'
 import { isAppUrl } from './app-origin'

@@ -1,5 +1,5 @@
-import { checkAddress } from '../../shared/domain/address'
-import { networkName } from '../../shared/domain/profile'
+import { checkAddress } from '@shared/domain/address'
+import { networkName } from '@shared/domain/profile'
 
 /** What the command line or a `chainscope://` link asks for. */
 export interface OpenRequest {

@@ -1,6 +1,6 @@
 import { app } from 'electron'
 import { userArgs } from './launch-args'
-import { isRecord } from '../../shared/guards'
+import { isRecord } from '@shared/guards'
 
 export interface SingleInstanceOptions {
   /** This launch's own arguments, handed to the first instance if one runs. */

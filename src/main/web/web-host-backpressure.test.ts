@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BridgeHost } from '../core/bridge/bridge-host'
-import { SESSION_HEADER } from '../../shared/bridge/web-session'
+import { SESSION_HEADER } from '@shared/bridge/web-session'
 import { startWebHost, type WebHost } from './web-host'
 import { webLogin } from './testing/web-login'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BridgeHost } from '../core/bridge/bridge-host'
-import { SESSION_HEADER } from '../../shared/bridge/web-session'
+import { SESSION_HEADER } from '@shared/bridge/web-session'
 import { startWebHost, type WebHost } from './web-host'
 import { bridgeKeyIn, webLogin, type WebLogin } from './testing/web-login'
 

@@ -3,9 +3,9 @@ import { createReadStream, statSync, type Stats } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import type { BridgeHost } from '../core/bridge/bridge-host'
-import { CONTENT_SECURITY_POLICY } from '../../shared/security'
-import { isRecord } from '../../shared/guards'
-import { SESSION_FRAGMENT } from '../../shared/bridge/web-session'
+import { CONTENT_SECURITY_POLICY } from '@shared/security'
+import { isRecord } from '@shared/guards'
+import { SESSION_FRAGMENT } from '@shared/bridge/web-session'
 import { WebSessions } from './web-session'
 
 export interface WebHostOptions {

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
-import { SESSION_HEADER, SESSION_QUERY } from '../../shared/bridge/web-session'
+import { SESSION_HEADER, SESSION_QUERY } from '@shared/bridge/web-session'
 
 interface Session {
   /** The port of the host that issued it: a cookie named for this port but issued elsewhere is refused. */

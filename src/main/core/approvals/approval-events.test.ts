@@ -1,8 +1,8 @@
 import { encodeAbiParameters, encodeFunctionData, pad, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
-import { approvalsAbi, MAX_UINT256 } from '../../../shared/domain/approvals'
-import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '../../../shared/domain/events'
-import { makeTx, ME, OTHER, party } from '../../../shared/testing/service-samples'
+import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
+import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
+import { makeTx, ME, OTHER, party } from '@shared/testing/service-samples'
 import { eventsFromLogs, eventsFromTransactions } from './approval-events'
 import { foldApprovals } from './approval-fold'
 

@@ -1,7 +1,7 @@
 import { decodeFunctionData } from 'viem'
-import type { Transaction } from '../../../shared/domain/service-schemas'
-import { approvalsAbi } from '../../../shared/domain/approvals'
-import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, topicAddress } from '../../../shared/domain/events'
+import type { Transaction } from '@shared/domain/service-schemas'
+import { approvalsAbi } from '@shared/domain/approvals'
+import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, topicAddress } from '@shared/domain/events'
 
 /**
  * One change an owner made to an approval, read from a call it sent or from a log:

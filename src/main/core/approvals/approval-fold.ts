@@ -1,6 +1,6 @@
-import type { ApprovalKind } from '../../../shared/domain/approvals'
+import type { ApprovalKind } from '@shared/domain/approvals'
 import type { ApprovalEvent } from './approval-events'
-import { ZERO_ADDRESS } from '../../../shared/domain/contracts'
+import { ZERO_ADDRESS } from '@shared/domain/contracts'
 
 /** Where a change was made: the transaction, its block and time, and the call or log that said so. */
 export interface GrantMark {

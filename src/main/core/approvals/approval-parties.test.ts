@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Watchlist } from '../../../shared/bridge/contract'
-import { makeBalance, makeTx, ME, OTHER, party } from '../../../shared/testing/service-samples'
+import type { Watchlist } from '@shared/bridge/contract'
+import { makeBalance, makeTx, ME, OTHER, party } from '@shared/testing/service-samples'
 import { partiesOf, PartyBook } from './approval-parties'
 
 const ROUTER = '0x00000000000000000000000000000000000000bb'

@@ -1,7 +1,7 @@
-import type { Watchlist } from '../../../shared/bridge/contract'
-import type { ApprovalParty } from '../../../shared/domain/approvals-view'
-import type { AddressObject, BalanceItem, Token, Transaction } from '../../../shared/domain/service-schemas'
-import { parseDecimals } from '../../../shared/domain/amount'
+import type { Watchlist } from '@shared/bridge/contract'
+import type { ApprovalParty } from '@shared/domain/approvals-view'
+import type { AddressObject, BalanceItem, Token, Transaction } from '@shared/domain/service-schemas'
+import { parseDecimals } from '@shared/domain/amount'
 import type { TokenKinds } from './approval-fold'
 
 /** The address objects and transfer tokens some transactions name, each once (the last sighting's fields win). */

@@ -1,6 +1,6 @@
 import { decodeFunctionResult } from 'viem'
-import { fiatValue } from '../../../shared/domain/amount'
-import { approvalsAbi, isUnlimited } from '../../../shared/domain/approvals'
+import { fiatValue } from '@shared/domain/amount'
+import { approvalsAbi, isUnlimited } from '@shared/domain/approvals'
 import type { ContractRead, ReadResult } from '../balances/aggregate3'
 import type { ApprovalCandidate } from './approval-fold'
 

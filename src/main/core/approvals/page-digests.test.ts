@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encodeFunctionData } from 'viem'
-import { approvalsAbi } from '../../../shared/domain/approvals'
-import { makeTx, ME, OTHER, party } from '../../../shared/testing/service-samples'
+import { approvalsAbi } from '@shared/domain/approvals'
+import { makeTx, ME, OTHER, party } from '@shared/testing/service-samples'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { PageDigests } from './page-digests'
 

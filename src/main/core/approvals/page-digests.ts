@@ -1,4 +1,4 @@
-import type { Transaction } from '../../../shared/domain/service-schemas'
+import type { Transaction } from '@shared/domain/service-schemas'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { eventsFromTransactions, type ApprovalEvent } from './approval-events'
 import { partiesOf, type TxParties } from './approval-parties'

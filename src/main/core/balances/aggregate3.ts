@@ -7,8 +7,8 @@ import {
   type Abi,
   type EncodeFunctionDataParameters,
 } from 'viem'
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import { MULTICALL3_ADDRESS } from '../../../shared/domain/contracts'
+import type { RpcBatchItem } from '@shared/bridge/contract'
+import { MULTICALL3_ADDRESS } from '@shared/domain/contracts'
 import type { RpcCallSpec } from '../service/service-types'
 import type { CallRoute } from './call-route'
 

@@ -1,4 +1,4 @@
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import type { RpcBatchItem } from '@shared/bridge/contract'
 import type { ServiceClient } from '../service/service-client'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import {

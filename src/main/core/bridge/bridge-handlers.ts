@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../../shared/bridge/contract'
+import type { AppInfo } from '@shared/bridge/contract'
 import type { BridgeHandlers } from './bridge-host'
 import type { CoreServices } from '../core-services'
 import type { Clock } from '../util/clock'

@@ -1,12 +1,12 @@
-import { bridgeCalls, isBridgeCallName } from '../../../shared/bridge/call-schemas'
+import { bridgeCalls, isBridgeCallName } from '@shared/bridge/call-schemas'
 import {
   type BridgeCallName,
   type BridgeCallOutputs,
   type BridgeCallParsed,
   type BridgeEventName,
   type BridgeEvents,
-} from '../../../shared/bridge/contract'
-import { fail, ok, type BridgeResult } from '../../../shared/bridge/errors'
+} from '@shared/bridge/contract'
+import { fail, ok, type BridgeResult } from '@shared/bridge/errors'
 import { AppError } from '../util/app-error'
 import { jsonMayHoldSecret } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'

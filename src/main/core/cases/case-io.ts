@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ExportFile } from '../../../shared/bridge/contract'
-import { caseExportSchema, type CaseFile } from '../../../shared/domain/case-file'
+import type { ExportFile } from '@shared/bridge/contract'
+import { caseExportSchema, type CaseFile } from '@shared/domain/case-file'
 import { AppError } from '../util/app-error'
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { emptyGraphState, type GraphState } from '../../../shared/domain/case-file'
+import { emptyGraphState, type GraphState } from '@shared/domain/case-file'
 import { CaseStore } from './case-store'
 import { addr } from '../testing/address'
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { ExportFile } from '../../../shared/bridge/contract'
+import type { ExportFile } from '@shared/bridge/contract'
 import {
   CASE_LIMITS,
   CASES_VERSION,
@@ -9,8 +9,8 @@ import {
   type CaseAddress,
   type CaseFile,
   type GraphState,
-} from '../../../shared/domain/case-file'
-import type { Address } from '../../../shared/domain/address'
+} from '@shared/domain/case-file'
+import type { Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { VersionedFile } from '../util/versioned-file'

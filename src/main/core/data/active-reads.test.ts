@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { checksumAddress } from '../../../shared/domain/address'
+import { checksumAddress } from '@shared/domain/address'
 import { addr } from '../testing/address'
 import { json, startScriptedServer, type Seen } from '../testing/scripted-server'
 import { balanceItem, transaction } from '../testing/service-fixtures'

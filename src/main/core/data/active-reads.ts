@@ -5,11 +5,11 @@ import type {
   RpcBatchItem,
   RpcCallResult,
   TransactionsPage,
-} from '../../../shared/bridge/contract'
-import type { Address } from '../../../shared/domain/address'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
-import type { Profile } from '../../../shared/domain/profile'
-import type { ApprovalsView } from '../../../shared/domain/approvals-view'
+} from '@shared/bridge/contract'
+import type { Address } from '@shared/domain/address'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
+import type { Profile } from '@shared/domain/profile'
+import type { ApprovalsView } from '@shared/domain/approvals-view'
 import type { ApprovalsService } from '../approvals/approvals-service'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { PresenceChecker } from './network-presence'

@@ -1,11 +1,11 @@
-import type { NetworkPresence } from '../../../shared/bridge/contract'
-import type { Address } from '../../../shared/domain/address'
+import type { NetworkPresence } from '@shared/bridge/contract'
+import type { Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { cheapestCalls } from '../service/cheapest-calls'
 import type { ServiceClient } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SnapshotStore } from './snapshot-store'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 
 export interface PresenceOptions {
   snapshots: SnapshotStore

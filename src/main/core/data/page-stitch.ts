@@ -1,4 +1,4 @@
-import type { ParsedItems, Transaction } from '../../../shared/domain/service-schemas'
+import type { ParsedItems, Transaction } from '@shared/domain/service-schemas'
 
 /** A cached page of transactions: its rows, rows it could not read, and the cursor after it. */
 export type PageValue = {

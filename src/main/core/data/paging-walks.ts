@@ -1,5 +1,5 @@
-import { checkPage, newPagingWalk, type PagingWalk } from '../../../shared/domain/paging-guard'
-import type { Transaction } from '../../../shared/domain/service-schemas'
+import { checkPage, newPagingWalk, type PagingWalk } from '@shared/domain/paging-guard'
+import type { Transaction } from '@shared/domain/service-schemas'
 import { decodeCursor, type CursorParams } from '../service/cursor'
 import type { Logger } from '../util/logger'
 

@@ -1,4 +1,4 @@
-import type { DataSource, Provenance } from '../../../shared/bridge/contract'
+import type { DataSource, Provenance } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 
 export type Stale = Provenance['staleReason']

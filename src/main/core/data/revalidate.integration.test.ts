@@ -8,7 +8,7 @@ import type {
   BridgeCallName,
   BridgeCallOutputs,
   TransactionsPage,
-} from '../../../shared/bridge/contract'
+} from '@shared/bridge/contract'
 import { createCore, type Core } from '../app-core'
 import { Redactor } from '../util/logger'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'

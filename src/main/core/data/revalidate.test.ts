@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import type { RpcBatchItem } from '@shared/bridge/contract'
 import { readRevalidation, readRevalidations, revalidationBatch, revalidationCalls } from './revalidate'
 
 /** Reading a revalidation batch: only a clean "nothing moved" keeps the cache. */

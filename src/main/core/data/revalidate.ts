@@ -1,5 +1,5 @@
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import type { RpcBatchItem } from '@shared/bridge/contract'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import type { ServiceClient } from '../service/service-client'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import {
@@ -7,8 +7,8 @@ import {
   TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
   TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
   TRANSFER_TOPIC as TRANSFER,
-} from '../../../shared/domain/events'
-import { ZERO_ADDRESS } from '../../../shared/domain/contracts'
+} from '@shared/domain/events'
+import { ZERO_ADDRESS } from '@shared/domain/contracts'
 
 /**
  * Revalidation (a conditional GET for an address): before balances or a first transactions

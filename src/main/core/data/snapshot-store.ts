@@ -9,12 +9,12 @@ import {
   type Transaction,
   unreadableItemSchema,
   type UnreadableItem,
-} from '../../../shared/domain/service-schemas'
+} from '@shared/domain/service-schemas'
 import { jsonMayHoldSecret, type Logger } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
-import { normaliseAddress } from '../../../shared/domain/address'
+import { normaliseAddress } from '@shared/domain/address'
 import { withDefaults } from '../util/options'
-import { errorMessage } from '../../../shared/guards'
+import { errorMessage } from '@shared/guards'
 import { diskProblem, isDiskError, type DiskReports } from '../util/disk-error'
 import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, plainName } from './snapshot-codec'
 import { SnapshotFiles } from './snapshot-files'

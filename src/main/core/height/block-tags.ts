@@ -1,4 +1,4 @@
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import type { RpcBatchItem } from '@shared/bridge/contract'
 
 /** The block tags some nodes and L2s do not know (JSON-RPC's `finalized` and `safe`). */
 export type OptionalTag = 'finalized' | 'safe'

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { vi } from 'vitest'
-import type { HeightView } from '../../../shared/bridge/contract'
+import type { HeightView } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { ChainEstimator } from './chain-estimator'
 import { HeightWatcher, type HeadSource } from './height-watcher'

@@ -1,4 +1,4 @@
-import type { HeightView } from '../../../shared/bridge/contract'
+import type { HeightView } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import { systemClock, type Clock, type ClockTimer } from '../util/clock'

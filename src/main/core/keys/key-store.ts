@@ -1,4 +1,4 @@
-import type { KeyStatus } from '../../../shared/bridge/contract'
+import type { KeyStatus } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger, Redactor } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { SANDBOX_PROFILE_ID } from '../../../shared/domain/profile'
+import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { json, startScriptedServer, type Script } from '../testing/scripted-server'
 import { serviceAt, testServices } from '../testing/test-services'
 import { systemClock } from '../util/clock'

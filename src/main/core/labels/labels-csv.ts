@@ -1,8 +1,8 @@
-import { checkAddress, checksumAddress, normaliseAddress } from '../../../shared/domain/address'
-import { LABEL_CSV_COLUMNS, LABEL_LIMITS, type AddressLabel } from '../../../shared/domain/address-label'
-import { NETWORK_NAME_PATTERN } from '../../../shared/domain/profile-rules'
-import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
-import { formatCsv, parseCsv, uncell } from '../../../shared/csv'
+import { checkAddress, checksumAddress, normaliseAddress } from '@shared/domain/address'
+import { LABEL_CSV_COLUMNS, LABEL_LIMITS, type AddressLabel } from '@shared/domain/address-label'
+import { NETWORK_NAME_PATTERN } from '@shared/domain/profile-rules'
+import { WATCH_LIMITS } from '@shared/domain/watch-limits'
+import { formatCsv, parseCsv, uncell } from '@shared/csv'
 import { AppError } from '../util/app-error'
 
 /**

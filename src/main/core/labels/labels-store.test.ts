@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { AddressLabel } from '../../../shared/domain/address-label'
+import type { AddressLabel } from '@shared/domain/address-label'
 import { LabelsStore } from './labels-store'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7'

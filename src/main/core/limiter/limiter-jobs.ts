@@ -1,5 +1,5 @@
-import type { Priority } from '../../../shared/bridge/contract'
-import { countUnits, unitNoun, type Billing } from '../../../shared/domain/billing'
+import type { Priority } from '@shared/bridge/contract'
+import { countUnits, unitNoun, type Billing } from '@shared/domain/billing'
 import { AppError } from '../util/app-error'
 import type { Clock, ClockTimer } from '../util/clock'
 import type { Permit } from './limiter-options'

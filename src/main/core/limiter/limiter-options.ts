@@ -1,6 +1,6 @@
-import type { LimiterState, Priority } from '../../../shared/bridge/contract'
-import type { Limits } from '../../../shared/domain/profile'
-import type { Billing } from '../../../shared/domain/billing'
+import type { LimiterState, Priority } from '@shared/bridge/contract'
+import type { Limits } from '@shared/domain/profile'
+import type { Billing } from '@shared/domain/billing'
 import type { Clock } from '../util/clock'
 import type { QuotaLedger } from './quota-store'
 

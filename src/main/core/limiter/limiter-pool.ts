@@ -1,11 +1,11 @@
-import type { LimiterState } from '../../../shared/bridge/contract'
-import type { LimitScope, Limits } from '../../../shared/domain/profile'
+import type { LimiterState } from '@shared/bridge/contract'
+import type { LimitScope, Limits } from '@shared/domain/profile'
 import type { Endpoint } from '../service/service-types'
 import { systemClock, utcDay, type Clock } from '../util/clock'
 import { countToday, keyLedgerId, raiseCount } from './daily-quota'
 import { Limiter, type LimiterOptions } from './limiter'
 import type { QuotaLedger } from './quota-store'
-import type { Billing } from '../../../shared/domain/billing'
+import type { Billing } from '@shared/domain/billing'
 
 export interface LimiterPoolOptions {
   profileId: string

@@ -1,5 +1,5 @@
-import type { LimiterState } from '../../../shared/bridge/contract'
-import { SANDBOX_BILLING, type Billing } from '../../../shared/domain/billing'
+import type { LimiterState } from '@shared/bridge/contract'
+import { SANDBOX_BILLING, type Billing } from '@shared/domain/billing'
 import { AppError } from '../util/app-error'
 import { nextUtcMidnight, systemClock, type Clock, type ClockTimer } from '../util/clock'
 import { withDefaults } from '../util/options'

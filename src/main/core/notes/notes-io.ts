@@ -1,4 +1,4 @@
-import type { ExportFile, Note } from '../../../shared/bridge/contract'
+import type { ExportFile, Note } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { noteSchema } from './notes-store'
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Note } from '../../../shared/bridge/contract'
+import type { Note } from '@shared/bridge/contract'
 import { notesFromImport, withNotes } from './notes-io'
 import { NotesStore } from './notes-store'
 

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { join } from 'node:path'
-import type { Note } from '../../../shared/bridge/contract'
-import { networkName } from '../../../shared/domain/profile'
+import type { Note } from '@shared/bridge/contract'
+import { networkName } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
-import { ADDRESS_OR_HASH_PATTERN } from '../../../shared/domain/address'
-import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
+import { ADDRESS_OR_HASH_PATTERN } from '@shared/domain/address'
+import { WATCH_LIMITS } from '@shared/domain/watch-limits'
 
 /**
  * Local notes on transactions and addresses (issue 12), apart from watchlist notes: a note

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bridgeCalls } from '../../../shared/bridge/call-schemas'
+import { bridgeCalls } from '@shared/bridge/call-schemas'
 import { AppError } from '../util/app-error'
 import { SettingsStore } from './settings-store'
 

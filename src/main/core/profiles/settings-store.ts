@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { Settings } from '../../../shared/bridge/contract'
+import type { Settings } from '@shared/bridge/contract'
 import {
   billingSchema,
   limitsSchema,
@@ -15,14 +15,14 @@ import {
   type ProfileInput,
   keySafeUrl,
   originOf,
-} from '../../../shared/domain/profile'
+} from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { KeyRef } from '../keys/key-store'
 import type { BalanceSpelling } from '../service/service-types'
 import { VersionedFile } from '../util/versioned-file'
 import { DiskReports, DiskWriteError } from '../util/disk-error'
 
-import { isBilling, SAFE_BILLING, SANDBOX_BILLING, type Billing } from '../../../shared/domain/billing'
+import { isBilling, SAFE_BILLING, SANDBOX_BILLING, type Billing } from '@shared/domain/billing'
 
 /**
  * A profile saved before billing was a field loads as SAFE_BILLING (per call, plus one per

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
-import type { PdfOutcome } from '../../../shared/bridge/report-pdf'
+import type { PdfOutcome } from '@shared/bridge/report-pdf'
 import { AppError } from '../util/app-error'
 import { writeFileAtomic } from '../util/atomic-file'
 import type { Logger } from '../util/logger'

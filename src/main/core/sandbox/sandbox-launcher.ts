@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { SandboxInfo } from '../../../shared/domain/sandbox-info'
+import type { SandboxInfo } from '@shared/domain/sandbox-info'
 
 /**
  * How main starts the built-in sandbox. The host decides the mechanism (a Node child process

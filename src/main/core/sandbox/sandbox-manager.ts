@@ -1,8 +1,8 @@
-import type { BridgeEvents } from '../../../shared/bridge/contract'
+import type { BridgeEvents } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from './sandbox-launcher'
-import { isAddressText } from '../../../shared/domain/address'
+import { isAddressText } from '@shared/domain/address'
 
 export type SandboxStatus = BridgeEvents['sandbox']
 

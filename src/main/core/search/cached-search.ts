@@ -1,5 +1,5 @@
 import MiniSearch, { type Options } from 'minisearch'
-import type { SearchHit } from '../../../shared/bridge/contract'
+import type { SearchHit } from '@shared/bridge/contract'
 import { HexIndex } from './hex-index'
 
 /**

@@ -1,8 +1,8 @@
-import type { Note, Watchlist } from '../../../shared/bridge/contract'
-import type { AddressLabel } from '../../../shared/domain/address-label'
-import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
+import type { Note, Watchlist } from '@shared/bridge/contract'
+import type { AddressLabel } from '@shared/domain/address-label'
+import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
 import type { SearchDoc } from './cached-search'
-import { isRecord } from '../../../shared/guards'
+import { isRecord } from '@shared/guards'
 
 /**
  * What the cached search finds an item by; read loosely, as cached items may be odd. The

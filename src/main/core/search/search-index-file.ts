@@ -6,7 +6,7 @@ import { createGunzip, gzip as gzipCb } from 'node:zlib'
 import { z } from 'zod'
 import type { SnapshotEntry } from '../data/snapshot-store'
 import { isAbandonedTemp, writeFileAtomic } from '../util/atomic-file'
-import { errorCode } from '../../../shared/guards'
+import { errorCode } from '@shared/guards'
 import { breathe, CachedSearch, type CachedSearchState, type HeldItem, type ItemRow } from './cached-search'
 
 /**

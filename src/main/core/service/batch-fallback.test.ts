@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { SPEC_LIMITS, type Profile } from '../../../shared/domain/profile'
+import { SPEC_LIMITS, type Profile } from '@shared/domain/profile'
 import { Limiter } from '../limiter/limiter'
 import { MemoryQuotaLedger } from '../limiter/quota-store'
-import type { Billing } from '../../../shared/domain/billing'
+import type { Billing } from '@shared/domain/billing'
 import { MAX_BATCH_CALLS, ServiceClient } from './service-client'
 
 /**

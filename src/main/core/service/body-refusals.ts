@@ -1,5 +1,5 @@
 import { AppError } from '../util/app-error'
-import { isRecord } from '../../../shared/guards'
+import { isRecord } from '@shared/guards'
 import type { HttpAnswer } from './http-attempt'
 import { quotaExhausted, safeExcerpt } from './response-errors'
 

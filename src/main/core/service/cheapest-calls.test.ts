@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { requestUnits, type Billing } from '../../../shared/domain/billing'
+import { requestUnits, type Billing } from '@shared/domain/billing'
 import type { RpcCallSpec } from './service-types'
 import { cheapestCalls, cheapestUnits } from './cheapest-calls'
 

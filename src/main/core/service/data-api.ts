@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import type { Profile } from '../../../shared/domain/profile'
+import type { Profile } from '@shared/domain/profile'
 import {
   balancesResponseSchema,
   transactionsResponseSchema,
   type BalancesResponse,
   type TransactionsResponse,
-} from '../../../shared/domain/service-schemas'
+} from '@shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { Logger } from '../util/logger'

@@ -1,4 +1,4 @@
-import type { Priority } from '../../../shared/bridge/contract'
+import type { Priority } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 
 const RANK: Record<Priority, number> = { user: 0, prefetch: 1, background: 2 }

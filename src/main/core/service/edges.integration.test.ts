@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '../../../shared/bridge/contract'
-import type { BridgeError } from '../../../shared/bridge/errors'
+import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '@shared/bridge/contract'
+import type { BridgeError } from '@shared/bridge/errors'
 import { scriptedCore } from '../testing/scripted-core'
 import { json, startScriptedServer } from '../testing/scripted-server'
 import { nextPage, transaction } from '../testing/service-fixtures'

@@ -1,6 +1,6 @@
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
-import { isRecord } from '../../../shared/guards'
+import { isRecord } from '@shared/guards'
 
 export interface HttpAnswer {
   status: number

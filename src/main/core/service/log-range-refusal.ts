@@ -1,6 +1,6 @@
 import { AppError } from '../util/app-error'
-import { isRecord } from '../../../shared/guards'
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import { isRecord } from '@shared/guards'
+import type { RpcBatchItem } from '@shared/bridge/contract'
 
 /**
  * Recognises an `eth_getLogs` refused for its size, in each provider's own words. Two kinds:

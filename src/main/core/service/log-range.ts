@@ -1,4 +1,4 @@
-import type { Priority } from '../../../shared/bridge/contract'
+import type { Priority } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { logRangeRefusal, type LogRangeRefusal } from './log-range-refusal'
 import type { RequestOptions, RpcCallSpec } from './service-types'

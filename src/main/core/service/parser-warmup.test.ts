@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { readFixture } from '../../../shared/testing/blockscout-fixtures'
+import { readFixture } from '@shared/testing/blockscout-fixtures'
 import type { HttpAnswer } from './http-attempt'
 
 const keep = (s: string): string => s
@@ -13,7 +13,7 @@ const answerOf = (body: unknown): HttpAnswer => ({
 /** The parsing modules afresh: zod schemas and their compiled parsers are module state. */
 async function freshModules() {
   vi.resetModules()
-  const schemas = await import('../../../shared/domain/service-schemas')
+  const schemas = await import('@shared/domain/service-schemas')
   const errors = await import('./response-errors')
   const warmup = await import('./parser-warmup')
   return { ...schemas, ...errors, ...warmup }

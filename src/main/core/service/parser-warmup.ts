@@ -1,4 +1,4 @@
-import { balancesResponseSchema, transactionsResponseSchema } from '../../../shared/domain/service-schemas'
+import { balancesResponseSchema, transactionsResponseSchema } from '@shared/domain/service-schemas'
 import type { HttpAnswer } from './http-attempt'
 import { parseBody } from './response-errors'
 

@@ -4,7 +4,7 @@ import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
 import { rpcClientFixture } from '../testing/rpc-client-fixture'
 import { BlockTags } from '../height/block-tags'
-import { TRANSFER_TOPIC } from '../../../shared/domain/events'
+import { TRANSFER_TOPIC } from '@shared/domain/events'
 
 /**
  * The client against real sandboxes playing providers (sandbox/api/provider-modes.ts):

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { BridgeCallInput } from '../../../shared/bridge/contract'
+import type { BridgeCallInput } from '@shared/bridge/contract'
 import { json, startScriptedServer, type Seen } from '../testing/scripted-server'
 import { scriptedCore } from '../testing/scripted-core'
 import { MAX_REDIRECTS } from './redirects'

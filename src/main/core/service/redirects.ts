@@ -1,4 +1,4 @@
-import { keySafeUrl, originOf } from '../../../shared/domain/profile'
+import { keySafeUrl, originOf } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 import { safeExcerpt } from './response-errors'

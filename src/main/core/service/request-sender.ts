@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { keySafeUrl } from '../../../shared/domain/profile'
+import { keySafeUrl } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { Limiter } from '../limiter/limiter'
 import type { Logger } from '../util/logger'

@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
-import { formatDuration } from '../../../shared/domain/duration'
-import { isRecord } from '../../../shared/guards'
+import { formatDuration } from '@shared/domain/duration'
+import { isRecord } from '@shared/guards'
 
 /**
  * Turns the service's answers into typed results or typed errors. Spec 7 describes no error

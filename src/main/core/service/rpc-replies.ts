@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import { rpcErrorObjectSchema, type rpcResponseSchema } from '../../../shared/domain/service-schemas'
+import type { RpcBatchItem } from '@shared/bridge/contract'
+import { rpcErrorObjectSchema, type rpcResponseSchema } from '@shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
 
 /** JSON-RPC replies read as outcomes (JSON-RPC 2.0, section 5), for rpc-transport.ts. */

@@ -1,4 +1,4 @@
-import type { Priority } from '../../../shared/bridge/contract'
+import type { Priority } from '@shared/bridge/contract'
 
 /**
  * The words every caller of the service uses (a request's options, a JSON-RPC call, an endpoint),

@@ -9,8 +9,8 @@ import type {
   BridgeCallOutputs,
   BridgeEventName,
   TransactionsPage,
-} from '../../../shared/bridge/contract'
-import type { BridgeError } from '../../../shared/bridge/errors'
+} from '@shared/bridge/contract'
+import type { BridgeError } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
 import { Redactor, type Logger } from '../util/logger'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'

@@ -1,4 +1,4 @@
-import { parseAddress, type Address } from '../../../shared/domain/address'
+import { parseAddress, type Address } from '@shared/domain/address'
 
 /** Address text a test writes, parsed as the bridge parses it; throws on a typo. Test support only. */
 export function addr(text: string): Address {

@@ -1,6 +1,6 @@
 import { decodeAbiParameters } from 'viem'
-import type { RpcBatchItem, TransactionsPage } from '../../../shared/bridge/contract'
-import { addressTopic, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '../../../shared/domain/events'
+import type { RpcBatchItem, TransactionsPage } from '@shared/bridge/contract'
+import { addressTopic, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '@shared/domain/events'
 import { BALANCE_READER_BYTECODE } from '../balances/balance-reader-bytecode'
 import { CoinBalances } from '../balances/coin-balances'
 import { LogRanges } from '../service/log-range'

@@ -1,5 +1,5 @@
-import type { Billing } from '../../../shared/domain/billing'
-import { SPEC_LIMITS, type Profile } from '../../../shared/domain/profile'
+import type { Billing } from '@shared/domain/billing'
+import { SPEC_LIMITS, type Profile } from '@shared/domain/profile'
 import { Limiter } from '../limiter/limiter'
 import { MemoryQuotaLedger } from '../limiter/quota-store'
 import { ServiceClient, type ServiceClientOptions } from '../service/service-client'

@@ -1,6 +1,6 @@
-import { SPEC_LIMITS, type Profile } from '../../../shared/domain/profile'
-import type { BalanceItem, Transaction } from '../../../shared/domain/service-schemas'
-import { makeBalance, makeTx } from '../../../shared/testing/service-samples'
+import { SPEC_LIMITS, type Profile } from '@shared/domain/profile'
+import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
+import { makeBalance, makeTx } from '@shared/testing/service-samples'
 
 /** Spec-shaped answers (sections 2.1-2.5) for tests that script a server. Test support only. */
 

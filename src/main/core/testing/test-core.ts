@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '../../../shared/bridge/contract'
+import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '@shared/bridge/contract'
 import { createCore, type Core } from '../app-core'
 import type { SandboxLauncher } from '../sandbox/sandbox-launcher'
 import { Redactor } from '../util/logger'

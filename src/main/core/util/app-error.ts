@@ -1,4 +1,4 @@
-import type { BridgeError, ErrorKind } from '../../../shared/bridge/errors'
+import type { BridgeError, ErrorKind } from '@shared/bridge/errors'
 
 /**
  * The one error class main throws internally (STYLE.md 5): a `kind`, a safe message, and

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
 import { diskProblem, isDiskError } from './disk-error'
-import { errorCode } from '../../../shared/guards'
+import { errorCode } from '@shared/guards'
 
 /**
  * One process owns a data folder (issue 10 item 4): two hosts on one folder would double the

@@ -1,5 +1,5 @@
 import { AppError } from './app-error'
-import { errorCode, errorMessage } from '../../../shared/guards'
+import { errorCode, errorMessage } from '@shared/guards'
 
 /** What a failed write's code means, in words a user can act on. */
 const PLAIN: Record<string, string> = {

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
 import { diskProblem, DiskWriteError } from './disk-error'
-import { errorCode, isRecord } from '../../../shared/guards'
+import { errorCode, isRecord } from '@shared/guards'
 
 /**
  * A JSON file with a schema version, a backup of the last good content and recovery:

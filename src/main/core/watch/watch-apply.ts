@@ -1,4 +1,4 @@
-import type { BalancesView, Priority, TransactionsPage } from '../../../shared/bridge/contract'
+import type { BalancesView, Priority, TransactionsPage } from '@shared/bridge/contract'
 import { addTokenDelta, stateKey, type AddressState, type ProfileWatchState } from './watch-state'
 import type { CheckRuntime, Spend } from './watch-spend'
 

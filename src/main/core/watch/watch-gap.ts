@@ -1,4 +1,4 @@
-import type { Priority, RpcBatchItem, TransactionsPage } from '../../../shared/bridge/contract'
+import type { Priority, RpcBatchItem, TransactionsPage } from '@shared/bridge/contract'
 import { logRangeRefusalOfItem } from '../service/log-range-refusal'
 import type { RequestOptions } from '../service/service-types'
 import { newTransactions } from './watch-apply'

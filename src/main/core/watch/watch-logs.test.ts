@@ -3,7 +3,7 @@ import {
   TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
   TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
   TRANSFER_TOPIC as TRANSFER,
-} from '../../../shared/domain/events'
+} from '@shared/domain/events'
 import { logDeltas, parseLogs, transferLogCalls } from './watch-logs'
 
 const A = '0x00000000000000000000000000000000000000aa'

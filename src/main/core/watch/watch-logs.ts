@@ -1,12 +1,12 @@
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
-import { MAX_SAFE_BIGINT, parseHexQuantity } from '../../../shared/domain/amount'
+import type { RpcBatchItem } from '@shared/bridge/contract'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import {
   addressTopic,
   TRANSFER_BATCH_TOPIC,
   TRANSFER_SINGLE_TOPIC,
   TRANSFER_TOPIC,
   topicAddress,
-} from '../../../shared/domain/events'
+} from '@shared/domain/events'
 import type { RpcCallSpec } from '../service/service-types'
 
 /**

@@ -1,4 +1,4 @@
-import type { RpcBatchItem } from '../../../shared/bridge/contract'
+import type { RpcBatchItem } from '@shared/bridge/contract'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import { cheapestCalls } from '../service/cheapest-calls'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'

@@ -7,7 +7,7 @@ import {
   TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
   TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
   TRANSFER_TOPIC as TRANSFER,
-} from '../../../shared/domain/events'
+} from '@shared/domain/events'
 import { FakeChain } from '../testing/fake-chain'
 import { runWatchCheck } from './watch-check'
 import type { CheckRuntime } from './watch-spend'

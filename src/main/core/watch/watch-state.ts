@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { z } from 'zod'
-import type { WatchDelta, WatchStatus } from '../../../shared/bridge/contract'
+import type { WatchDelta, WatchStatus } from '@shared/bridge/contract'
 import { VersionedFile } from '../util/versioned-file'
 import { DiskReports } from '../util/disk-error'
 

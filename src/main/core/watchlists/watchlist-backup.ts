@@ -1,4 +1,4 @@
-import type { ExportFile } from '../../../shared/bridge/contract'
+import type { ExportFile } from '@shared/bridge/contract'
 import type { NotesStore } from '../notes/notes-store'
 import { notesFromImport, withNotes } from '../notes/notes-io'
 import type { WatchlistStore } from './watchlist-store'

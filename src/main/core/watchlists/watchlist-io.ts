@@ -1,10 +1,10 @@
-import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
-import { checkAddress, checksumAddress, normaliseAddress } from '../../../shared/domain/address'
-import { tagsWithinLimits, tidyTags, WATCH_LIMITS, WATCH_MESSAGES } from '../../../shared/domain/watch-limits'
-import { networkName } from '../../../shared/domain/profile'
+import type { ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
+import { checkAddress, checksumAddress, normaliseAddress } from '@shared/domain/address'
+import { tagsWithinLimits, tidyTags, WATCH_LIMITS, WATCH_MESSAGES } from '@shared/domain/watch-limits'
+import { networkName } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
-import { formatCsv, parseCsv, uncell } from '../../../shared/csv'
-import { errorMessage, isRecord } from '../../../shared/guards'
+import { formatCsv, parseCsv, uncell } from '@shared/csv'
+import { errorMessage, isRecord } from '@shared/guards'
 
 export type ImportedEntry = Omit<WatchEntry, 'id'>
 export interface ImportedList {

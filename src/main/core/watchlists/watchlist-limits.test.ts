@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
+import { WATCH_LIMITS } from '@shared/domain/watch-limits'
 import { WatchlistStore } from './watchlist-store'
 import { addr } from '../testing/address'
 

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import type { Watchlist } from '../../../shared/bridge/contract'
-import { ADDRESS_PATTERN, isAddressText, normaliseAddress } from '../../../shared/domain/address'
-import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
-import {
-  watchAlsoNetworks,
-  watchLabel,
-  watchListName,
-  watchNote,
-  watchTags,
-} from '../../../shared/domain/watch-schemas'
-import { networkName } from '../../../shared/domain/profile'
+import type { Watchlist } from '@shared/bridge/contract'
+import { ADDRESS_PATTERN, isAddressText, normaliseAddress } from '@shared/domain/address'
+import { WATCH_LIMITS } from '@shared/domain/watch-limits'
+import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '@shared/domain/watch-schemas'
+import { networkName } from '@shared/domain/profile'
 
 /**
  * The watchlists file, schema version 2 (current):

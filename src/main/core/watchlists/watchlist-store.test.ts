@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Watchlist } from '../../../shared/bridge/contract'
+import type { Watchlist } from '@shared/bridge/contract'
 import { WatchlistStore } from './watchlist-store'
 import { addr } from '../testing/address'
 

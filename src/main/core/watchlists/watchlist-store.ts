@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import type { ExportFile, WatchEntry, Watchlist } from '../../../shared/bridge/contract'
+import type { ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import { VersionedFile } from '../util/versioned-file'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
-import type { Address } from '../../../shared/domain/address'
-import { WATCH_LIMITS } from '../../../shared/domain/watch-limits'
+import type { Address } from '@shared/domain/address'
+import { WATCH_LIMITS } from '@shared/domain/watch-limits'
 
 export interface WatchlistStoreOptions {
   /** The file is `<dataDir>/watchlists.json`, its backup `watchlists.json.bak`. */

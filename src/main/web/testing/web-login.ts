@@ -1,5 +1,5 @@
 import { request } from 'node:http'
-import { SESSION_FRAGMENT, SESSION_HEADER } from '../../../shared/bridge/web-session'
+import { SESSION_FRAGMENT, SESSION_HEADER } from '@shared/bridge/web-session'
 
 /** What a logged-in page sends: its session cookie and bridge key, with this host's `Host`. */
 export interface WebLogin {
