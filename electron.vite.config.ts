@@ -9,7 +9,7 @@ export default defineConfig({
     resolve: { alias: shared },
     build: {
       // viem is bundled (tree-shaken) rather than loaded from node_modules: importing its full
-      // index costs the sandbox ~2 s of start-up on a busy machine (issue 14: first start ≤ 5 s).
+      // index costs the sandbox ~2 s of start-up on a busy machine (first start ≤ 5 s).
       externalizeDeps: { exclude: ['viem'] },
       rollupOptions: {
         input: {

@@ -4,7 +4,7 @@ import { admin } from '../src/main/core/testing/sandbox-harness'
 import { freshCore, type LiveBench } from './client-live'
 
 /**
- * The watch check and the live height against the real sandbox (issue 11):
+ * The watch check and the live height against the real sandbox:
  *
  *   watch-check:[ provider=…] addresses=50 changed=C requests=R units=U naive_units=100
  *     50 addresses of one network (its sample wallets, then never-used addresses) in a watchlist; a first full refresh (balances and first page

@@ -12,7 +12,7 @@ import {
 import { connectService, openAddress, startServiceSandbox } from './ui-helpers'
 
 /**
- * axe-core on every main screen, light and dark (issue 15): any serious or critical violation
+ * axe-core on every main screen, light and dark: any serious or critical violation
  * fails the test, listed with its rule and the selectors of the nodes. Lesser findings are
  * written to the test's output (axe-findings.json) and the log so they stay visible.
  */

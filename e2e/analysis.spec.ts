@@ -3,7 +3,7 @@ import { expect, test } from './fixtures'
 import { connectService, shootBothThemes, startServiceSandbox, type ServiceSandbox } from './ui-helpers'
 
 /**
- * Issue 12's analyst views on the web host, against a sandbox standing in for the service:
+ * The analyst views on the web host, against a sandbox standing in for the service:
  * counterparties and balance history of the busy wallet (whale) and of the address with
  * several token kinds (holder), both networks side by side, notes, and the cached search —
  * which still finds a transaction once the service is stopped.

@@ -1,9 +1,9 @@
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 
-/** Impacts that fail the suite: axe's "serious" and "critical" (issue 15). */
+/** Impacts that fail the suite: axe's "serious" and "critical". */
 export const BLOCKING_IMPACTS: readonly string[] = ['serious', 'critical']
-/** Lesser rules that fail too: fixed once (issue 15) and cheap to keep fixed. */
+/** Lesser rules that fail too: fixed once and cheap to keep fixed. */
 export const BLOCKING_RULES: readonly string[] = ['heading-order']
 
 export interface AxeFinding {

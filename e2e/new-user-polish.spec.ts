@@ -3,7 +3,7 @@ import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { connectService, shootBothThemes, startServiceSandbox, type ServiceSandboxInfo } from './ui-helpers'
 
-/** Things a new user met on a first walk (issue 15), each checked the way the user saw it. */
+/** Things a new user met on a first walk, each checked the way the user saw it. */
 
 /** Starts a sandbox, connects the app to it (profile "My service"), runs `body`, stops the sandbox. */
 async function withService(page: Page, body: (info: ServiceSandboxInfo, key: string) => Promise<void>): Promise<void> {

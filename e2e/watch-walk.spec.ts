@@ -9,7 +9,7 @@ import {
 } from './ui-helpers'
 
 /**
- * Issue 11 on the web host against a fresh sandbox (with --admin, so the test can move funds):
+ * Watchlists that watch, on the web host against a fresh sandbox (with --admin, so the test can move funds):
  * the header height is live from the first minute; a watchlist of the sample wallets is
  * checked for changes (its cost shown before it runs), the sandbox sends coin and a token to
  * two of them, the next check marks exactly those entries "new", and "Mark seen" clears it.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { http } from '../test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox, type StartedSandbox } from '../testing'
 
-/** `--plain-errors`: 401 and 429 as plain text, without Retry-After (issue 11 item 2/3). */
+/** `--plain-errors`: 401 and 429 as plain text, without Retry-After. */
 const KEY = 'plain-errors-key'
 let sb: StartedSandbox
 

@@ -8,7 +8,7 @@ export interface NotifierOptions {
 }
 
 /**
- * The desktop notification of a watch check that found changes (issue 11, item 4). Where the
+ * The desktop notification of a watch check that found changes. Where the
  * system has no notifications (some Linux desktops), it stays quiet: the watchlists view
  * still shows the "new" marks. Notifications are few by design: one per check that found
  * something not seen before.

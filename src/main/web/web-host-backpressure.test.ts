@@ -8,7 +8,7 @@ import { SESSION_HEADER } from '@shared/bridge/web-session'
 import { startWebHost, type WebHost } from './web-host'
 import { webLogin } from './testing/web-login'
 
-/** Issue 10 item 13: an event-stream client that stops reading is dropped, not buffered without end. */
+/** An event-stream client that stops reading is dropped, not buffered without end. */
 let dir: string
 let host: WebHost | null = null
 afterEach(async () => {

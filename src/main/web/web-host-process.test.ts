@@ -11,7 +11,7 @@ import { webLogin } from './testing/web-login'
 
 /**
  * The web host as a real child process (run from source with tsx), for what only a process
- * shows: a second host on one data folder (issue 10 item 4) and SIGTERM with a bridge call in
+ * shows: a second host on one data folder and SIGTERM with a bridge call in
  * flight (item 12).
  */
 const ROOT = resolve(import.meta.dirname, '..', '..', '..')

@@ -184,7 +184,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       streams.delete(res)
     }
     const unsubscribe = options.bridge.subscribe((event, payload) => {
-      // Backpressure: a client that stops reading must not grow main's memory (issue 10 item 13).
+      // Backpressure: a client that stops reading must not grow main's memory.
       // What it has not taken is bounded; past that it is dropped and reconnects when it reads again.
       if (res.writableLength > maxBacklog) {
         drop()
@@ -244,7 +244,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       for (const s of streams) s.end()
       const closed = new Promise<void>((r) => server.close(() => r()))
       // Every connection, a call still waiting on a service or the keychain included: shutdown
-      // must not wait for answers that may never come (issue 10 item 12).
+      // must not wait for answers that may never come.
       server.closeAllConnections()
       await closed
     },

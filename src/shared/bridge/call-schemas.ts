@@ -97,7 +97,7 @@ export const bridgeCalls = {
       priority: prioritySchema.default('user'),
       scope,
       refresh: z.boolean().default(false),
-      /** Issue 12: answer only from the cache or a snapshot of any age, never a request (`not-found` otherwise). */
+      /** Answer only from the cache or a snapshot of any age, never a request (`not-found` otherwise). */
       cacheOnly: z.boolean().default(false),
     })
     .strict(),
@@ -156,7 +156,7 @@ export const bridgeCalls = {
     .strict(),
   'watchlists.export': z.object({ format: z.enum(['json', 'csv']), listId: id.optional() }).strict(),
 
-  // Issue 12: notes, the cached search and the both-networks summary.
+  // Notes, the cached search and the both-networks summary.
   'notes.list': empty,
   'notes.set': z
     .object({
@@ -199,7 +199,7 @@ export const bridgeCalls = {
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
     .strict(),
   'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
-  // Watch check (issue 11): without listId, every list's entries.
+  // Watch check: without listId, every list's entries.
   'watch.estimate': z.object({ listId: id.optional() }).strict(),
   'watch.check': z.object({ listId: id.optional() }).strict(),
   'watch.status': empty,

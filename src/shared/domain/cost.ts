@@ -1,7 +1,7 @@
 import { countUnits, SANDBOX_BILLING, unitNoun, type Billing } from './billing'
 
 /**
- * What a piece of bulk work will cost, told before it starts (issue 11, item 5): requests, the
+ * What a piece of bulk work will cost, told before it starts: requests, the
  * share of what is left today, and whether it would cut into the background reserve (the
  * requests kept for the user's own clicks). One rule for every bulk action: "Refresh all",
  * "Load all", exporting all pages and the watch check all call this, and the renderer's one

@@ -1,5 +1,5 @@
 /**
- * One rule for following a service's page cursors (issue 10 item 2), used by main's data
+ * One rule for following a service's page cursors, used by main's data
  * service and by every caller that walks pages (the renderer's "Load all" and auto-scroll,
  * exports, watch checks). A walk stops when the service:
  * - hands back a cursor already followed in this walk (it would loop forever);

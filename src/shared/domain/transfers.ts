@@ -6,7 +6,7 @@ import { displayName } from './display-name'
 /**
  * The one place the analysis views read `token_transfers`: the typed shape main parsed at the
  * edge (`tokenTransferSchema`). A transaction whose transfers could not be read never gets
- * here; it is an unreadable row of its page (issue 9).
+ * here; it is an unreadable row of its page.
  */
 export interface TransferFlow {
   /** Lowercase addresses; null when missing. */

@@ -117,7 +117,7 @@ export class BridgeHost {
     return safe
   }
 
-  /** Redact, then cut: a cut secret is no longer recognised as one (issue 10 item 6). */
+  /** Redact, then cut: a cut secret is no longer recognised as one. */
   #cut(text: string, max: number): string {
     return (this.#redactor ? this.#redactor.redact(text) : text).slice(0, max)
   }

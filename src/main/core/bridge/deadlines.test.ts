@@ -4,7 +4,7 @@ import { Limiter } from '../limiter/limiter'
 import { MemoryQuotaLedger } from '../limiter/quota-store'
 import { Redactor } from '../util/logger'
 
-/** Issue 10 item 1: every wait is bounded — a bridge call, a queued request, a server's pause. Item 6 at the bridge. */
+/** Every wait is bounded — a bridge call, a queued request, a server's pause — and at the bridge a secret is redacted before it is cut. */
 beforeEach(() => {
   vi.useFakeTimers()
   vi.setSystemTime(Date.UTC(2030, 0, 1, 10))

@@ -18,7 +18,7 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-describe('DataService cacheOnly (issue 12: analyst views widen to what is cached, for free)', () => {
+describe('DataService cacheOnly (analyst views widen to what is cached, for free)', () => {
   it('answers a page from a snapshot of any age, and never asks the service', async () => {
     let now = Date.UTC(2030, 0, 1)
     const fetched: string[] = []

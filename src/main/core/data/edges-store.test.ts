@@ -7,7 +7,7 @@ import { Redactor } from '../util/logger'
 import { decodeCursor, encodeCursor } from '../service/cursor'
 import { transaction } from '../testing/service-fixtures'
 
-/** Issue 10 items 7–10: what reaches disk and the renderer, and what comes back from it. */
+/** What reaches disk and the renderer, and what comes back from it. */
 let dir: string
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'edges-store-'))

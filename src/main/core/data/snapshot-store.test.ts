@@ -58,7 +58,7 @@ describe('SnapshotStore', () => {
       ],
     })
     const tx = transaction(1, 99, 1)
-    // As a value and as a field name (a service can echo the key as either; issue 10 item 7).
+    // As a value and as a field name (a service can echo the key as either).
     await store.writePage('p', 'alpha', A, null, {
       fetchedAt: 1,
       items: [{ ...tx, method: key, [key]: 'echoed' }],

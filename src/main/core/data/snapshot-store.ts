@@ -183,7 +183,7 @@ export class SnapshotStore {
     if (!r || !jsonMayHoldSecret(text, r)) return text
     return JSON.stringify(value, (_key, v: unknown) => {
       if (typeof v === 'string') return r.contains(v) ? r.redact(v) : v
-      // Object keys too: a service can echo the key as a field name (issue 10 item 7).
+      // Object keys too: a service can echo the key as a field name.
       if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.keys(v).some((k) => r.contains(k)))
         return v
       const out: Record<string, unknown> = {}
@@ -194,7 +194,7 @@ export class SnapshotStore {
   }
 
   /**
-   * Every snapshot of a profile, for the cached search (issue 12): its file, network, address,
+   * Every snapshot of a profile, for the cached search: its file, network, address,
    * kind and a stamp that changes whenever the file is rewritten. Waits for queued writes.
    */
   async catalogue(profileId: string): Promise<SnapshotEntry[]> {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * Issue 10 item 11: a keychain that never answers. The probe (testing/keychain-probe.ts) runs
+ * A keychain that never answers. The probe (testing/keychain-probe.ts) runs
  * the real keytar in a child process; its D-Bus is a local socket that accepts and never
  * replies, as an autolaunched bus without a Secret Service does. Under scripts/with-keyring.sh
  * the same probe meets the real gnome-keyring.

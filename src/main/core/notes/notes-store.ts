@@ -9,7 +9,7 @@ import { ADDRESS_OR_HASH_PATTERN } from '@shared/domain/address'
 import { WATCH_LIMITS } from '@shared/domain/watch-limits'
 
 /**
- * Local notes on transactions and addresses (issue 12), apart from watchlist notes: a note
+ * Local notes on transactions and addresses, apart from watchlist notes: a note
  * belongs to a hash or an address on one network whether or not it is watched.
  *
  * File `<dataDir>/notes.json`, schema version 1:

@@ -207,7 +207,7 @@ export class SettingsStore {
   /**
    * Creates a profile, or updates the one with `input.id`. `originsChanged`: the data API's or
    * the RPC endpoint's origin moved, so the stored key must be forgotten (it is bound to the
-   * origins it was given for; issue 10 item 3).
+   * origins it was given for).
    */
   save(input: ProfileInput): { profile: Profile; addressesChanged: boolean; originsChanged: boolean } {
     if (input.id === SANDBOX_PROFILE_ID) {

@@ -6,7 +6,7 @@ import type { Billing } from '@shared/domain/billing'
 import { MAX_BATCH_CALLS, ServiceClient } from './service-client'
 
 /**
- * Batch refusal (issue 11, item 2) with every shape a provider answers a batch it does not
+ * Batch refusal with every shape a provider answers a batch it does not
  * take: one error object, a single result, an HTTP 4xx. Detected once per network,
  * remembered, replaced by single calls; the cost model follows.
  */

@@ -6,7 +6,7 @@ import { AppError } from '../util/app-error'
  * empty (spec 2.5); passing them back could blank out the real key, so they never enter a
  * cursor, and a cursor that carries them (or `address`) is refused.
  *
- * The decoder accepts everything the encoder makes (issue 10 item 9): any field names, any
+ * The decoder accepts everything the encoder makes: any field names, any
  * number of fields, strings of any length, within one size cap on the whole cursor. A service's
  * `next_page_params` beyond the cap is refused when encoding, as a protocol error.
  */

@@ -6,7 +6,7 @@ import { json, startScriptedServer } from '../testing/scripted-server'
 import { nextPage, transaction } from '../testing/service-fixtures'
 
 /**
- * Issue 10 items 1, 2, 3, 5 and 6 through the bridge, as the renderer calls it, against a
+ * A service at its edges (deadlines, pauses, origins, hostile answers, redaction) through the bridge, as the renderer calls it, against a
  * hostile service: a real HTTP server on loopback whose answers each test scripts.
  */
 const KEY = 'sk_live_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'

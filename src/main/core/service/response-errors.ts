@@ -160,7 +160,7 @@ export function errorForStatus(
 /**
  * Deepest nesting of arrays and objects accepted in a service body. Real answers nest a
  * dozen levels; 200,000 levels parse, then break every later step (snapshot, bridge) that
- * walks the value (issue 10 item 5). Matches the bridge's scrub depth.
+ * walks the value. Matches the bridge's scrub depth.
  */
 export const MAX_JSON_DEPTH = 64
 

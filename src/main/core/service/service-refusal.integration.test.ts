@@ -9,7 +9,7 @@ import { Redactor } from '../util/logger'
 import { capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
 
 /**
- * Issue 11 item 3 against the real sandbox run with `--plain-errors` (plain-text 401 and 429,
+ * Refusals told as what they are, against the real sandbox run with `--plain-errors` (plain-text 401 and 429,
  * no Retry-After, as many providers answer): repeated refusals, a quota refusal the client's
  * own count disagrees with, and a rejected key, each told plainly.
  */

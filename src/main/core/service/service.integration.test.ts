@@ -382,7 +382,7 @@ describe('core against the sandbox', () => {
           { name: 'gamma', label: 'Gamma' },
         ],
       })
-      // New origins: the stored key was forgotten (issue 10 item 3) and is given again.
+      // New origins: the stored key was forgotten and is given again.
       expect(await call('key.status', { profileId: profile.id })).toMatchObject({ set: false })
       await call('key.set', { profileId: profile.id, key: info.api_key })
       expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({

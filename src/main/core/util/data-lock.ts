@@ -7,7 +7,7 @@ import { diskProblem, isDiskError } from './disk-error'
 import { errorCode } from '@shared/guards'
 
 /**
- * One process owns a data folder (issue 10 item 4): two hosts on one folder would double the
+ * One process owns a data folder: two hosts on one folder would double the
  * quota (each counts alone) and lose writes (every store is last writer wins). The owner
  * holds `<dataDir>/chainscope.lock` with its pid; a second start reads it and refuses,
  * naming the holder. A lock whose process is gone (a crash, a kill -9) is stale and taken

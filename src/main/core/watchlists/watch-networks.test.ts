@@ -13,7 +13,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 const open = (): WatchlistStore => new WatchlistStore({ dataDir: dir, now: () => Date.UTC(2030, 0, 1) })
 
-describe('a watch entry on both networks (issue 12)', () => {
+describe('a watch entry on both networks', () => {
   it('keeps other networks on the entry, drops its own and repeats, and survives a restart and an export round trip', () => {
     const store = open()
     const list = store.create('Both')

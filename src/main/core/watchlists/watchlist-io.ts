@@ -120,7 +120,7 @@ interface RawRow {
   note: unknown
   tags: unknown
   addedAt: unknown
-  /** JSON only (issue 12): other networks the address is watched on. */
+  /** JSON only: other networks the address is watched on. */
   alsoNetworks?: unknown
 }
 

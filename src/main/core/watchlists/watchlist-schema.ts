@@ -30,7 +30,7 @@ export const watchEntrySchema = z.object({
   note: watchNote,
   tags: watchTags,
   addedAt: isoTime,
-  // Issue 12: the same address watched on other networks too. Optional, so version-2 files
+  // The same address watched on other networks too. Optional, so version-2 files
   // written before it load unchanged (no version bump: older builds simply drop the field).
   alsoNetworks: watchAlsoNetworks.optional(),
 })

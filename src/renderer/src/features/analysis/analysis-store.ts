@@ -18,7 +18,7 @@ import {
 } from './counterparties'
 
 /**
- * The analyst views of the open address (issue 12). Counterparties and balance history are
+ * The analyst views of the open address. Counterparties and balance history are
  * worked out from what the transactions and balances stores already hold: no requests of
  * their own. The both-networks summary is the one part that may ask (one RPC batch per
  * network, unless a fresh answer is cached), and it reports its cost.

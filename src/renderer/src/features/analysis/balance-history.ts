@@ -62,7 +62,7 @@ export function assetsFromBalances(items: readonly BalanceItem[]): AssetNow[] {
 const msOf = (tx: Transaction): number => (typeof tx?.timestamp === 'string' ? Date.parse(tx.timestamp) : Number.NaN)
 
 /**
- * Balances over time, reconstructed backwards from today's (issue 12): starting from `now`,
+ * Balances over time, reconstructed backwards from today's: starting from `now`,
  * each loaded transaction is undone, newest first. Exact with bigint: the native coin loses
  * value and fee when sent (the fee even when the transaction failed) and gains value when
  * received and not failed; a token gains and loses its transfers of non-failed transactions.

@@ -4,7 +4,7 @@ import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { makePage, ME } from '../../testing/samples'
 
-describe('transactions store: loadCached (issue 12)', () => {
+describe('transactions store: loadCached', () => {
   let t: TestApp
   beforeEach(() => {
     t = setupTestApp()

@@ -116,7 +116,7 @@ export function allocation(rows: readonly BalanceRow[], max = 6): AllocationSlic
 
 /**
  * The rows' fiat total in cents: their exact values summed, then rounded once. Adding the rows'
- * rounded cents drifts by up to half a cent a row (issue 15). Null when no row has a rate.
+ * rounded cents drifts by up to half a cent a row. Null when no row has a rate.
  */
 export function totalFiat(rows: readonly BalanceRow[]): bigint | null {
   const parts = rows.flatMap((r) => (r.fiatExact ? [r.fiatExact] : []))

@@ -38,7 +38,7 @@ describe('header widgets', () => {
     w.unmount()
   })
 
-  it('quota meter: says when the service refuses requests and follows its quota (issue 11 item 3)', async () => {
+  it('quota meter: says when the service refuses requests and follows its quota', async () => {
     const w = mountWith(QuotaMeter, t)
     const since = new Date(2026, 0, 1, 14, 5).toISOString()
     t.bridge.emit(

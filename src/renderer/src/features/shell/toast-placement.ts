@@ -2,7 +2,7 @@
  * Where the toast stack may sit: the first corner, in order of preference, where it covers no
  * primary action (a form's submit button, a `.primary` button, anything marked
  * `data-primary-action`). A toast is a passing message; the action it reports on, or the next
- * one, must stay clickable (issue 15: "Limits saved" sat on "Save limits").
+ * one, must stay clickable ("Limits saved" sat on "Save limits").
  */
 
 export type ToastCorner = 'bottom-right' | 'top-right' | 'bottom-left' | 'top-left'

@@ -214,7 +214,7 @@ describe('transactions store', () => {
   })
 })
 
-describe('transactions store: paging guards and the reserve (issue 10 item 2)', () => {
+describe('transactions store: paging guards and the reserve', () => {
   let t: TestApp
   beforeEach(() => {
     vi.useFakeTimers()

@@ -227,7 +227,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
   }
 
   /**
-   * Issue 12: every further page main has cached (a snapshot of any age), without a request;
+   * Every further page main has cached (a snapshot of any age), without a request;
    * stops at the first page that is not cached. Answers how many transactions it added.
    */
   function loadCached(): Promise<number> {
