@@ -113,6 +113,20 @@ describe('ProfileUseCases', () => {
     expect(await s.keys.status(s.settings.keyRef(id))).toMatchObject({ set: false })
   })
 
+  it('saving a new address drops the saved answers of the old one too, so none is served as fresh or offline', async () => {
+    const s = core.services
+    const id = await used()
+    const folder = join(core.dir, 'snapshots', id)
+    expect(existsSync(folder)).toBe(true)
+
+    await profiles.save({ ...serviceAt(`${server.url}/v2`), id })
+
+    expect(existsSync(folder)).toBe(false)
+    const again = await s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
+    expect(again.source).toBe('network')
+    expect(server.seen.map((r) => r.path.startsWith('/v2/'))).toEqual([false, true])
+  })
+
   it('activates a profile and applies new limits to its running limiter at once', async () => {
     const { id } = await profiles.save(serviceAt(server.url))
     expect(profiles.activate(id)).toMatchObject({ id, active: true })

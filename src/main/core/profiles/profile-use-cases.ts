@@ -40,7 +40,13 @@ export class ProfileUseCases {
     const { profile, addressesChanged, originsChanged } = s.settings.save(input)
     const runtime = s.runtime(profile.id)
     runtime.limiters.setLimits(profile.limits)
-    if (addressesChanged) runtime.data.clearCache()
+    // Answers kept for the old address are another service's: neither the memory cache nor the
+    // saved snapshots may answer for the new one (a snapshot under its freshness window would be
+    // served as fresh, and offline as the profile's own data).
+    if (addressesChanged) {
+      runtime.data.clearCache()
+      await s.snapshots.removeProfile(profile.id)
+    }
     // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
     // so no caller of the bridge can send the stored key to a host of its choosing.
     if (originsChanged && before) await s.keys.clear(before)
