@@ -68,7 +68,13 @@ describe('saving a report as PDF in the desktop app', () => {
     const w = windows[0]!
     const prefs = w.options.webPreferences as Record<string, unknown>
     expect(w.options.show).toBe(false)
-    expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false })
+    expect(prefs).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      javascript: false,
+      disableBlinkFeatures: 'Auxclick',
+    })
     expect(prefs).not.toHaveProperty('preload')
     // Its own session, kept in memory only, offline, every permission denied.
     expect(PDF_PARTITION.startsWith('persist:')).toBe(false)

@@ -49,6 +49,8 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
           allowRunningInsecureContent: false,
           webviewTag: false,
           spellcheck: false,
+          // The report's links must not open anything: middle-click (auxclick) would follow them.
+          disableBlinkFeatures: 'Auxclick',
         },
       })
       try {
