@@ -33,6 +33,9 @@ export default defineConfig({
           name: 'dom',
           environment: 'happy-dom',
           include: ['src/renderer/**/*.test.ts'],
+          // A hang guard, not a timing check: the DOM property tests (hundreds of renders each)
+          // take seconds when the machine is busy, close to Vitest's 5 s default.
+          testTimeout: 15_000,
         },
       },
     ],
