@@ -19,7 +19,8 @@ import { changedAddress, movedAt, WEEK_KINDS, weekAddresses } from './client-wee
  *   long (as the height watcher knows it) is first asked with one filter alone, whose refusal
  *   names the cap; a shorter one sends its three filters with the balances, all three refused.
  *   At 3,000 blocks the check would pay 2 refused calls more than the week does and take
- *   another path to the same re-read. 10,500 blocks (≥ 10,000, as the week's 300,000 are) take
+ *   another path to the same re-read (tried once on a 10-block cap: 60 units, not 58, and
+ *   the sandbox saw 5 RPC requests, not 3). 10,500 blocks (≥ 10,000, as the week's 300,000 are) take
  *   the week's path: balances and head, one filter refused naming the cap, then the cheaper
  *   way, re-reading 50 first pages (50 units) rather than 300 windows × 3 filters (900 calls).
  * - the estimate, with the cap unknown, prices the gap as windows of 10,000 blocks: the week
