@@ -144,8 +144,16 @@ export async function heightLive(log: (m: string) => void, batch: boolean, secon
   }
 }
 
-/** The sandbox flags of a provider billing per call plus one per batch, batches capped at 50, log ranges at 1,000 blocks. */
-export const PER_CALL_PROVIDER = ['--billing', 'call-plus-batch', '--batch-cap', '50', '--log-cap', '1000']
+/** The sandbox flags of a provider billing per call plus one per batch, batches capped at 50, log ranges at `logCap` blocks. */
+export const perCallProvider = (logCap: number): string[] => [
+  '--billing',
+  'call-plus-batch',
+  '--batch-cap',
+  '50',
+  '--log-cap',
+  String(logCap),
+]
+const PER_CALL_PROVIDER = perCallProvider(1000)
 
 /** The watch check on a fresh sandbox playing a per-call provider (PER_CALL_PROVIDER). */
 export async function providerWatchCheck(log: (m: string) => void): Promise<string[]> {

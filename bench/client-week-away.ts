@@ -19,6 +19,8 @@ import { makeTx, party } from '@shared/testing/service-samples'
  * cannot play the gap: anvil (1.7.1) has no way to move its block number but to mine every
  * block (`anvil_mine` loops; no set-block-number method), and mining slows as the chain grows:
  * 2,000 empty blocks took 1.4-2.1 s on a fresh anvil, yet 30,000 took about 9 minutes here.
+ * client-week-real.ts plays the same week on the real sandbox, scaled to the same number of
+ * log windows (a smaller cap over fewer blocks).
  *
  *   week-away: blocks=300000 log_cap=1000 addresses=50 estimate=E units=U marked=M/N naive_log_units=L
  *
@@ -30,6 +32,19 @@ const NETWORK = 'alpha'
 const GAP = 300_000
 const CAP = 1000
 const BATCH_CAP = 50
+
+/** The 50 watched addresses: never used on any chain, so only the week's own movements change them. */
+export const weekAddresses = (): string[] =>
+  Array.from({ length: 50 }, (_, i) => `0x${createHash('sha256').update(`week-${i}`).digest('hex').slice(0, 40)}`)
+
+/** What the five changed addresses receive, the i-th at `movedAt(i, gap)`: the gap's start, quarters and end. */
+export const WEEK_KINDS: readonly Movement['kind'][] = ['coin', 'erc20', 'erc721', 'erc1155', 'coin']
+
+/** The i-th movement's block, counted from the last checked block (1 = the gap's first block). */
+export const movedAt = (i: number, gap: number): number => 1 + Math.floor((i * (gap - 1)) / (WEEK_KINDS.length - 1))
+
+/** The i-th changed address: every ninth of the list. */
+export const changedAddress = (addresses: readonly string[], i: number): string => addresses[i * 9]!
 
 export async function weekAway(log: (m: string) => void): Promise<string> {
   const chain = new FakeChain(20_000, CAP)
@@ -103,10 +118,7 @@ export async function weekAway(log: (m: string) => void): Promise<string> {
   try {
     await call('profiles.activate', { id: 'sandbox' })
     await call('profiles.setLimits', { id: 'sandbox', limits: { ratePerSecond: 50, burst: 50, quotaPerDay: 100_000 } })
-    const addresses = Array.from(
-      { length: 50 },
-      (_, i) => `0x${createHash('sha256').update(`week-${i}`).digest('hex').slice(0, 40)}`,
-    )
+    const addresses = weekAddresses()
     const list = await call<{ id: string }>('watchlists.create', { name: 'Week' })
     for (const address of addresses)
       await call('watchlists.addEntry', {
@@ -117,10 +129,9 @@ export async function weekAway(log: (m: string) => void): Promise<string> {
     // The week: five addresses receive coin or tokens at its start, middle and end.
     const start = chain.head
     chain.head += GAP
-    const kinds: Movement['kind'][] = ['coin', 'erc20', 'erc721', 'erc1155', 'coin']
-    const changed = kinds.map((kind, i) => {
-      const to = addresses[i * 9]!
-      chain.move({ block: start + 1 + Math.floor((i * (GAP - 1)) / 4), kind, from: outsider, to, amount: 10n ** 15n })
+    const changed = WEEK_KINDS.map((kind, i) => {
+      const to = changedAddress(addresses, i)
+      chain.move({ block: start + movedAt(i, GAP), kind, from: outsider, to, amount: 10n ** 15n })
       return to
     })
     // The app on screen a moment: its height watcher learns the head, so the estimate knows the gap.
