@@ -4,6 +4,7 @@
  * read from one aggregate answer). The provider is left out: the answer to the state call is
  * made once per shape and handed back at once, so the time is Chainscope's own work.
  */
+import { join } from 'node:path'
 import { decodeFunctionData, encodeAbiParameters, encodeFunctionData, encodeFunctionResult, multicall3Abi } from 'viem'
 import type { RpcBatchItem } from '@shared/bridge/contract'
 import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
@@ -46,13 +47,17 @@ function answerOf(call: RpcCallSpec, made: Map<number, string>): RpcBatchItem {
   return { ok: true, result }
 }
 
-/** One run of the view (resolves to its row count), over `snapshots` as a restart left them. */
+/**
+ * One run of the view (resolves to its row count), over `snapshots` as a restart left them, by a
+ * new service: its digests of pages are those saved under `dataDir`.
+ */
 export function approvalsView(snapshots: SnapshotStore, dataDir: string, owner: string): () => Promise<number> {
   const service = new ApprovalsService({
     snapshots,
     scans: new ScanStore(dataDir),
     watchlists: () => [],
     billing: () => 'request',
+    digestDir: join(dataDir, 'approval-digests'),
   })
   const made = new Map<number, string>()
   const runtime: ApprovalsRuntime = {
