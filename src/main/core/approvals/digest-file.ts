@@ -56,9 +56,20 @@ const pageSchema = z.object({
   size: z.number().int().min(0),
   transactions: z.number().int().min(0),
   events: z.array(eventSchema),
-  times: z.array(z.tuple([text, time])),
-  /** A party with no name, no tags and neither mark (most of them) as its hash alone. */
-  parties: z.array(z.union([text, partySchema])),
+  /** Hash, time, hash, time…: one check over the list, not one per pair (most of the file; cheaper to load). */
+  times: z.custom<(string | null)[]>(
+    (v) =>
+      Array.isArray(v) &&
+      v.length % 2 === 0 &&
+      v.every((x, i) => (typeof x === 'string' && x.length < 200) || (i % 2 === 1 && x === null)),
+    'expected transaction hashes, each followed by its time',
+  ),
+  /** The parties with no name, no tags and neither mark (most of them), by hash alone. */
+  plain: z.custom<string[]>(
+    (v) => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length < 200),
+    'expected addresses',
+  ),
+  parties: z.array(partySchema),
   tokens: z.array(tokenSchema),
 })
 type SavedPage = z.infer<typeof pageSchema>
@@ -88,10 +99,20 @@ const isPlain = (p: PartyFacts): boolean =>
   p.private_tags?.length === 0 &&
   p.is_contract === false &&
   p.is_verified === false
-const liveParty = (p: SavedPage['parties'][number]): PartyFacts =>
-  typeof p === 'string'
-    ? { hash: p, name: null, public_tags: [], private_tags: [], is_contract: false, is_verified: false }
-    : p
+const plainParty = (hash: string): PartyFacts => ({
+  hash,
+  name: null,
+  public_tags: [],
+  private_tags: [],
+  is_contract: false,
+  is_verified: false,
+})
+
+function pairs(flat: readonly (string | null)[]): [hash: string, timestamp: string | null][] {
+  const out: [string, string | null][] = []
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i]!, flat[i + 1] ?? null])
+  return out
+}
 
 function toSaved(entry: SnapshotEntry, d: PageDigest): SavedPage {
   return {
@@ -99,8 +120,9 @@ function toSaved(entry: SnapshotEntry, d: PageDigest): SavedPage {
     size: entry.size,
     transactions: d.transactions,
     events: d.events.map((e) => ({ ...e, change: savedChange(e.change) })),
-    times: d.times,
-    parties: d.parties.map((p) => (isPlain(p) ? p.hash : p)),
+    times: d.times.flat(),
+    plain: d.parties.filter(isPlain).map((p) => p.hash),
+    parties: d.parties.filter((p) => !isPlain(p)),
     tokens: d.tokens,
   }
 }
@@ -109,8 +131,9 @@ function fromSaved(p: SavedPage): PageDigest {
   return {
     transactions: p.transactions,
     events: p.events.map((e): ApprovalEvent => ({ ...e, change: liveChange(e.change) })),
-    times: p.times,
-    parties: p.parties.map(liveParty),
+    times: pairs(p.times),
+    // A page names each party once, so their order in it changes nothing (PartyBook merges by page).
+    parties: [...p.parties, ...p.plain.map(plainParty)],
     tokens: p.tokens,
   }
 }
