@@ -148,6 +148,8 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      digestDir: join(dataDir, 'approval-digests'),
+      log,
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,

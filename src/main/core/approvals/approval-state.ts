@@ -1,4 +1,3 @@
-import { decodeFunctionResult } from 'viem'
 import { fiatValue } from '@shared/domain/amount'
 import { approvalsAbi, isUnlimited } from '@shared/domain/approvals'
 import type { ContractRead, ReadResult } from '../balances/aggregate3'
@@ -45,16 +44,22 @@ export function stateReads(owner: string, candidates: readonly ApprovalCandidate
   return { reads, read: (results: ReadResult[] | null) => readStates(candidates, slots, results) }
 }
 
+/**
+ * A read's one-word answer: a uint256 (allowance, balanceOf), a bool (isApprovedForAll, 0 or 1)
+ * or an address (getApproved, its top 12 bytes zero); null when it failed, is shorter than a
+ * word or is not that type. Read by hand, not by viem's decoder: ~500 reads of an address's
+ * approvals took ~13 ms there on a fresh process.
+ */
 function decode(
   functionName: 'allowance' | 'balanceOf' | 'isApprovedForAll' | 'getApproved',
   r: ReadResult | undefined,
-) {
-  if (!r?.ok) return null
-  try {
-    return decodeFunctionResult({ abi: approvalsAbi, functionName, data: r.data }) as bigint | boolean | string
-  } catch {
-    return null
-  }
+): bigint | boolean | string | null {
+  if (!r?.ok || r.data.length < 66 || !/^0x[0-9a-fA-F]{64}/.test(r.data)) return null
+  const word = r.data.slice(2, 66).toLowerCase()
+  if (functionName === 'allowance' || functionName === 'balanceOf') return BigInt(`0x${word}`)
+  if (functionName === 'isApprovedForAll')
+    return word === '0'.repeat(64) ? false : word === `${'0'.repeat(63)}1` ? true : null
+  return word.startsWith('0'.repeat(24)) ? `0x${word.slice(24)}` : null
 }
 
 function readStates(

@@ -14,10 +14,12 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
+import type { Logger } from '../util/logger'
 import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
+import { DigestFiles } from './digest-file'
 import { PageDigests, type PageDigest } from './page-digests'
 import { ScanStore, type ChainAnchor } from './scan-store'
 
@@ -37,6 +39,12 @@ export interface ApprovalsServiceOptions {
   headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
+  /**
+   * Where the digests of cached pages are saved (`<dataDir>/approval-digests`), so the first
+   * opening after a start reads no page; without it they are kept in memory only.
+   */
+  digestDir?: string
+  log?: Logger
 }
 
 /** Progress of a running scan: blocks read of the range it set out to read. */
@@ -52,9 +60,11 @@ export class ApprovalsService {
   readonly #o: ApprovalsServiceOptions
   readonly #running = new Map<string, AbortController>()
   readonly #pages = new PageDigests()
+  readonly #saved: DigestFiles | null
 
   constructor(options: ApprovalsServiceOptions) {
     this.#o = options
+    this.#saved = options.digestDir === undefined ? null : new DigestFiles(options.digestDir, options.log)
   }
 
   /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
@@ -217,6 +227,11 @@ export class ApprovalsService {
     )
   }
 
+  /** Removes a profile's saved page digests (its snapshots are gone: they name its addresses). */
+  forgetDigests(profileId: string): void {
+    this.#saved?.removeProfile(profileId)
+  }
+
   /** Stops a running scan after the window on the wire; true when one was running. */
   stop(profileId: string, network: string, address: Address): boolean {
     const run = this.#running.get(ScanStore.key(profileId, network, address))
@@ -228,6 +243,7 @@ export class ApprovalsService {
     const catalogue = await this.#o.snapshots.catalogue(profileId)
     const pages: PageDigest[] = []
     let balances: BalanceItem[] = []
+    const shelf = this.#saved?.shelf(profileId, network, address)
     for (const entry of catalogue) {
       if (entry.network !== network || entry.address !== address) continue
       if (entry.kind === 'balances') {
@@ -235,9 +251,10 @@ export class ApprovalsService {
         continue
       }
       const read = async () => ((await this.#o.snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null
-      const page = await this.#pages.get(entry, read)
+      const page = await this.#pages.get(entry, read, shelf)
       if (page) pages.push(page)
     }
+    shelf?.settle()
     return { pages, balances }
   }
 

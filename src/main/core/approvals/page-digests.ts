@@ -20,6 +20,14 @@ export function digestOf(txs: readonly Transaction[], owner: string): PageDigest
   }
 }
 
+/** The saved digests of one owner's pages (digest-file.ts), read from disk at the first page not digested in memory. */
+export interface DigestShelf {
+  /** The saved digest of this version of the page's file, if there is one. */
+  find(entry: SnapshotEntry): PageDigest | null
+  /** A digest the view used: what the file holds after it settles. */
+  use(entry: SnapshotEntry, digest: PageDigest): void
+}
+
 /** About 100,000 transactions' worth of pages of 50. */
 const DEFAULT_MAX = 2000
 
@@ -28,7 +36,9 @@ const DEFAULT_MAX = 2000
  * so opening the tab again or refreshing it reads no page that has not changed: reading and
  * decompressing an address's pages is most of the view's work. The least recently used go
  * first past `max`; a digest holds a page's approval calls and the parties it names, not its
- * transactions.
+ * transactions. With a shelf (digest-file.ts), a page not held here is looked for in the
+ * owner's saved digests before it is read, and every digest used is put on the shelf, so the
+ * first opening after a start reads no page either.
  */
 export class PageDigests {
   readonly #memo = new Map<string, { stamp: number; size: number; digest: PageDigest }>()
@@ -38,20 +48,29 @@ export class PageDigests {
     this.#max = max
   }
 
-  async get(entry: SnapshotEntry, read: () => Promise<Transaction[] | null>): Promise<PageDigest | null> {
+  async get(
+    entry: SnapshotEntry,
+    read: () => Promise<Transaction[] | null>,
+    shelf?: DigestShelf,
+  ): Promise<PageDigest | null> {
     const held = this.#memo.get(entry.path)
     if (held && held.stamp === entry.stamp && held.size === entry.size) {
       // Moved to the back: the map's order is the order of use.
       this.#memo.delete(entry.path)
       this.#memo.set(entry.path, held)
+      shelf?.use(entry, held.digest)
       return held.digest
     }
-    const txs = await read()
-    if (!txs) {
-      this.#memo.delete(entry.path)
-      return null
+    let digest = shelf?.find(entry) ?? null
+    if (!digest) {
+      const txs = await read()
+      if (!txs) {
+        this.#memo.delete(entry.path)
+        return null
+      }
+      digest = digestOf(txs, entry.address)
     }
-    const digest = digestOf(txs, entry.address)
+    shelf?.use(entry, digest)
     this.#memo.delete(entry.path)
     this.#memo.set(entry.path, { stamp: entry.stamp, size: entry.size, digest })
     for (const path of this.#memo.keys()) {
