@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type {
   BalancesView,
@@ -9,10 +6,10 @@ import type {
   BridgeCallOutputs,
   TransactionsPage,
 } from '@shared/bridge/contract'
-import { createCore, type Core } from '../app-core'
-import { Redactor } from '../util/logger'
+import type { Core } from '../app-core'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'
 import { admin, capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
+import { testCore } from '../testing/test-core'
 
 /**
  * Revalidation against a real sandbox (anvil behind the sandbox's RPC proxy): with freshness
@@ -24,29 +21,16 @@ interface Rig {
   info: SandboxInfo
   dir: string
   call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]>
+  dispose(): Promise<void>
 }
 
 async function rig(args: string[]): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), 'revalidate-'))
   const launcher = capturingLauncher(
     tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]),
   )
-  const core = await createCore({
-    host: 'web',
-    version: 'test',
-    platform: process.platform,
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    sandboxLauncher: launcher,
-    keychain: () => Promise.reject(new Error('the sandbox key is managed in memory')),
+  const { core, call, dir, dispose } = await testCore(launcher, {
     tuning: { freshness: { balancesMs: 0, firstPageMs: 0 } },
   })
-  const call = async <K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> => {
-    const r = await core.bridge.dispatch(name, input)
-    if (!r.ok) throw new Error(`${name}: ${r.error.kind}: ${r.error.message}`)
-    return r.value as BridgeCallOutputs[K]
-  }
   await call('profiles.activate', { id: 'sandbox' })
   await call('data.balances', { network: 'alpha', address: '0x0000000000000000000000000000000000000001' })
   // The height poll is the endpoint's first batch: from then on the app knows it takes batches.
@@ -56,7 +40,7 @@ async function rig(args: string[]): Promise<Rig> {
     interval: 200,
   })
   core.setVisible(false)
-  return { core, info: launcher.info!, dir, call }
+  return { core, info: launcher.info!, dir, call, dispose }
 }
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xfeed00 + i).toString(16).padStart(10, '0')}`
@@ -101,8 +85,7 @@ describe.each([
     await transfer(r.info, { network: 'alpha', to: other, amount: '1' })
   }, 600_000)
   afterAll(async () => {
-    await r?.core.dispose()
-    if (r) rmSync(r.dir, { recursive: true, force: true })
+    await r?.dispose()
   })
 
   it('an unchanged address costs the one revalidation batch (with batches) and keeps when it was fetched', async () => {

@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, WatchStatus } from '@shared/bridge/contract'
-import { createCore, type Core } from '../app-core'
-import { Redactor } from '../util/logger'
+import type { Core } from '../app-core'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'
 import { admin, capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
+import { testCore } from '../testing/test-core'
 
 /**
  * The watch check and the height source against real sandboxes: one as usual, one that
@@ -19,36 +18,23 @@ interface Rig {
   dir: string
   notified: { title: string; body: string }[]
   call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]>
+  dispose(): Promise<void>
 }
 
 async function rig(args: string[]): Promise<Rig> {
-  const dir = mkdtempSync(join(tmpdir(), 'watch-check-'))
   const launcher = capturingLauncher(
     tsxSandboxLauncher(['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000', ...args]),
   )
   const notified: { title: string; body: string }[] = []
-  const core = await createCore({
-    host: 'web',
-    version: 'test',
-    platform: process.platform,
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    sandboxLauncher: launcher,
-    keychain: () => Promise.reject(new Error('the sandbox key is managed in memory')),
+  const { core, call, dir, dispose } = await testCore(launcher, {
     notify: (title, body) => notified.push({ title, body }),
   })
-  const call = async <K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> => {
-    const r = await core.bridge.dispatch(name, input)
-    if (!r.ok) throw new Error(`${name}: ${r.error.kind}: ${r.error.message}`)
-    return r.value as BridgeCallOutputs[K]
-  }
   await call('profiles.activate', { id: 'sandbox' })
   await call('sandbox.status', {})
   await call('limiter.state', {})
   // Starts the sandbox (on demand, as the app does) and waits for it.
   await call('data.balances', { network: 'alpha', address: '0x0000000000000000000000000000000000000001' })
-  return { core, info: launcher.info!, dir, notified, call }
+  return { core, info: launcher.info!, dir, notified, call, dispose }
 }
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xbeef00 + i).toString(16).padStart(10, '0')}`
@@ -86,8 +72,7 @@ describe.each([
       })
   }, 600_000)
   afterAll(async () => {
-    await r?.core.dispose()
-    if (r) rmSync(r.dir, { recursive: true, force: true })
+    await r?.dispose()
   })
 
   it('sets a baseline first, then finds nothing new at the cost it announced', async () => {
