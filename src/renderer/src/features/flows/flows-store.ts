@@ -4,6 +4,7 @@ import type { BridgeError } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { normaliseAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
+import { readCachedPage } from '../../platform/cached-page'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { buildFlowGraph } from './flow-graph'
@@ -119,15 +120,7 @@ export const useFlowsStore = defineStore('flows', () => {
   let probing: Promise<void> = Promise.resolve()
 
   async function readCached(network: string, address: string): Promise<Transaction[] | null> {
-    const result = await bridge.invoke('data.transactions', {
-      network,
-      address,
-      cursor: null,
-      priority: 'user',
-      refresh: false,
-      cacheOnly: true,
-    })
-    return result.ok ? result.value.items : null
+    return (await readCachedPage(network, address))?.items ?? null
   }
 
   /** Finds out which of these addresses are cached, so their cost is known before they expand. */

@@ -1,7 +1,7 @@
 import { normaliseAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { bridge } from '../../platform/bridge'
+import { readCachedPage } from '../../platform/cached-page'
 import { useBalancesStore } from '../balances'
 import { useFlowsStore } from '../flows'
 import { useTransactionsStore } from '../transactions'
@@ -22,20 +22,13 @@ export interface GraphRef {
   hopLimit: number
 }
 
-/** The first page main holds for an address, of any age; `cacheOnly` never sends a request. */
+/** The first page main holds for an address, of any age, without a request (none: empty). */
 async function readCached(
   network: string,
   address: string,
 ): Promise<{ transactions: readonly Transaction[]; fetchedAt: string | null }> {
-  const r = await bridge.invoke('data.transactions', {
-    network,
-    address,
-    cursor: null,
-    priority: 'user',
-    refresh: false,
-    cacheOnly: true,
-  })
-  return r.ok ? { transactions: r.value.items, fetchedAt: r.value.fetchedAt } : { transactions: [], fetchedAt: null }
+  const page = await readCachedPage(network, address)
+  return { transactions: page?.items ?? [], fetchedAt: page?.fetchedAt ?? null }
 }
 
 /**
