@@ -1,28 +1,17 @@
 import { createHash } from 'node:crypto'
 import type { Transaction } from '@shared/domain/service-schemas'
+import { party } from '@shared/testing/service-samples'
 import { approveInput } from './analysis-approvals'
 
 /**
  * bench:analysis's generated transactions: hashes, addresses, tokens and methods spread like
  * real ones, a sixth of them the owner's approve calls (the approvals view finds them).
  */
+
 /** Hashes and addresses spread like real ones (a shared prefix would make every prefix search match everything). */
 export const hex = (n: number, width: number): string =>
   `0x${createHash('sha256').update(String(n)).digest('hex').slice(0, width)}`
 export const addr = (n: number): string => hex(n, 40)
-export const party = (hash: string, name: string | null = null) => ({
-  hash,
-  ens_domain_name: null,
-  implementations: [],
-  is_contract: false,
-  is_verified: false,
-  metadata: null,
-  name,
-  private_tags: [],
-  proxy_type: null,
-  public_tags: [],
-  watchlist_names: [],
-})
 export const ME = addr(0xabcdef)
 export const TOKENS = [
   { address: addr(0xc0), symbol: 'USDC', name: 'USD Coin', decimals: '6', type: 'ERC-20' },
@@ -64,7 +53,7 @@ export function makeTx(i: number, owner: string): Transaction {
     decoded_input: null,
     exchange_rate: null,
     fee: { type: 'actual', value: String(21_000_000_000_000 + i) },
-    from: party(self || out ? owner : other, out ? null : `Desk ${i % 50}`),
+    from: party(self || out ? owner : other, { name: out ? null : `Desk ${i % 50}` }),
     to: party(self || !out ? owner : other),
     gas_limit: '21000',
     gas_price: '1000000000',
