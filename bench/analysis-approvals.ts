@@ -1,10 +1,9 @@
 /**
  * bench:analysis's `approvals` line: the Approvals tab of one address as main builds it over the
- * bench's cache (its pages read from the snapshot store, the calls in them folded, the state
+ * bench's cache (its pages' digests read from the snapshot store, the calls in them folded, the state
  * read from one aggregate answer). The provider is left out: the answer to the state call is
  * made once per shape and handed back at once, so the time is Chainscope's own work.
  */
-import { join } from 'node:path'
 import { encodeFunctionData } from 'viem'
 import type { RpcBatchItem } from '@shared/bridge/contract'
 import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
@@ -68,7 +67,6 @@ export function approvalsView(snapshots: SnapshotStore, dataDir: string, owner: 
     scans: new ScanStore(dataDir),
     watchlists: () => [],
     billing: () => 'request',
-    digestDir: join(dataDir, 'approval-digests'),
   })
   const made = new Map<number, string>()
   const runtime: ApprovalsRuntime = {

@@ -11,13 +11,15 @@
  *   5% failed, some self-transfers, a sixth are the address's approve calls. approvals_ms: main's
  *   Approvals tab for one address of the restart's cache (below), its pages read from the
  *   store, the state answer made up front (no provider time); approvals_cpu_ms its CPU time
- *   (main thread and thread pool). approvals_cold_ms / approvals_cold_cpu_ms: the first run
- *   over a cache with no saved digests, which reads, digests every page and saves the digests;
- *   approvals_first_ms / approvals_first_cpu_ms: the first run of a new service (a restart),
- *   which reads the saved digests; approvals_digest_bytes_per_tx: their file's size a
- *   transaction; approvals_restart_ms / approvals_restart_cpu_ms: that first run after a start
- *   in a new process (bench/analysis-restart.ts), where no code has run yet. The median's runs
- *   find the pages digested in memory. Target: ≤ 100 ms each.
+ *   (main thread and thread pool). approvals_first_ms / approvals_first_cpu_ms: the first
+ *   opening ever of an address, by a new service, which reads the digests the store made as it
+ *   wrote the pages; approvals_restart_ms / approvals_restart_cpu_ms: the first opening of
+ *   another address after a start, in a new process (bench/analysis-restart.ts), where no code
+ *   has run yet; approvals_digest_bytes_per_tx: the digests' bytes on disk a transaction;
+ *   approvals_undigested_ms / approvals_undigested_cpu_ms: the first opening of an address
+ *   whose pages an older build wrote without digests, which reads, digests and keeps every
+ *   page (once per page). The median's runs find the pages digested in memory. Target:
+ *   ≤ 100 ms each.
  *   A view is one line of the `views` table.
  * - search_ms: mean time of one query on main's cached search (src/main/core/search) holding
  *   --items transactions plus balances, watch entries and notes; the queries are a hash prefix,
@@ -56,6 +58,7 @@ import { readFixture } from '@shared/testing/blockscout-fixtures'
 import { SearchService } from '../src/main/core/search/search-service'
 import { filterByQuestions, NO_FILTERS } from '../src/renderer/src/features/questions/address-filters'
 import { sortTransfers, transferRows } from '../src/renderer/src/features/questions/transfer-rows'
+import { approvalsDigester } from '../src/main/core/approvals/saved-digest'
 import { approvalsView } from './analysis-approvals'
 import { addr, hex, makeTx, ME, TOKENS } from './analysis-data'
 
@@ -100,6 +103,9 @@ const now = [
 ]
 let rows = 0
 const cache = await buildCache()
+/** Cached addresses whose Approvals tab the bench opens: with the digests the store made, and without. */
+const OPENED = addr(0x300000)
+const UNDIGESTED = addr(0x300001)
 const day = new Date(Date.UTC(2026, 0, 1) - (TXS / 2) * 60_000).toISOString().slice(0, 10)
 const asked = { token: TOKENS[0]!.address, party: addr(1 + 42), fromDay: '2025-01-01', toDay: day }
 /**
@@ -118,7 +124,7 @@ const views: [name: string, run: () => unknown][] = [
     () => counterparties(filterByQuestions(txs, ME, { ...NO_FILTERS, token: asked.token }), ME, asked.token),
   ],
   ['transfer_rows', () => sortTransfers(transferRows(txs, ME).rows, 'amount', 'desc')],
-  ['approvals', approvalsView(cache.snapshots, cache.root, addr(0x300000))],
+  ['approvals', approvalsView(cache.snapshots, cache.root, OPENED)],
 ]
 const viewTimes: string[] = []
 /** One run's wall and CPU time (main thread and thread pool), as `<name>_ms` and `<name>_cpu_ms`. */
@@ -132,22 +138,27 @@ async function once(name: string, run: () => unknown): Promise<void> {
 }
 for (const [name, run] of views) {
   if (name === 'approvals') {
-    // The very first opening reads and digests the address's pages and saves the digests; the
-    // first one after a start (a new service: `run`) reads those; later ones only changed pages.
-    await once('approvals_cold', approvalsView(cache.snapshots, cache.root, addr(0x300000)))
+    // The first opening ever reads the digests made as the pages were written (`run`: a new
+    // service); later ones find them in memory.
     await once('approvals_first', run)
-    // The same in a new process: nothing compiled or loaded yet, as after a start of the app.
+    // Another address's first opening in a new process: nothing compiled or loaded yet, as after a start of the app.
     const child = spawnSync(
       'npx',
-      ['tsx', '--tsconfig', 'tsconfig.bench.json', 'bench/analysis-restart.ts', cache.root, addr(0x300000)],
+      ['tsx', '--tsconfig', 'tsconfig.bench.json', 'bench/analysis-restart.ts', cache.root, addr(0x300002)],
       { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' },
     )
     const restart = z.object({ ms: z.number(), cpuMs: z.number() }).safeParse(JSON.parse(child.stdout || 'null'))
     if (!restart.success) throw new Error(`analysis-restart.ts answered nothing readable: ${child.stderr}`)
     viewTimes.push(`approvals_restart_ms=${restart.data.ms.toFixed(1)}`)
     viewTimes.push(`approvals_restart_cpu_ms=${restart.data.cpuMs.toFixed(1)}`)
-    const digests = diskBytes(join(cache.root, 'approval-digests'))
+    const digests = diskBytes(join(cache.root, 'snapshots', 'p', 'alpha', OPENED, 'digests'))
     viewTimes.push(`approvals_digest_bytes_per_tx=${(digests / Math.ceil(ITEMS / ADDRESSES)).toFixed(0)}`)
+    // A third address's pages as an older build left them: no digests.
+    rmSync(join(cache.root, 'snapshots', 'p', 'alpha', UNDIGESTED, 'digests'), { recursive: true })
+    const older = new SnapshotStore({ root: join(cache.root, 'snapshots'), digester: approvalsDigester })
+    await older.catalogue('p')
+    await once('approvals_undigested', approvalsView(older, cache.root, UNDIGESTED))
+    await older.flush()
   }
   const t = await median(run)
   viewTimes.push(`${name}_ms=${t.ms.toFixed(1)}`)
@@ -252,7 +263,7 @@ interface Cache {
 /** --items transactions over --addresses addresses in the snapshot store (pages of 50), as a restart finds them. */
 async function buildCache(): Promise<Cache> {
   const root = mkdtempSync(join(tmpdir(), 'bench-cache-'))
-  const snapshots = new SnapshotStore({ root: join(root, 'snapshots') })
+  const snapshots = new SnapshotStore({ root: join(root, 'snapshots'), digester: approvalsDigester })
   const perAddress = Math.ceil(ITEMS / ADDRESSES / 50)
   let n = 0
   for (let a = 0; a < ADDRESSES; a++) {
@@ -333,7 +344,8 @@ async function fixtureBytesPerTx(): Promise<{ compressed: number; json: number }
   const items = readFixture('transactions').items.map((i) => i.item as Transaction)
   const root = mkdtempSync(join(tmpdir(), 'bench-fixtures-'))
   try {
-    const store = new SnapshotStore({ root })
+    // As the app keeps them: each page with its approvals digest.
+    const store = new SnapshotStore({ root, digester: approvalsDigester })
     let n = 0
     let json = 0
     // A page holds each fixture item once (there are 20): repeats within a page would

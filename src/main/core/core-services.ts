@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '@shared/bridge/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '@shared/domain/profile'
@@ -24,6 +25,7 @@ import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 import { ApprovalsService } from './approvals/approvals-service'
 import { ScanStore } from './approvals/scan-store'
+import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
 
 export interface CoreServicesOptions {
@@ -91,8 +93,12 @@ export class CoreServices {
       log,
       redact: options.redactor,
       disk,
+      // Each page is digested for the Approvals tab as it is written, while its items are in memory.
+      digester: approvalsDigester,
       ...options.snapshots,
     })
+    // Where builds before the digests kept beside the pages saved them: a cache, made again.
+    void rm(join(dataDir, 'approval-digests'), { recursive: true, force: true }).catch(() => undefined)
     this.quota = new QuotaFile(join(dataDir, 'quota.json'), disk)
     this.watchlists = new WatchlistStore({
       dataDir,
@@ -148,7 +154,6 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
-      digestDir: join(dataDir, 'approval-digests'),
       log,
     })
     this.sandbox = new SandboxManager({

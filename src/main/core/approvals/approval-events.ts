@@ -1,6 +1,6 @@
 import { decodeFunctionData } from 'viem'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { approvalsAbi } from '@shared/domain/approvals'
+import { APPROVAL_SELECTORS, approvalsAbi } from '@shared/domain/approvals'
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, topicAddress } from '@shared/domain/events'
 
 /**
@@ -57,9 +57,12 @@ function fromDecodedInput(tx: Transaction): Decoded | null {
   return { name, args: d.parameters.map((p) => p.value) }
 }
 
+/** Only these inputs are decoded: a failed decoding throws, which is slow over thousands of other calls. */
+const SELECTORS = new Set<string>(Object.values(APPROVAL_SELECTORS))
+
 /** The call read from the raw input against the standard ABIs (a service that decoded nothing). */
 function fromRawInput(tx: Transaction): Decoded | null {
-  if (tx.raw_input.length < 10) return null
+  if (!SELECTORS.has(tx.raw_input.slice(0, 10).toLowerCase())) return null
   try {
     const d = decodeFunctionData({ abi: approvalsAbi, data: tx.raw_input as `0x${string}` })
     return NAMES.has(d.functionName) ? { name: d.functionName, args: d.args ?? [] } : null

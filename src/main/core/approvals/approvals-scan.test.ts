@@ -78,7 +78,12 @@ describe('approvals scan', () => {
 
   const open = (): void => {
     service = new ApprovalsService({
-      snapshots: { catalogue: async () => [], readEntry: async () => null },
+      snapshots: {
+        catalogue: async () => [],
+        readEntry: async () => null,
+        readDigest: async () => null,
+        writeDigest: async () => {},
+      },
       scans: new ScanStore(dir),
       watchlists: () => [],
       billing: () => 'call',

@@ -19,8 +19,9 @@ import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
-import { DigestFiles } from './digest-file'
-import { PageDigests, type PageDigest } from './page-digests'
+import { mapLimited } from '../util/map-limited'
+import { PageDigests, type DigestShelf } from './page-digests'
+import { fromSaved, savedDigestSchema, toSaved } from './saved-digest'
 import { ScanStore, type ChainAnchor } from './scan-store'
 
 /** What the service needs of a profile's runtime. */
@@ -31,7 +32,8 @@ export interface ApprovalsRuntime {
 }
 
 export interface ApprovalsServiceOptions {
-  snapshots: Pick<SnapshotStore, 'catalogue' | 'readEntry'>
+  /** Its digests are those the store keeps beside each page (saved-digest.ts's `approvalsDigester`). */
+  snapshots: Pick<SnapshotStore, 'catalogue' | 'readEntry' | 'readDigest' | 'writeDigest'>
   scans: ScanStore
   watchlists: () => readonly Watchlist[]
   billing: (profileId: string) => Billing
@@ -39,13 +41,11 @@ export interface ApprovalsServiceOptions {
   headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
-  /**
-   * Where the digests of cached pages are saved (`<dataDir>/approval-digests`), so the first
-   * opening after a start reads no page; without it they are kept in memory only.
-   */
-  digestDir?: string
   log?: Logger
 }
+
+/** Digests or pages read at once: enough to keep the thread pool's four threads busy. */
+const READS_AT_ONCE = 8
 
 /** Progress of a running scan: blocks read of the range it set out to read. */
 export type ScanProgressEvent = LogProgress & { network: string; address: string }
@@ -60,11 +60,18 @@ export class ApprovalsService {
   readonly #o: ApprovalsServiceOptions
   readonly #running = new Map<string, AbortController>()
   readonly #pages = new PageDigests()
-  readonly #saved: DigestFiles | null
+  readonly #shelf: DigestShelf
 
   constructor(options: ApprovalsServiceOptions) {
     this.#o = options
-    this.#saved = options.digestDir === undefined ? null : new DigestFiles(options.digestDir, options.log)
+    const { snapshots } = options
+    this.#shelf = {
+      find: async (entry) => {
+        const saved = await snapshots.readDigest(entry, savedDigestSchema)
+        return saved && fromSaved(saved)
+      },
+      keep: (entry, digest) => void snapshots.writeDigest(entry, toSaved(digest)),
+    }
   }
 
   /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
@@ -227,11 +234,6 @@ export class ApprovalsService {
     )
   }
 
-  /** Removes a profile's saved page digests (its snapshots are gone: they name its addresses). */
-  forgetDigests(profileId: string): void {
-    this.#saved?.removeProfile(profileId)
-  }
-
   /** Stops a running scan after the window on the wire; true when one was running. */
   stop(profileId: string, network: string, address: Address): boolean {
     const run = this.#running.get(ScanStore.key(profileId, network, address))
@@ -240,22 +242,21 @@ export class ApprovalsService {
   }
 
   async #loaded(profileId: string, network: string, address: string) {
-    const catalogue = await this.#o.snapshots.catalogue(profileId)
-    const pages: PageDigest[] = []
-    let balances: BalanceItem[] = []
-    const shelf = this.#saved?.shelf(profileId, network, address)
-    for (const entry of catalogue) {
-      if (entry.network !== network || entry.address !== address) continue
-      if (entry.kind === 'balances') {
-        balances = ((await this.#o.snapshots.readEntry(entry))?.items as BalanceItem[] | undefined) ?? balances
-        continue
-      }
-      const read = async () => ((await this.#o.snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null
-      const page = await this.#pages.get(entry, read, shelf)
-      if (page) pages.push(page)
-    }
-    shelf?.settle()
-    return { pages, balances }
+    const { snapshots } = this.#o
+    const mine = (await snapshots.catalogue(profileId)).filter((e) => e.network === network && e.address === address)
+    const held = mine.find((e) => e.kind === 'balances')
+    const balances = (held && ((await snapshots.readEntry(held))?.items as BalanceItem[] | undefined)) ?? []
+    const pages = await mapLimited(
+      mine.filter((e) => e.kind === 'page'),
+      READS_AT_ONCE,
+      (entry) =>
+        this.#pages.get(
+          entry,
+          async () => ((await snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null,
+          this.#shelf,
+        ),
+    )
+    return { pages: pages.filter((p) => p !== null), balances }
   }
 
   #row(s: ApprovalState, book: PartyBook): ApprovalRow {

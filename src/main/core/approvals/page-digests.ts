@@ -20,25 +20,24 @@ export function digestOf(txs: readonly Transaction[], owner: string): PageDigest
   }
 }
 
-/** The saved digests of one owner's pages (digest-file.ts), read from disk at the first page not digested in memory. */
+/** The digests kept beside the pages on disk (the snapshot store's), looked at before a page is read. */
 export interface DigestShelf {
-  /** The saved digest of this version of the page's file, if there is one. */
-  find(entry: SnapshotEntry): PageDigest | null
-  /** A digest the view used: what the file holds after it settles. */
-  use(entry: SnapshotEntry, digest: PageDigest): void
+  /** The kept digest of this version of the page, if there is one. */
+  find(entry: SnapshotEntry): Promise<PageDigest | null>
+  /** A digest made from the page because none was kept (a page written by an older build). */
+  keep(entry: SnapshotEntry, digest: PageDigest): void
 }
 
 /** About 100,000 transactions' worth of pages of 50. */
 const DEFAULT_MAX = 2000
 
 /**
- * Digests of cached pages, each made once per version of its file (path, stamp and size),
- * so opening the tab again or refreshing it reads no page that has not changed: reading and
- * decompressing an address's pages is most of the view's work. The least recently used go
- * first past `max`; a digest holds a page's approval calls and the parties it names, not its
- * transactions. With a shelf (digest-file.ts), a page not held here is looked for in the
- * owner's saved digests before it is read, and every digest used is put on the shelf, so the
- * first opening after a start reads no page either.
+ * Digests of cached pages in memory, each used once per version of its file (path, stamp and
+ * size), so opening the tab again or refreshing it reads nothing that has not changed. The
+ * least recently used go first past `max`; a digest holds a page's approval calls and the
+ * parties it names, not its transactions. A page not held here is looked for on the shelf
+ * (the digest the snapshot store kept when it wrote the page) before the page itself is read:
+ * reading and checking an address's pages is most of the view's work.
  */
 export class PageDigests {
   readonly #memo = new Map<string, { stamp: number; size: number; digest: PageDigest }>()
@@ -58,10 +57,9 @@ export class PageDigests {
       // Moved to the back: the map's order is the order of use.
       this.#memo.delete(entry.path)
       this.#memo.set(entry.path, held)
-      shelf?.use(entry, held.digest)
       return held.digest
     }
-    let digest = shelf?.find(entry) ?? null
+    let digest = (await shelf?.find(entry)) ?? null
     if (!digest) {
       const txs = await read()
       if (!txs) {
@@ -69,8 +67,8 @@ export class PageDigests {
         return null
       }
       digest = digestOf(txs, entry.address)
+      shelf?.keep(entry, digest)
     }
-    shelf?.use(entry, digest)
     this.#memo.delete(entry.path)
     this.#memo.set(entry.path, { stamp: entry.stamp, size: entry.size, digest })
     for (const path of this.#memo.keys()) {

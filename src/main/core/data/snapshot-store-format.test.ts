@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { clone, readFixture } from '@shared/testing/blockscout-fixtures'
 import { balanceItem, transaction } from '../testing/service-fixtures'
+import { approvalsDigester } from '../approvals/saved-digest'
 import { SnapshotStore } from './snapshot-store'
 
 let dir: string
@@ -88,10 +89,10 @@ describe('SnapshotStore on disk', () => {
     expect((await fresh.catalogue('p')).length).toBe(1)
   })
 
-  it('holds a week of a full quota (350,000 transactions) within the default 256 MiB', async () => {
+  it('holds a week of a full quota (350,000 transactions) within the default 256 MiB, with the digests the app keeps', async () => {
     // Blockscout's own items, made distinct as a week of them would be (hash, block, nonce, time).
     const items = readFixture('transactions').items.map((i) => i.item as Transaction)
-    const store = new SnapshotStore({ root: dir })
+    const store = new SnapshotStore({ root: dir, digester: approvalsDigester })
     let n = 0
     for (let p = 0; p < 20; p++) {
       const txs = Array.from({ length: 50 }, (_, j) => {
@@ -107,6 +108,8 @@ describe('SnapshotStore on disk', () => {
       })
       await store.writePage('p', 'alpha', A, p === 0 ? null : `c${p}`, { fetchedAt: 1, items: txs, nextCursor: null })
     }
+    await store.flush()
+    expect(readdirSync(join(dir, 'p', 'alpha', A, 'digests'))).toHaveLength(20)
     const perTx = store.totalBytes / n
     expect(perTx * 350_000).toBeLessThan(256 * 1024 * 1024)
   })

@@ -1,7 +1,6 @@
 import type { ProfileView } from '@shared/bridge/contract'
 import type { Billing } from '@shared/domain/billing'
 import { SANDBOX_PROFILE_ID, type Limits, type ProfileInput } from '@shared/domain/profile'
-import type { ApprovalsService } from '../approvals/approvals-service'
 import type { SnapshotStore } from '../data/snapshot-store'
 import type { KeyStore } from '../keys/key-store'
 import type { QuotaFile } from '../limiter/quota-store'
@@ -15,8 +14,6 @@ export interface ProfileParts {
   readonly keys: KeyStore
   readonly quota: QuotaFile
   readonly snapshots: SnapshotStore
-  /** Its saved digests of cached pages go with the snapshots. */
-  readonly approvals: Pick<ApprovalsService, 'forgetDigests'>
   readonly sandbox: SandboxManager
   runtime(profileId: string): ProfileRuntime
   forgetRuntime(profileId: string): void
@@ -49,7 +46,6 @@ export class ProfileUseCases {
     if (addressesChanged) {
       runtime.data.clearCache()
       await s.snapshots.removeProfile(profile.id)
-      s.approvals.forgetDigests(profile.id)
     }
     // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
     // so no caller of the bridge can send the stored key to a host of its choosing.
@@ -67,7 +63,6 @@ export class ProfileUseCases {
     s.forgetRuntime(id)
     s.quota.remove(id)
     await s.snapshots.removeProfile(id)
-    s.approvals.forgetDigests(id)
     s.profilesChanged()
     // The profile is gone either way; a keychain that refuses is reported, not hidden.
     await s.keys.clear(key)
