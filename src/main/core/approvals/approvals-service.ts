@@ -9,7 +9,7 @@ import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
 import { aggregateReads, readAggregate } from '../balances/aggregate3'
 import { multicallProbe } from '../balances/balance-calls'
 import type { CoinBalances } from '../balances/coin-balances'
-import type { SnapshotStore } from '../data/snapshot-store'
+import type { SnapshotEntry, SnapshotStore } from '../data/snapshot-store'
 import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
@@ -20,7 +20,7 @@ import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
 import { mapLimited } from '../util/map-limited'
-import { PageDigests, type DigestShelf } from './page-digests'
+import { PageDigests, type DigestShelf, type PageDigest } from './page-digests'
 import { fromSaved, savedDigestSchema, toSaved } from './saved-digest'
 import { ScanStore, type ChainAnchor } from './scan-store'
 
@@ -60,18 +60,9 @@ export class ApprovalsService {
   readonly #o: ApprovalsServiceOptions
   readonly #running = new Map<string, AbortController>()
   readonly #pages = new PageDigests()
-  readonly #shelf: DigestShelf
 
   constructor(options: ApprovalsServiceOptions) {
     this.#o = options
-    const { snapshots } = options
-    this.#shelf = {
-      find: async (entry) => {
-        const saved = await snapshots.readDigest(entry, savedDigestSchema)
-        return saved && fromSaved(saved)
-      },
-      keep: (entry, digest) => void snapshots.writeDigest(entry, toSaved(digest)),
-    }
   }
 
   /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
@@ -81,7 +72,10 @@ export class ApprovalsService {
     address: Address,
     meter: SpendMeter = { requests: 0, units: 0 },
   ): Promise<ApprovalsView> {
-    const { pages, balances } = await this.#loaded(runtime.profileId, network, address)
+    const { pages, balances, made } = await this.#loaded(runtime.profileId, network, address)
+    // Digests made from pages (written by a build that kept none) are kept once all are read:
+    // in the background, while the state call is on the wire.
+    for (const [entry, digest] of made) void this.#o.snapshots.writeDigest(entry, () => toSaved(digest))
     const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const book = new PartyBook(pages, balances, this.#o.watchlists(), network)
     const folded = scan?.approvals ?? []
@@ -246,6 +240,14 @@ export class ApprovalsService {
     const mine = (await snapshots.catalogue(profileId)).filter((e) => e.network === network && e.address === address)
     const held = mine.find((e) => e.kind === 'balances')
     const balances = (held && ((await snapshots.readEntry(held))?.items as BalanceItem[] | undefined)) ?? []
+    const made: [SnapshotEntry, PageDigest][] = []
+    const shelf: DigestShelf = {
+      find: async (entry) => {
+        const saved = await snapshots.readDigest(entry, savedDigestSchema)
+        return saved && fromSaved(saved)
+      },
+      keep: (entry, digest) => made.push([entry, digest]),
+    }
     const pages = await mapLimited(
       mine.filter((e) => e.kind === 'page'),
       READS_AT_ONCE,
@@ -253,10 +255,10 @@ export class ApprovalsService {
         this.#pages.get(
           entry,
           async () => ((await snapshots.readEntry(entry))?.items as Transaction[] | undefined) ?? null,
-          this.#shelf,
+          shelf,
         ),
     )
-    return { pages: pages.filter((p) => p !== null), balances }
+    return { pages: pages.filter((p) => p !== null), balances, made }
   }
 
   #row(s: ApprovalState, book: PartyBook): ApprovalRow {

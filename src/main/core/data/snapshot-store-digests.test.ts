@@ -48,14 +48,14 @@ describe('SnapshotStore: the digest kept beside each page', () => {
     await plain.flush()
     const [entry] = await pagesOf(plain)
     expect(await plain.readDigest(entry!, digestSchema)).toBeNull()
-    await plain.writeDigest(entry!, { address: A, hashes: ['kept'] })
+    await plain.writeDigest(entry!, () => ({ address: A, hashes: ['kept'] }))
     expect(await new SnapshotStore({ root: dir }).readDigest(entry!, digestSchema)).toEqual({
       address: A,
       hashes: ['kept'],
     })
 
     await plain.writePage('p', 'alpha', A, null, page(2))
-    await plain.writeDigest(entry!, { address: A, hashes: ['stale'] })
+    await plain.writeDigest(entry!, () => ({ address: A, hashes: ['stale'] }))
     const [now] = await pagesOf(plain)
     expect(now!.stamp === entry!.stamp && now!.size === entry!.size).toBe(false)
     expect(await plain.readDigest(now!, digestSchema)).toBeNull()

@@ -200,14 +200,14 @@ export class SnapshotStore {
 
   /**
    * Keeps a digest beside a page written without one (by a build that made none), unless the
-   * page changed or went meanwhile. In the background, like every write.
+   * page changed or went meanwhile. In the background, like every write: `digest` is made then.
    */
-  writeDigest(entry: SnapshotEntry, data: unknown): Promise<void> {
+  writeDigest(entry: SnapshotEntry, digest: () => unknown): Promise<void> {
     return this.#serial(async () => {
       await new Promise<void>((resolve) => setImmediate(resolve))
       const held = this.#index?.get(entry.path)
       if (held?.stamp === entry.stamp && held.size === entry.size)
-        await this.#putDigest(plainName(entry.path), held, data)
+        await this.#putDigest(plainName(entry.path), held, this.#made(digest))
     })
   }
 
