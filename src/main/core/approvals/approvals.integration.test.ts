@@ -1,7 +1,9 @@
+import { readdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import { decodeFunctionData } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { approvalsAbi } from '@shared/domain/approvals'
 import type { SandboxInfo, SandboxLauncher } from '../sandbox/sandbox-launcher'
 import { admin, capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
@@ -136,6 +138,11 @@ describe.each(MODES)('approvals against %s', (_name, mode) => {
       const holder = info.demo_addresses[network]!.holder!
       await call('data.transactions', { network, address: holder })
       await call('data.balances', { network, address: holder })
+      // The page is digested for this tab as it is written (in the background), before any opening.
+      const folder = join(rig.dir, 'snapshots', 'sandbox', network, holder.toLowerCase())
+      await vi.waitFor(() =>
+        expect(readdirSync(join(folder, 'digests'))).toEqual(readdirSync(folder).filter((n) => n.startsWith('tx-'))),
+      )
       const view = await call('approvals.view', { network, address: holder })
       const brief = view.rows.map((r) => ({
         kind: r.kind,
