@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, BridgeEventName } from '@shared/bridge/contract'
 import { createCore, type Core, type CoreOptions } from './app-core'
-import { Redactor } from './util/logger'
+import { testCoreOptions } from './testing/core-options'
 
 /** The composition root through the bridge: profiles, settings, notices, watchlists, lifecycle. */
 let dir: string
@@ -22,16 +22,14 @@ async function open(extra: Partial<CoreOptions> = {}): Promise<{
   events: { event: BridgeEventName; payload: unknown }[]
   call: <K extends BridgeCallName>(n: K, i: BridgeCallInput<K>) => Promise<BridgeCallOutputs[K]>
 }> {
-  const core = await createCore({
-    host: 'web',
-    version: '1.2.3',
-    platform: 'linux',
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychain: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
-    ...extra,
-  })
+  const core = await createCore(
+    testCoreOptions(dir, {
+      version: '1.2.3',
+      platform: 'linux',
+      keychain: () => Promise.reject(new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')),
+      ...extra,
+    }),
+  )
   cores.push(core)
   const events: { event: BridgeEventName; payload: unknown }[] = []
   core.bridge.subscribe((event, payload) => events.push({ event, payload }))

@@ -37,7 +37,7 @@ export interface CoreOptions {
   tuning?: RuntimeTuning
   /** Height polling budget and pacing. Defaults in height-watcher.ts. */
   height?: CoreServicesOptions['height']
-  /** Offline snapshot bounds. Default 256 MiB, 200 pages per address. */
+  /** Offline snapshot bounds. Default 256 MiB, 7,000 pages per address. */
   snapshots?: CoreServicesOptions['snapshots']
   /** Desktop notification when a watch check finds changes (Electron passes one; the web page uses the browser's). */
   notify?: CoreServicesOptions['notify']

@@ -7,7 +7,7 @@ import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs, Notice } from 
 import { createCore, type Core } from './app-core'
 import { json, startScriptedServer } from './testing/scripted-server'
 import { balanceItem } from './testing/service-fixtures'
-import { Redactor } from './util/logger'
+import { testCoreOptions } from './testing/core-options'
 
 /**
  * A data folder whose disk refuses writes, through the bridge the windows use: a real full
@@ -67,15 +67,7 @@ function smallDisk(): { dir: string; refuse(): string; allow(): void } {
 }
 
 async function open(dir: string) {
-  const core = await createCore({
-    host: 'web',
-    version: '1.0.0',
-    platform: 'linux',
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
-  })
+  const core = await createCore(testCoreOptions(dir))
   cores.push(core)
   const notices: Notice[] = []
   core.bridge.subscribe((event, payload) => {

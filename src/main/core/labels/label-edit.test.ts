@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { BridgeCallInput, BridgeCallName } from '@shared/bridge/contract'
 import type { BridgeResult } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from '../testing/core-options'
 
 const A = '0x52908400098527886E0F7030069857D2E4169EE7'
 const a = A.toLowerCase()
@@ -14,15 +14,7 @@ let core: Core
 const events: unknown[] = []
 
 async function start(): Promise<Core> {
-  const c = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: 'linux',
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
-  })
+  const c = await createCore(testCoreOptions(dir))
   c.bridge.subscribe((event, payload) => event === 'labels.changed' && events.push(payload))
   return c
 }

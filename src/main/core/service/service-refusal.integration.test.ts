@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from '../testing/core-options'
 import { capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
 
 /**
@@ -21,18 +21,13 @@ const launcher = capturingLauncher(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'refusal-'))
-  core = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: process.platform,
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    sandboxLauncher: launcher,
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
-    // One attempt each: the test counts refusals, not retries.
-    tuning: { client: { maxAttempts: 1 } },
-  })
+  core = await createCore(
+    testCoreOptions(dir, {
+      sandboxLauncher: launcher,
+      // One attempt each: the test counts refusals, not retries.
+      tuning: { client: { maxAttempts: 1 } },
+    }),
+  )
   await call('profiles.activate', { id: 'sandbox' })
   await call('rpc.call', { network: 'alpha', method: 'eth_blockNumber', params: [] })
 }, 300_000)

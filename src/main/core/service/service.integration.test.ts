@@ -13,6 +13,7 @@ import type {
 import type { BridgeError } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
 import { Redactor, type Logger } from '../util/logger'
+import { testCoreOptions } from '../testing/core-options'
 import type { SandboxInfo } from '../sandbox/sandbox-launcher'
 import { admin, capturingLauncher, tsxSandboxLauncher } from '../testing/sandbox-harness'
 
@@ -436,16 +437,7 @@ describe('core against a sandbox with a tiny quota', () => {
   it("turns the service's quota answer into quota-exhausted and stops asking", async () => {
     const small = capturingLauncher(tsxSandboxLauncher(['--admin', '--quota', '3']))
     const d = mkdtempSync(join(tmpdir(), 'core-quota-'))
-    const c = await createCore({
-      host: 'web',
-      version: '0',
-      platform: 'linux',
-      dataDir: d,
-      log: { info() {}, warn() {}, error() {} },
-      redactor: new Redactor(),
-      sandboxLauncher: small,
-      keychain: () => Promise.reject(new Error('unused')),
-    })
+    const c = await createCore(testCoreOptions(d, { sandboxLauncher: small }))
     try {
       await c.bridge.dispatch('profiles.activate', { id: 'sandbox' })
       for (let i = 0; i < 3; i++)

@@ -6,7 +6,7 @@ import type { BridgeError } from '@shared/bridge/errors'
 import type { Limits } from '@shared/domain/profile'
 import { createCore, type Core } from '../app-core'
 import type { RuntimeTuning } from '../profiles/profile-runtime'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from './core-options'
 
 /**
  * A core in a fresh data folder whose active profile points at `serviceUrl` (a scripted server
@@ -29,16 +29,7 @@ export async function scriptedCore(options: {
   dispose(): Promise<void>
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'scripted-core-'))
-  const core = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: 'linux',
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
-    tuning: options.tuning ?? {},
-  })
+  const core = await createCore(testCoreOptions(dir, { tuning: options.tuning ?? {} }))
   async function call<K extends BridgeCallName>(name: K, input: BridgeCallInput<K>): Promise<BridgeCallOutputs[K]> {
     const r = await core.bridge.dispatch(name, input)
     if (!r.ok) throw new Error(`${name} failed: ${r.error.kind}: ${r.error.message}`)

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '@shared/bridge/contract'
 import { createCore, type Core, type CoreOptions } from '../app-core'
 import type { SandboxLauncher } from '../sandbox/sandbox-launcher'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from './core-options'
 
 /**
  * The core as the web host makes it, on a fresh data folder, with `launcher` as its sandbox and
@@ -23,17 +23,7 @@ export async function testCore(
   dispose(): Promise<void>
 }> {
   const dir = mkdtempSync(join(tmpdir(), 'test-core-'))
-  const core = await createCore({
-    host: 'web',
-    version: 'test',
-    platform: process.platform,
-    dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    sandboxLauncher: launcher,
-    keychain: () => Promise.reject(new Error('the sandbox key is managed in memory')),
-    ...extra,
-  })
+  const core = await createCore(testCoreOptions(dir, { sandboxLauncher: launcher, ...extra }))
   return {
     core,
     dir,
