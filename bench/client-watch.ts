@@ -46,18 +46,10 @@ export async function watchCheckBench(bench: LiveBench, label = ''): Promise<str
       ]),
     )
     await call('watch.check', { listId: list.id })
-    const blockNumber = async (): Promise<number> => {
-      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      })
-      return Number(((await r.json()) as { result: string }).result)
-    }
     const measure = async (): Promise<{ requests: number; units: number; changed: number }> => {
       // A new block since the last check (probed outside the measure): the check has blocks to read.
-      const at = await blockNumber()
-      while ((await blockNumber()) === at) await new Promise((r) => setTimeout(r, 500))
+      const at = await ops.head(network)
+      while ((await ops.head(network)) === at) await new Promise((r) => setTimeout(r, 500))
       const before = await ops.stats(info.api_key)
       const estimate = await call('watch.estimate', { listId: list.id })
       const result = await call('watch.check', { listId: list.id })
@@ -72,15 +64,10 @@ export async function watchCheckBench(bench: LiveBench, label = ''): Promise<str
       `watch-check:${label} addresses=50 changed=${m.changed} requests=${m.requests} units=${m.units} naive_units=100`
     const quiet = await measure()
     lines.push(line(quiet))
-    const kinds = ['native', 'erc20', 'erc721', 'erc1155', 'native']
+    const kinds = ['native', 'erc20', 'erc721', 'erc1155', 'native'] as const
     for (const [i, kind] of kinds.entries()) {
       const to = addresses[20 + i * 5]
-      const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ network, to, kind }),
-      })
-      if (!r.ok) throw new Error(`admin transfer: HTTP ${r.status} ${await r.text()}`)
+      await ops.transfer({ network, to: to!, kind })
     }
     const moved = await measure()
     lines.push(line(moved))
@@ -103,14 +90,7 @@ export async function heightLive(log: (m: string) => void, batch: boolean, secon
     let probes = 0
     const truth = async (network: string): Promise<number> => {
       probes += 1
-      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      })
-      const body = (await r.json()) as { result?: string }
-      if (!body.result) throw new Error(`probe of ${network}: ${JSON.stringify(body)}`)
-      return Number(BigInt(body.result))
+      return ops.head(network)
     }
     const errors: number[] = []
     const late: number[] = []

@@ -65,16 +65,6 @@ export async function weekAwayReal(log: (m: string) => void): Promise<string> {
   try {
     const { info } = sandbox
     const ops = admin(info)
-    const blockNumber = async (): Promise<number> => {
-      const r = await fetch(`${info.rpc_url}/${NETWORK}/${info.api_key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      })
-      const body = (await r.json()) as { result?: string }
-      if (!body.result) throw new Error(`eth_blockNumber: ${JSON.stringify(body)}`)
-      return Number(BigInt(body.result))
-    }
     const { core, call, dispose } = await freshCore(sandbox, { warm: false })
     try {
       const addresses = weekAddresses()
@@ -85,25 +75,19 @@ export async function weekAwayReal(log: (m: string) => void): Promise<string> {
           entry: { address, network: NETWORK, label: '', note: '', tags: [] },
         })
       await call('watch.check', { listId: list.id })
-      const start = await blockNumber()
+      const start = await ops.head(NETWORK)
       const mining = performance.now()
       const changed: string[] = []
       for (const [i, kind] of WEEK_KINDS.entries()) {
         const to = changedAddress(addresses, i)
         const after = i === 0 ? undefined : movedAt(i, GAP) - movedAt(i - 1, GAP) - 2
-        const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ network: NETWORK, to, kind: SANDBOX_KIND[kind], after }),
-        })
-        if (!r.ok) throw new Error(`admin transfer: HTTP ${r.status} ${await r.text()}`)
         // The transfer: the block before the empty ones, the empty ones, then its own block.
-        const { block } = (await r.json()) as { block: number }
+        const { block } = await ops.transfer({ network: NETWORK, to, kind: SANDBOX_KIND[kind], after })
         if (block !== start + movedAt(i, GAP))
           throw new Error(`the ${kind} movement landed at block ${block}, not ${start + movedAt(i, GAP)}`)
         changed.push(to)
       }
-      const head = await blockNumber()
+      const head = await ops.head(NETWORK)
       const blocks = head - start
       log(
         `week-away (real): mined ${blocks} blocks (${start + 1}-${head}) in ${((performance.now() - mining) / 1000).toFixed(1)} s`,

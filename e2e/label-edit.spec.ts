@@ -42,7 +42,7 @@ test('labels: add, change and remove one label, found by search', async ({ app }
       const hit = results.getByRole('button', { name: /Your label\s*Whale vault \(0x/ })
       await expect(hit).toBeVisible({ timeout: 15_000 })
       await search.fill('cold')
-      await expect(results.getByRole('status')).toContainText(/Nothing cached matches|match/)
+      await expect(results.getByRole('status')).toContainText('Nothing cached matches')
       await expect(results.getByRole('button', { name: /Your label/ })).toHaveCount(0)
       await search.fill('')
     })

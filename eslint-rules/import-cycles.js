@@ -18,19 +18,19 @@ import ts from 'typescript'
  * components are recomputed (other files are read from disk once per process).
  */
 const EXTENSIONS = ['.ts', '.tsx', '.vue', '.js', '.mjs', '.d.ts']
-const DEFAULT_ALIASES = { '@shared': 'src/shared' }
+/** The one path alias (tsconfig's `paths`): `@shared/…` is `src/shared/…`. */
+const ALIASES = { '@shared': 'src/shared' }
 const WHY =
   'In a cycle the load order depends on which module is imported first (a value read at load time may still be undefined), and a newcomer cannot tell which module is the lower one. Move what both sides need (types, constants) into a small module both import. `import type` counts too.'
 
 const states = new Map()
 
-/** One graph per working directory and alias set (a lint run has one). */
-function stateFor(cwd, aliases) {
-  const key = `${cwd}\0${JSON.stringify(aliases)}`
-  let state = states.get(key)
+/** One graph per working directory (a lint run has one). */
+function stateFor(cwd) {
+  let state = states.get(cwd)
   if (!state) {
-    state = { cwd, aliases, files: new Map(), exists: new Map(), scc: new Map() }
-    states.set(key, state)
+    state = { cwd, files: new Map(), exists: new Map(), scc: new Map() }
+    states.set(cwd, state)
   }
   return state
 }
@@ -53,7 +53,7 @@ function resolveSpec(state, fromFile, spec) {
   let base = null
   if (spec.startsWith('.')) base = resolve(dirname(fromFile), spec)
   else {
-    for (const [alias, dir] of Object.entries(state.aliases)) {
+    for (const [alias, dir] of Object.entries(ALIASES)) {
       if (spec === alias || spec.startsWith(`${alias}/`)) {
         base = resolve(state.cwd, dir, spec.slice(alias.length).replace(/^\//, ''))
         break
@@ -176,19 +176,13 @@ const rule = {
   meta: {
     type: 'problem',
     docs: { description: 'Forbid import cycles (type-only imports included)' },
-    schema: [
-      {
-        type: 'object',
-        properties: { aliases: { type: 'object', additionalProperties: { type: 'string' } } },
-        additionalProperties: false,
-      },
-    ],
+    schema: [],
     messages: { cycle: 'Import cycle (chainscope/import-cycles): {{ring}}. {{why}}' },
   },
   create(context) {
     const file = context.filename
     const cwd = context.cwd
-    const state = stateFor(cwd, context.options[0]?.aliases ?? DEFAULT_ALIASES)
+    const state = stateFor(cwd)
     const live = importsOf(state, file, context.sourceCode.text)
     const cached = state.files.get(file)
     if (cached && !sameEdges(cached, live)) state.scc.clear()

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { checksumAddress } from '@shared/domain/address'
 import { addr } from '../testing/address'
-import { json, startScriptedServer, type Seen } from '../testing/scripted-server'
+import { json, startScriptedServer, type JsonRpcCall, type Seen } from '../testing/scripted-server'
 import { balanceItem, transaction } from '../testing/service-fixtures'
 import { serviceAt, testServices } from '../testing/test-services'
 import { ActiveReads } from './active-reads'
@@ -13,19 +13,18 @@ let server: Awaited<ReturnType<typeof startScriptedServer>>
 let core: ReturnType<typeof testServices>
 let reads: ActiveReads
 
-type RpcRequest = { id: number; method: string }
 /** JSON-RPC: a head of 0x2a, one wei and nonce 1 for anyone; the data API: one balance, one transaction. */
 function answer(req: Seen, res: Parameters<Parameters<typeof server.script>[0]>[1]): void {
   if (!req.path.startsWith('/rpc/')) {
     const items = req.path.endsWith('transactions') ? [transaction(1, 99, 1)] : [balanceItem()]
     return json(res, 200, { items, next_page_params: null })
   }
-  const one = ({ id, method }: RpcRequest) => ({
+  const one = ({ id, method }: JsonRpcCall) => ({
     jsonrpc: '2.0',
     id,
     result: method === 'eth_chainId' ? '0x7a69' : method === 'eth_blockNumber' ? '0x2a' : '0x1',
   })
-  const body = JSON.parse(req.body) as RpcRequest | RpcRequest[]
+  const body = JSON.parse(req.body) as JsonRpcCall | JsonRpcCall[]
   json(res, 200, Array.isArray(body) ? body.map(one) : one(body))
 }
 

@@ -44,14 +44,6 @@ async function rig(args: string[]): Promise<Rig> {
 }
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xfeed00 + i).toString(16).padStart(10, '0')}`
-const transfer = async (info: SandboxInfo, body: Record<string, unknown>): Promise<void> => {
-  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
-}
 
 describe.each([
   ['a provider with batches', [] as string[], true],
@@ -75,14 +67,14 @@ describe.each([
   beforeAll(async () => {
     r = await rig(args)
     for (const address of [quiet, coin, token])
-      await transfer(r.info, { network: 'alpha', to: address, amount: '1000' })
+      await admin(r.info).transfer({ network: 'alpha', to: address, amount: '1000' })
     // First pages first: the balances then know the block they are current at.
     for (const address of [quiet, coin, token]) {
       await r.call('data.transactions', { network: 'alpha', address, cursor: null })
       await r.call('data.balances', { network: 'alpha', address })
     }
     // The chain moves on without touching them.
-    await transfer(r.info, { network: 'alpha', to: other, amount: '1' })
+    await admin(r.info).transfer({ network: 'alpha', to: other, amount: '1' })
   }, 600_000)
   afterAll(async () => {
     await r?.dispose()
@@ -106,7 +98,7 @@ describe.each([
   })
 
   it('coin moved in: the first page is refetched and shows it; token balances are kept', async () => {
-    await transfer(r.info, { network: 'alpha', to: coin, amount: '5000' })
+    await admin(r.info).transfer({ network: 'alpha', to: coin, amount: '5000' })
     const { spent, value } = await requestsOf(() => visit(coin))
     const [balances, page] = value
     expect(page.source).toBe('network')
@@ -124,7 +116,7 @@ describe.each([
   it('a token moved in: balances and the first page are refetched', async () => {
     const before = await r.call('data.balances', { network: 'alpha', address: token, refresh: true })
     expect(before.items).toHaveLength(0)
-    await transfer(r.info, { network: 'alpha', to: token, kind: 'erc20', amount: '2500000' })
+    await admin(r.info).transfer({ network: 'alpha', to: token, kind: 'erc20', amount: '2500000' })
     const { spent, value } = await requestsOf(() => visit(token))
     const [balances, page] = value
     expect(spent).toBe(batches ? 3 : 2)

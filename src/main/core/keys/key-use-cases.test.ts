@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
-import { json, startScriptedServer, type Script } from '../testing/scripted-server'
+import { json, startScriptedServer, type JsonRpcCall, type Script } from '../testing/scripted-server'
 import { serviceAt, testServices } from '../testing/test-services'
 import { systemClock } from '../util/clock'
 import { KeyUseCases } from './key-use-cases'
@@ -16,7 +16,7 @@ let id: string
 const rpcAnswer =
   (result: unknown): Script =>
   (req, res) =>
-    json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as { id: number }).id, result })
+    json(res, 200, { jsonrpc: '2.0', id: (JSON.parse(req.body) as JsonRpcCall).id, result })
 
 beforeAll(async () => {
   server = await startScriptedServer()
@@ -60,7 +60,6 @@ describe('KeyUseCases', () => {
     server.script(rpcAnswer('0x2a'))
     const tested = await keys.test(id)
     expect(tested).toEqual({ latencyMs: expect.any(Number), height: '42' })
-    expect(tested.latencyMs).toBeGreaterThanOrEqual(0)
     expect(server.seen.map((r) => [r.method, r.path])).toEqual([['POST', `/rpc/alpha/${KEY}`]])
     expect(core.services.heightViews().find((h) => h.network === 'alpha')).toMatchObject({ height: '42' })
   })

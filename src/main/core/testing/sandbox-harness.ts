@@ -49,6 +49,34 @@ export function admin(info: SandboxInfo) {
     clear: async (): Promise<void> => {
       await fetch(url('faults'), { method: 'DELETE' })
     },
+    /** A movement to `to` mined now (after `after` empty blocks): the block it landed in. */
+    transfer: async (body: {
+      network: string
+      to: string
+      /** Default native. */
+      kind?: 'native' | 'erc20' | 'erc721' | 'erc1155'
+      amount?: string
+      after?: number
+    }): Promise<{ block: number }> => {
+      const r = await fetch(url('transfer'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
+      return (await r.json()) as { block: number }
+    },
+    /** The chain's head as its RPC endpoint tells it (one eth_blockNumber, billed like any). */
+    head: async (network: string): Promise<number> => {
+      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+      })
+      const body = (await r.json()) as { result?: string }
+      if (!body.result) throw new Error(`eth_blockNumber on ${network}: ${JSON.stringify(body)}`)
+      return Number(BigInt(body.result))
+    },
     stats: async (
       key: string,
     ): Promise<{

@@ -5,7 +5,7 @@ import type { BridgeEventName } from '@shared/bridge/contract'
 import type { ProfileInput } from '@shared/domain/profile'
 import { CoreServices, type CoreServicesOptions } from '../core-services'
 import { systemClock } from '../util/clock'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from './core-options'
 import { serviceProfile } from './service-fixtures'
 
 /**
@@ -21,13 +21,14 @@ export function testServices(extra: Partial<CoreServicesOptions> = {}): {
 } {
   const dir = mkdtempSync(join(tmpdir(), 'test-services-'))
   const events: { event: BridgeEventName; payload: unknown }[] = []
+  const { log, redactor, keychain } = testCoreOptions(dir)
   const services = new CoreServices({
     dataDir: dir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
+    log,
+    redactor,
     clock: systemClock,
     emit: (event, payload) => events.push({ event, payload }),
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
+    keychain,
     tuning: { client: { maxAttempts: 1, timeoutMs: 2000 } },
     ...extra,
   })
@@ -42,8 +43,8 @@ export function testServices(extra: Partial<CoreServicesOptions> = {}): {
   }
 }
 
-/** `serviceProfile` (service-fixtures.ts) as the bridge's save input, new unless `id` names one. */
-export function serviceAt(url: string, id?: string): ProfileInput {
+/** `serviceProfile` (service-fixtures.ts) as the bridge's save input of a new profile. */
+export function serviceAt(url: string): ProfileInput {
   const { name, baseUrl, rpcUrl, networks } = serviceProfile(url)
-  return { ...(id ? { id } : {}), name, baseUrl, rpcUrl, networks: [networks[0]!, networks[1]!] }
+  return { name, baseUrl, rpcUrl, networks: [networks[0]!, networks[1]!] }
 }

@@ -38,14 +38,6 @@ async function rig(args: string[]): Promise<Rig> {
 }
 
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xbeef00 + i).toString(16).padStart(10, '0')}`
-const transfer = async (info: SandboxInfo, body: Record<string, unknown>): Promise<void> => {
-  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
-}
 
 describe.each([
   ['a provider with batches', [] as string[], true],
@@ -93,10 +85,10 @@ describe.each([
 
   it('sees coin and token transfers, with deltas and new transactions, refetching only the changed addresses', async () => {
     const [a, b, c, d] = addresses as [string, string, string, string]
-    await transfer(r.info, { network: 'alpha', to: a, amount: '5000' })
-    await transfer(r.info, { network: 'alpha', to: b, kind: 'erc20', amount: '2500000' })
-    await transfer(r.info, { network: 'alpha', to: c, kind: 'erc721' })
-    await transfer(r.info, { network: 'alpha', to: d, kind: 'erc1155', amount: '3' })
+    await admin(r.info).transfer({ network: 'alpha', to: a, amount: '5000' })
+    await admin(r.info).transfer({ network: 'alpha', to: b, kind: 'erc20', amount: '2500000' })
+    await admin(r.info).transfer({ network: 'alpha', to: c, kind: 'erc721' })
+    await admin(r.info).transfer({ network: 'alpha', to: d, kind: 'erc1155', amount: '3' })
     const estimate = await r.call('watch.estimate', { listId })
     let result: BridgeCallOutputs['watch.check'] | null = null
     const spent = await requestsOf(async () => (result = await r.call('watch.check', { listId })))

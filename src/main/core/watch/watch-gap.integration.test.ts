@@ -17,14 +17,6 @@ describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap 
   let listId: string
   const addresses = Array.from({ length: 8 }, (_, i) => fresh(i))
   const call: (typeof rig)['call'] = (name, input) => rig.call(name, input)
-  const transfer = async (body: Record<string, unknown>): Promise<void> => {
-    const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    })
-    if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
-  }
 
   beforeAll(async () => {
     const launcher = capturingLauncher(
@@ -62,9 +54,9 @@ describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap 
 
   it('marks exactly the addresses that changed across a gap wider than the cap, and counts what it cost in units', async () => {
     const [a, b, c] = addresses as [string, string, string]
-    await transfer({ network: 'alpha', to: a, amount: '5000', after: 30 })
-    await transfer({ network: 'alpha', to: b, kind: 'erc20', after: 25 })
-    await transfer({ network: 'alpha', to: c, kind: 'erc1155', after: 5 })
+    await admin(info).transfer({ network: 'alpha', to: a, amount: '5000', after: 30 })
+    await admin(info).transfer({ network: 'alpha', to: b, kind: 'erc20', after: 25 })
+    await admin(info).transfer({ network: 'alpha', to: c, kind: 'erc1155', after: 5 })
     const ops = admin(info)
     const before = await ops.stats(info.api_key)
     const result = await call('watch.check', { listId })
