@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ProfileView } from '@shared/bridge/contract'
@@ -125,6 +125,22 @@ describe('ProfileUseCases', () => {
     const again = await s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
     expect(again.source).toBe('network')
     expect(server.seen.map((r) => r.path.startsWith('/v2/'))).toEqual([false, true])
+  })
+
+  it('a new RPC address forgets the limits learnt from the old one, in this run and in what is saved', async () => {
+    const s = core.services
+    const id = await used()
+    s.runtime(id).client.logs.noteCap('alpha', 500)
+    expect(s.runtime(id).client.logs.learntCap('alpha')).toBe(500)
+
+    await profiles.save({ ...serviceAt(server.url), rpcUrl: `${server.url}/rpc-2`, id })
+    expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
+    // What the new address teaches is saved as its own, not on top of the old one's.
+    s.runtime(id).client.logs.noteCap('alpha', 800)
+    const saved = JSON.parse(readFileSync(join(core.dir, 'learnt-limits.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, { logCap?: { blocks: number } }>>
+    }
+    expect(saved.profiles[id]?.['alpha']?.logCap?.blocks).toBe(800)
   })
 
   it('activates a profile and applies new limits to its running limiter at once', async () => {

@@ -38,15 +38,15 @@ export class ProfileUseCases {
     // The entry the key is in now: re-pointing the profile names another (keyRef).
     const before = input.id && s.settings.find(input.id) ? s.settings.keyRef(input.id) : null
     const { profile, addressesChanged, originsChanged } = s.settings.save(input)
-    const runtime = s.runtime(profile.id)
-    runtime.limiters.setLimits(profile.limits)
-    // Answers kept for the old address are another service's: neither the memory cache nor the
-    // saved snapshots may answer for the new one (a snapshot under its freshness window would be
-    // served as fresh, and offline as the profile's own data).
+    // What the runtime kept and learnt of the old address is another service's: its memory cache,
+    // the batch sizes and log-range caps it learnt (saved under the old endpoint: the new one is
+    // learnt afresh), and the saved snapshots (one under its freshness window would be served as
+    // fresh, and offline as the profile's own data). A new runtime is made for the new address.
     if (addressesChanged) {
-      runtime.data.clearCache()
+      s.forgetRuntime(profile.id)
       await s.snapshots.removeProfile(profile.id)
     }
+    s.runtime(profile.id).limiters.setLimits(profile.limits)
     // A key is bound to the origins it was given for: a re-pointed profile asks for it again,
     // so no caller of the bridge can send the stored key to a host of its choosing.
     if (originsChanged && before) await s.keys.clear(before)

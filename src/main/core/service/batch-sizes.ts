@@ -133,16 +133,21 @@ export class BatchSizes {
 
   worked(network: string, size: number): void {
     const s = this.#get(network)
-    const before = `${s.mode} ${s.limit} ${s.worked} ${s.refused} ${s.probeAt}`
+    // Saved only when something changed: most batches change nothing.
+    let changed = s.mode !== 'batches' || size > s.worked
     s.mode = 'batches'
     s.worked = Math.max(s.worked, size)
     if (size > s.limit) {
       // A probe was taken: there may be more room, so the next call may probe again at once.
       s.limit = size
       s.probeAt = this.#clock.now()
+      changed = true
     }
-    if (s.refused !== null && size >= s.refused) s.refused = null
-    if (`${s.mode} ${s.limit} ${s.worked} ${s.refused} ${s.probeAt}` !== before) this.#save(network, s)
+    if (s.refused !== null && size >= s.refused) {
+      s.refused = null
+      changed = true
+    }
+    if (changed) this.#save(network, s)
   }
 
   /** A batch of `size` was refused: the size to split it into, or 'none' for single calls. */

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { errorMessage } from '@shared/guards'
 import type { Logger } from '../util/logger'
 import { VersionedFile } from '../util/versioned-file'
-import { MAX_BATCH_CALLS, type SavedBatchSizes } from './batch-sizes'
+import { MAX_BATCH_CALLS, type BatchSizesMemory } from './batch-sizes'
+import type { LogCapsMemory } from './log-range'
 
 const VERSION = 1
 /** A saved log-range cap is trusted this long, then learnt again (the provider may have raised it). */
@@ -29,25 +31,14 @@ const fileSchema = z.object({
 })
 type LearntFile = z.infer<typeof fileSchema>
 
-/** What BatchSizes keeps across runs for one profile. */
-export interface BatchMemory {
-  load(network: string): SavedBatchSizes | null
-  save(network: string, sizes: SavedBatchSizes): void
-}
-
-/** What LogRanges keeps across runs for one profile. */
-export interface LogCapMemory {
-  load(network: string): number | null
-  save(network: string, cap: number): void
-}
-
+/** What BatchSizes and LogRanges keep across runs for one profile. */
 export interface LearntLimits {
-  batches: BatchMemory
-  logCaps: LogCapMemory
+  batches: BatchSizesMemory
+  logCaps: LogCapsMemory
 }
 
 /** A short fingerprint of an RPC address: enough to notice another one, and no copy of it. */
-export function endpointTag(rpcUrl: string): string {
+function endpointTag(rpcUrl: string): string {
   return createHash('sha256').update(`chainscope-endpoint:${rpcUrl}`).digest('hex').slice(0, 16)
 }
 
@@ -121,7 +112,7 @@ export class LearntLimitsStore {
       this.#file.save(this.#data)
       return true
     } catch (error) {
-      this.#log?.warn(`learnt provider limits not saved: ${error instanceof Error ? error.message : String(error)}`)
+      this.#log?.warn(`learnt provider limits not saved: ${errorMessage(error)}`)
       return false
     }
   }
