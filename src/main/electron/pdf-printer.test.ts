@@ -136,6 +136,27 @@ describe('saving a report as PDF in the desktop app', () => {
     expect(readdirSync(join(dir, 'temp'))).toEqual([])
   })
 
+  it('gives up on a render that never ends: the window is closed, the save fails in words, the next may start', async () => {
+    app.on('web-contents-created', (_event: unknown, contents: FakeWebContents) =>
+      BrowserWindow.fromWebContents(contents)!.loadURL.mockImplementation(() => new Promise(() => {})),
+    )
+    const redactor = new Redactor()
+    const pdf = new PdfExport({
+      host: electronPdfHost({ parent: () => null, log }),
+      redactor,
+      log,
+      emit: (o) => outcomes.push(o),
+      printDeadlineMs: 50,
+    })
+    pdf.save(REPORT, 'r.pdf')
+    const o = await outcome()
+    expect(o).toMatchObject({ outcome: 'failed', file: null })
+    expect(o.message).toMatch(/^The PDF was not saved \(the report did not render within 0.05 s\)\. Try again/)
+    expect(windows[0]!.isDestroyed()).toBe(true)
+    expect(dialog.showSaveDialog).not.toHaveBeenCalled()
+    await vi.waitFor(() => expect(() => pdf.save(REPORT, 'r.pdf')).not.toThrow())
+  })
+
   it('refuses a second save while one is waiting on its dialog', async () => {
     let answer!: (r: { canceled: boolean }) => void
     dialog.showSaveDialog.mockImplementationOnce(() => new Promise((r) => (answer = r)))

@@ -30,7 +30,7 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
     return offline
   }
   return {
-    async print(html) {
+    async print(html, stop) {
       const dir = await mkdtemp(join(app.getPath('temp'), 'chainscope-report-'))
       const file = join(dir, 'report.html')
       const only = pathToFileURL(file).href
@@ -53,12 +53,18 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
           disableBlinkFeatures: 'Auxclick',
         },
       })
+      const close = (): void => {
+        if (!window.isDestroyed()) window.destroy()
+      }
+      // Stopped (its deadline passed): the window goes, which ends a load or print that hangs.
+      stop.addEventListener('abort', close, { once: true })
       try {
         await writeFile(file, html, { encoding: 'utf8', mode: 0o600 })
         await window.loadURL(only)
         return await window.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true })
       } finally {
-        window.destroy()
+        stop.removeEventListener('abort', close)
+        close()
         await rm(dir, { recursive: true, force: true })
       }
     },

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
 import type { PdfOutcome } from '@shared/bridge/report-pdf'
+import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import { writeFileAtomic } from '../util/atomic-file'
 import type { Logger } from '../util/logger'
 
 /** What a host that can print gives: the desktop app (src/main/electron/pdf-printer.ts). */
 export interface PdfHost {
-  /** The report as PDF bytes, rendered where nothing can reach the network. */
-  print(html: string): Promise<Uint8Array>
+  /** The report as PDF bytes, rendered where nothing can reach the network; `stop` ends the render. */
+  print(html: string, stop: AbortSignal): Promise<Uint8Array>
   /** The path the user picked in a save dialog offering this name; null when cancelled. */
   choosePath(suggestedName: string): Promise<string | null>
 }
@@ -19,9 +20,15 @@ export interface PdfExportOptions {
   redactor: { contains(text: string): boolean; redact(text: string): string }
   log: Logger
   emit: (outcome: PdfOutcome) => void
-  /** Default: an atomic write (a crash leaves the old file or the whole new one). */
-  write?: (path: string, bytes: Uint8Array) => Promise<void>
+  /** How long the render may take. Default 60 s. */
+  printDeadlineMs?: number
 }
+
+/**
+ * A report of thousands of rows renders in seconds; one that has not after a minute never will
+ * (a hung render process): the save fails and the next one may start.
+ */
+const PRINT_DEADLINE_MS = 60_000
 
 /**
  * Saves a report the renderer built as a PDF. The call answers at once with an id and the
@@ -66,13 +73,14 @@ export class PdfExport {
       log.warn('a report sent for PDF held a secret; it was redacted before printing')
     }
     try {
-      const pdf = await host.print(safe)
+      const pdf = await this.#print(host, safe)
+      // No deadline here: the save dialog waits on the user.
       const path = await host.choosePath(filename)
       if (path === null) return emit({ id, outcome: 'cancelled', file: null, message: null })
-      await (this.#o.write ?? writeFileAtomic)(path, pdf)
+      await writeFileAtomic(path, pdf)
       emit({ id, outcome: 'saved', file: basename(path), message: null })
     } catch (error) {
-      const reason = redactor.redact(error instanceof Error ? error.message : String(error))
+      const reason = redactor.redact(errorMessage(error))
       log.error(`the report PDF was not saved: ${reason}`)
       emit({
         id,
@@ -80,6 +88,27 @@ export class PdfExport {
         file: null,
         message: `The PDF was not saved (${reason}). Try again in another folder, or download the report as HTML and print it.`,
       })
+    }
+  }
+
+  /** The host's render within the deadline; past it the render is stopped and this fails. */
+  async #print(host: PdfHost, html: string): Promise<Uint8Array> {
+    const ms = this.#o.printDeadlineMs ?? PRINT_DEADLINE_MS
+    const stop = new AbortController()
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        stop.abort()
+        reject(new Error(`the report did not render within ${ms / 1000} s`))
+      }, ms)
+    })
+    const printing = host.print(html, stop.signal)
+    // A render stopped at its deadline may still fail later: its outcome was told already.
+    printing.catch(() => {})
+    try {
+      return await Promise.race([printing, late])
+    } finally {
+      clearTimeout(timer)
     }
   }
 }
