@@ -142,11 +142,19 @@ for (const [name, run] of views) {
     // service); later ones find them in memory.
     await once('approvals_first', run)
     // Another address's first opening in a new process: nothing compiled or loaded yet, as after a start of the app.
+    // Node itself (no npx in between), so the deadline's kill reaches the process that runs it.
     const child = spawnSync(
-      'npx',
-      ['tsx', '--tsconfig', 'tsconfig.bench.json', 'bench/analysis-restart.ts', cache.root, addr(0x300002)],
-      { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' },
+      process.execPath,
+      ['--import', 'tsx', 'bench/analysis-restart.ts', cache.root, addr(0x300002)],
+      {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.bench.json' },
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
     )
+    if (child.status !== 0)
+      throw new Error(`analysis-restart.ts ended with ${child.signal ?? `status ${child.status}`}: ${child.stderr}`)
     const restart = z.object({ ms: z.number(), cpuMs: z.number() }).safeParse(JSON.parse(child.stdout || 'null'))
     if (!restart.success) throw new Error(`analysis-restart.ts answered nothing readable: ${child.stderr}`)
     viewTimes.push(`approvals_restart_ms=${restart.data.ms.toFixed(1)}`)

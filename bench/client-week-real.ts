@@ -104,8 +104,14 @@ export async function weekAwayReal(log: (m: string) => void): Promise<string> {
       }
       core.setVisible(false)
       if (shown === null || shown < head) throw new Error(`the height watcher showed ${shown}, not ${head}, after 60 s`)
-      // A poll already sent when the window hid is answered before the count starts.
-      await new Promise((r) => setTimeout(r, 1500))
+      // A poll already sent when the window hid is answered before the count starts: the
+      // sandbox's count holds still for half a second (at most 10 s of waiting).
+      for (let last = -1, waited = 0; waited < 10_000; waited += 500) {
+        const { units } = await ops.stats(info.api_key)
+        if (units === last) break
+        last = units
+        await new Promise((r) => setTimeout(r, 500))
+      }
       const estimate = await call('watch.estimate', { listId: list.id })
       const ways = new Set<string>()
       const unsubscribe = core.bridge.subscribe((event, payload) => {
