@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
-import { connectService, startServiceSandbox, type ServiceSandbox, type ServiceSandboxInfo } from './ui-helpers'
+import {
+  connectService,
+  sandboxTransfer,
+  startServiceSandbox,
+  type ServiceSandbox,
+  type ServiceSandboxInfo,
+} from './ui-helpers'
 
 /**
  * The app against the sandbox playing each provider behaviour documented ones show, one mode
@@ -95,15 +101,6 @@ async function bothNetworks(page: Page, info: ServiceSandboxInfo, billing: Billi
   await expect(both).not.toContainText(/unknown/i)
 }
 
-async function transfer(info: ServiceSandboxInfo, body: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ network: 'alpha', ...body }),
-  })
-  if (!r.ok) throw new Error(`the sandbox's transfer answered ${r.status}: ${await r.text()}`)
-}
-
 const ROLES = ['whale', 'holder', 'empty'] as const
 
 /** A watchlist of three sample wallets, checked once for its baseline; returns the check button. */
@@ -132,7 +129,8 @@ async function watchBaseline(page: Page, info: ServiceSandboxInfo, billing: Bill
  */
 async function watchFindsTransfer(page: Page, info: ServiceSandboxInfo, mode: Mode): Promise<void> {
   const check = await watchBaseline(page, info, mode.billing)
-  await transfer(info, {
+  await sandboxTransfer(info, {
+    network: 'alpha',
     to: info.demo_addresses.alpha!.holder!,
     kind: 'erc20',
     ...(mode.gap ? { after: mode.gap } : {}),

@@ -160,6 +160,19 @@ export async function openAddress(page: Page, address: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: address }).waitFor({ timeout: 30_000 })
 }
 
+/** A movement the sandbox mines now (needs --admin): a coin transfer, or a token's by `kind`. */
+export async function sandboxTransfer(
+  info: ServiceSandboxInfo,
+  body: { network: string; to: string; kind?: 'native' | 'erc20' | 'erc721' | 'erc1155'; after?: number },
+): Promise<void> {
+  const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (!r.ok) throw new Error(`the sandbox's transfer answered ${r.status}: ${await r.text()}`)
+}
+
 /** Sets the sandbox's fault switch (needs --admin); `null` clears every fault. */
 export async function setFaults(info: ServiceSandboxInfo, faults: Record<string, unknown> | null): Promise<void> {
   const response = await fetch(`${info.base_url}/__sandbox/faults`, {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect, test } from './fixtures'
 import {
   connectService,
+  sandboxTransfer,
   shootBothThemes,
   startServiceSandbox,
   unnamedControls,
@@ -76,12 +77,7 @@ test('the height is live from the first minute, and the watch check finds the en
         [wallets.empty!, 'native'],
         [wallets.holder!, 'erc20'],
       ] as const) {
-        const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ network: 'alpha', to, kind }),
-        })
-        expect(r.status).toBe(200)
+        await sandboxTransfer(info, { network: 'alpha', to, kind })
       }
       await check.click()
       await expect(
