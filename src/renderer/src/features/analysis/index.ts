@@ -7,7 +7,6 @@
 export { default as CachedResults } from './CachedResults.vue'
 export { useCachedSearchStore } from './search-store'
 export {
-  NATIVE,
   balanceHistory,
   type BalanceHistory,
   assetsFromBalances,

@@ -1,6 +1,7 @@
 import { computed, onBeforeUnmount, watch, type Ref } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
-import { NATIVE, useAnalysisStore } from '../analysis'
+import { NATIVE } from '@shared/domain/movements'
+import { useAnalysisStore } from '../analysis'
 import { useTransactionsStore } from '../transactions'
 import { COIN, filterPredicate } from './address-filters'
 import { filterQuery, NO_PAGE_FILTERS, onlyTextDiffers, parseFilterQuery, sameQuery } from './filter-query'
