@@ -13,7 +13,7 @@ export {
   type AssetNow,
   type HistoryPoint,
 } from './balance-history'
-export { counterparties } from './counterparties'
+export { counterparties, CP_TEXT_MAX } from './counterparties'
 export { default as LoadedRange } from './LoadedRange.vue'
 export { useAnalysisStore } from './analysis-store'
 export { sampleExtremes } from './history-sampling'
