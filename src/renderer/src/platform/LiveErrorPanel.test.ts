@@ -3,16 +3,19 @@ import { ERROR_KINDS } from '@shared/bridge/errors'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
 import { useClockStore } from './clock-store'
 import ErrorPanel from './LiveErrorPanel.vue'
+import PlainErrorPanel from '../ui/ErrorPanel.vue'
+import ProvenanceNote from '../ui/ProvenanceNote.vue'
+import LiveProvenanceNote from './LiveProvenanceNote.vue'
+
+let t: TestApp
+beforeEach(() => {
+  vi.useFakeTimers()
+  vi.setSystemTime(1_000_000)
+  t = setupTestApp()
+})
+afterEach(() => vi.useRealTimers())
 
 describe('ErrorPanel', () => {
-  let t: TestApp
-  beforeEach(() => {
-    vi.useFakeTimers()
-    vi.setSystemTime(1_000_000)
-    t = setupTestApp()
-  })
-  afterEach(() => vi.useRealTimers())
-
   it('counts down a retry-after before allowing a retry', async () => {
     const w = mountWith(ErrorPanel, t, {
       props: {
@@ -65,5 +68,39 @@ describe('ErrorPanel', () => {
     const empty = mountWith(ErrorPanel, t, { props: { error: null } })
     expect(empty.find('[role="alert"]').exists()).toBe(false)
     empty.unmount()
+  })
+
+  it('gives the panel the ticking clock only while an error counts down, so a panel with none is not rendered each tick', async () => {
+    const w = mountWith(ErrorPanel, t, { props: { error: null } })
+    const now = () => w.getComponent(PlainErrorPanel).props('now')
+    const before = now()
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(now()).toBe(before)
+    await w.setProps({ error: { kind: 'auth', message: 'The service answered 401.' } })
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(now()).toBe(before)
+    await w.setProps({ error: { kind: 'rate-limited', message: 'Too many requests.', retryAfterMs: 3000 } })
+    expect(now()).toBe(Date.now())
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(now()).toBe(Date.now())
+    w.unmount()
+  })
+})
+
+// The freshness note's wrapper, a sibling of the error panel's, feeds the clock the same way.
+describe('LiveProvenanceNote', () => {
+  it('gives the note the ticking clock only while it has something to age', async () => {
+    const w = mountWith(LiveProvenanceNote, t, { props: { provenance: null } })
+    const now = () => w.getComponent(ProvenanceNote).props('now')
+    const before = now()
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(now()).toBe(before)
+    const fetchedAt = new Date(Date.now() - 60_000).toISOString()
+    await w.setProps({ provenance: { source: 'network', fetchedAt, staleReason: null } })
+    expect(w.get('[role="status"]').text()).toBe('Fetched 1 min ago.')
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(now()).toBe(Date.now())
+    expect(w.get('[role="status"]').text()).toBe('Fetched 2 min ago.')
+    w.unmount()
   })
 })

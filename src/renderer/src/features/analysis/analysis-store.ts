@@ -8,7 +8,8 @@ import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
 import { displayName } from '@shared/domain/display-name'
-import { assetsFromBalances, balanceHistory, NATIVE, type AssetNow } from './balance-history'
+import { NATIVE } from '@shared/domain/movements'
+import { assetsFromBalances, balanceHistory, type AssetNow } from './balance-history'
 import {
   counterparties,
   filterCounterparties,

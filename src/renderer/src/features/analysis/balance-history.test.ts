@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { makeBalance } from '@shared/testing/service-samples'
-import { assetsFromBalances, balanceHistory, NATIVE } from './balance-history'
+import { NATIVE } from '@shared/domain/movements'
+import { assetsFromBalances, balanceHistory } from './balance-history'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 
 const ME = '0x1111111111111111111111111111111111111111'

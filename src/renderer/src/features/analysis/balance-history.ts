@@ -4,8 +4,6 @@ import { isFailed } from '@shared/domain/tx-state'
 import { NATIVE } from '@shared/domain/movements'
 import { partyHash, transfersOf } from '@shared/domain/transfers'
 
-export { NATIVE }
-
 export interface AssetNow {
   key: string
   symbol: string

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { party } from '@shared/testing/service-samples'
 import { counterparties, filterCounterparties, sortCounterparties } from './counterparties'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
-import { NATIVE } from './balance-history'
+import { NATIVE } from '@shared/domain/movements'
 
 const ME = '0x1111111111111111111111111111111111111111'
 const BOB = '0x2222222222222222222222222222222222222222'

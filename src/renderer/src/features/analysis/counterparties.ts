@@ -178,6 +178,12 @@ export function sortCounterparties(
   return [...rows].sort((a, b) => sign * by[key](a, b) || (a.address < b.address ? -1 : 1))
 }
 
+/**
+ * The longest search text (characters): longer than any address, label or symbol worth
+ * searching for. The search box stops there, and a longer one in the address page's URL is left out.
+ */
+export const CP_TEXT_MAX = 100
+
 /** Filter by address prefix/substring, label or token symbol (case-insensitive). */
 export function filterCounterparties(
   rows: readonly Counterparty[],

@@ -7,14 +7,13 @@
 export { default as CachedResults } from './CachedResults.vue'
 export { useCachedSearchStore } from './search-store'
 export {
-  NATIVE,
   balanceHistory,
   type BalanceHistory,
   assetsFromBalances,
   type AssetNow,
   type HistoryPoint,
 } from './balance-history'
-export { counterparties } from './counterparties'
+export { counterparties, CP_TEXT_MAX } from './counterparties'
 export { default as LoadedRange } from './LoadedRange.vue'
 export { useAnalysisStore } from './analysis-store'
 export { sampleExtremes } from './history-sampling'

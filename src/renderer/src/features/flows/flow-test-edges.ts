@@ -1,4 +1,4 @@
-import { NATIVE } from '../analysis'
+import { NATIVE } from '@shared/domain/movements'
 import type { FlowEdge, FlowNode } from './flow-graph'
 
 /** Test support: an address from a small number, and a native edge between two of them. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { balanceHistory, NATIVE } from '../analysis'
+import { NATIVE } from '@shared/domain/movements'
+import { balanceHistory } from '../analysis'
 import { balanceAtDay, cutAfter } from './balance-at'
 import { fixtureTransactions } from './fixture-items'
 

@@ -1,4 +1,5 @@
 import { isAddressText } from '@shared/domain/address'
+import { CP_TEXT_MAX } from '../analysis'
 import { COIN, NO_FILTERS, type AddressFilters } from './address-filters'
 
 /**
@@ -29,9 +30,6 @@ export const NO_PAGE_FILTERS: PageFilters = {
   at: null,
   cpText: null,
 }
-
-/** Longer than any address, label or symbol worth searching for. */
-export const CP_TEXT_MAX = 100
 
 export type RouteQuery = Record<string, string | null | (string | null)[] | undefined>
 

@@ -99,4 +99,27 @@ describe('filters kept in the URL', () => {
     await vi.waitFor(() => expect(questions.filters.fromDay).toBeNull())
     expect(analysis.query).toBe('dex')
   })
+  it('keeps the narrowing predicate while only the Counterparties search text changes, and makes a new one when a filter does', async () => {
+    const t = setupTestApp()
+    const w = await open(t, { token: TOKEN, party: PARTY })
+    const txs = useTransactionsStore()
+    const analysis = useAnalysisStore()
+    const questions = useQuestionsStore()
+    const narrowing = txs.narrowing
+    expect(narrowing).not.toBeNull()
+    for (const text of ['d', 'de', 'dex']) {
+      analysis.query = text
+      await flushPromises()
+      expect(t.router.currentRoute.value.query).toEqual({ token: TOKEN, party: PARTY, cp: text })
+      expect(txs.narrowing).toBe(narrowing)
+    }
+    expect(questions.filters.cpText).toBe('dex')
+    questions.set({ party: null })
+    await flushPromises()
+    expect(t.router.currentRoute.value.query).toEqual({ token: TOKEN, cp: 'dex' })
+    expect(txs.narrowing).not.toBe(narrowing)
+    expect(txs.narrowing).not.toBeNull()
+    expect(analysis.query).toBe('dex')
+    w.unmount()
+  })
 })

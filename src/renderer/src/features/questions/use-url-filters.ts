@@ -1,6 +1,7 @@
 import { computed, onBeforeUnmount, watch, type Ref } from 'vue'
 import { useRoute, useRouter } from 'vue-router'
-import { NATIVE, useAnalysisStore } from '../analysis'
+import { NATIVE } from '@shared/domain/movements'
+import { useAnalysisStore } from '../analysis'
 import { useTransactionsStore } from '../transactions'
 import { COIN, filterPredicate } from './address-filters'
 import { filterQuery, NO_PAGE_FILTERS, onlyTextDiffers, parseFilterQuery, sameQuery } from './filter-query'
@@ -24,16 +25,24 @@ export function useUrlFilters(address: Ref<string | null>): void {
 
   watch(
     [fromUrl, address],
-    ([parsed, addr]) => {
+    ([parsed, addr], old) => {
       const f = parsed.filters
-      questions.filters = f
       questions.problems = parsed.problems
+      analysis.query = f.cpText ?? ''
+      // A key typed in the Counterparties search changes the URL's text alone: the other filters,
+      // and the predicate the list is narrowed by, stay the same objects, so the narrowed list and
+      // the summary are not worked out again for each key.
+      const [was, wasAddr] = old ?? []
+      if (was && wasAddr === addr && onlyTextDiffers(filterQuery(f), filterQuery(was.filters))) {
+        questions.filters.cpText = f.cpText
+        return
+      }
+      questions.filters = f
       txs.directionFilter = f.direction
       txs.typeFilter = f.kind
       txs.statusFilter = f.status
       txs.narrowing = addr ? filterPredicate(addr, f) : null
       analysis.onlyAsset = f.token === COIN ? NATIVE : f.token
-      analysis.query = f.cpText ?? ''
     },
     { immediate: true },
   )

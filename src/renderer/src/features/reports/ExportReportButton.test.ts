@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import ExportReportButton from './ExportReportButton.vue'
+import { forgetPdfAvailable } from './report-output'
 
 const ME = '0x1111111111111111111111111111111111111111'
 const props = {
@@ -13,6 +14,7 @@ const props = {
 let t: TestApp
 
 beforeEach(() => {
+  forgetPdfAvailable()
   t = setupTestApp()
   t.bridge.handle('data.transactions', () => {
     throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
@@ -58,5 +60,28 @@ describe('ExportReportButton', () => {
     expect(call!.filename).toMatch(/^report-A-\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\.pdf$/)
     expect(w.get('[role="alert"]').text()).toBe('The PDF was not saved (disk full).')
     w.unmount()
+  })
+  it('asks main once per page load whether it saves PDFs, however many buttons mount', async () => {
+    t.bridge.handle('report.pdfAvailable', () => true)
+    const first = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    first.unmount()
+    const second = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    expect(second.findAll('button').map((b) => b.text())).toEqual(['Download report', 'Save report as PDF'])
+    expect(t.bridge.callsOf('report.pdfAvailable')).toHaveLength(1)
+    second.unmount()
+  })
+
+  it('asks again when main gave no answer', async () => {
+    const first = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    expect(first.findAll('button').map((b) => b.text())).toEqual(['Download report', 'Print report'])
+    first.unmount()
+    t.bridge.handle('report.pdfAvailable', () => true)
+    const second = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    expect(second.findAll('button').map((b) => b.text())).toEqual(['Download report', 'Save report as PDF'])
+    second.unmount()
   })
 })

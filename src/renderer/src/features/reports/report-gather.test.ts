@@ -11,6 +11,8 @@ const D = '0x4444444444444444444444444444444444444444'
 const E = '0x5555555555555555555555555555555555555555'
 const KEY = 'sbx_report_key_98765'
 const calls: { name: string; input: Record<string, unknown> }[] = []
+/** Cache reads main is answering at once, and the most seen. */
+const reads = { open: 0, most: 0 }
 
 /**
  * Main removes the API key from every answer before it crosses the bridge (bridge-host.ts, its
@@ -40,6 +42,9 @@ vi.mock('../../platform/bridge', () => ({
     invoke: vi.fn(async (name: string, input: Record<string, unknown>) => {
       calls.push({ name, input })
       if (name === 'data.transactions') {
+        reads.most = Math.max(reads.most, ++reads.open)
+        await Promise.resolve()
+        reads.open--
         const page = cached[input.address as string]
         if (!page)
           return { ok: false, error: { kind: 'not-found', message: 'This page of transactions is not cached.' } }
@@ -96,8 +101,11 @@ describe('gatherSubject', () => {
       ],
       hopLimit: 3,
     }
+    reads.most = 0
     const [s] = await gatherReport([ref], graph)
     const txCalls = calls.filter((c) => c.name === 'data.transactions')
+    // The expanded addresses' pages are asked for together, not one after another.
+    expect(reads.most).toBe(2)
     // ME once, B once (named twice, in two cases of letters), E once; beta has no reported address.
     expect(txCalls.map((c) => c.input.address).sort()).toEqual([ME, B, E].sort())
     expect(txCalls.every((c) => c.input.cacheOnly === true && c.input.refresh === false)).toBe(true)

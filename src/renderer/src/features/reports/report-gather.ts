@@ -58,16 +58,26 @@ export async function gatherReport(
 ): Promise<ReportSubject[]> {
   const graph = graphOf(refs, given)
   const labels = new Map(refs.map((r) => [r.network, r.networkLabel]))
-  const pages = new Map<string, ExpandedPage[]>()
+  const wanted = new Map<string, { network: string; networkLabel: string; address: string }>()
   for (const n of graph?.expanded ?? []) {
     const networkLabel = labels.get(n.network)
     // An expanded address on a network no reported address is on is in none of their graphs.
     if (networkLabel === undefined) continue
     const address = normaliseAddress(n.address)
-    const list = pages.get(n.network) ?? []
-    if (list.some((p) => p.address === address)) continue
-    list.push({ network: n.network, networkLabel, address, ...(await readCached(n.network, address)) })
-    pages.set(n.network, list)
+    wanted.set(`${n.network}/${address}`, { network: n.network, networkLabel, address })
+  }
+  // Cache reads cost no request: all of them at once.
+  const read = await Promise.all(
+    [...wanted.values()].map(async (w): Promise<ExpandedPage> => ({
+      ...w,
+      ...(await readCached(w.network, w.address)),
+    })),
+  )
+  const pages = new Map<string, ExpandedPage[]>()
+  for (const p of read) {
+    const list = pages.get(p.network)
+    if (list) list.push(p)
+    else pages.set(p.network, [p])
   }
   const out: ReportSubject[] = []
   for (const ref of refs) {

@@ -13,8 +13,6 @@ import { asOf, day, minute, txTable, when } from './report-parts'
 import { REPORT_CSS } from './report-style'
 import { flowGraphSvg, historySvg } from './report-svg'
 
-export { REPORT_TX_ROWS } from './report-parts'
-
 const addr = checksummed
 
 function summary(input: ReportInput): string {

@@ -1,14 +1,8 @@
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
 import { checksumAddress } from '@shared/domain/address'
 import { formatUnits } from '@shared/domain/amount'
-import {
-  assetsFromBalances,
-  balanceHistory,
-  NATIVE,
-  type AssetNow,
-  type HistoryPoint,
-  sampleExtremes,
-} from '../analysis'
+import { NATIVE } from '@shared/domain/movements'
+import { assetsFromBalances, balanceHistory, type AssetNow, type HistoryPoint, sampleExtremes } from '../analysis'
 import { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph, collapseHubs, limitFlows } from '../flows'
 
 /**

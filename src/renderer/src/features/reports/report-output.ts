@@ -2,10 +2,30 @@ import type { PdfOutcome } from '@shared/bridge/report-pdf'
 import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
 
-/** Whether this host saves a PDF itself (the desktop app); the web host answers false. */
-export async function pdfAvailable(): Promise<boolean> {
-  const r = await bridge.invoke('report.pdfAvailable', {})
-  return r.ok && r.value
+let pdfAnswer: Promise<boolean> | null = null
+
+/**
+ * Whether this host saves a PDF itself (the desktop app); the web host answers false. The host
+ * does not change under a page, so main is asked once per page load, not by every button
+ * mounted; a question that got no answer is asked again next time.
+ */
+export function pdfAvailable(): Promise<boolean> {
+  pdfAnswer ??= bridge.invoke('report.pdfAvailable', {}).then(
+    (r) => {
+      if (!r.ok) pdfAnswer = null
+      return r.ok && r.value
+    },
+    (e: unknown) => {
+      pdfAnswer = null
+      throw e
+    },
+  )
+  return pdfAnswer
+}
+
+/** Forgets the answer, for tests that install another host in the same page. */
+export function forgetPdfAvailable(): void {
+  pdfAnswer = null
 }
 
 /**

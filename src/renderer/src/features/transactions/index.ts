@@ -3,7 +3,7 @@
  * Other features and pages import this feature only through this file.
  */
 export { default as TxDetail } from './TxDetail.vue'
-export { shortHash, isFailed, directionOf, DIRECTION_LABEL, methodLabel, partyView, statusLabel } from './tx-view'
+export { shortHash, directionOf, DIRECTION_LABEL, methodLabel, partyView, statusLabel } from './tx-view'
 export { useTransactionsStore } from './transactions-store'
 export { default as TransactionsPanel } from './TransactionsPanel.vue'
 export { UnreadableRow } from './unreadable-row'

@@ -1,13 +1,15 @@
 import type { Transaction } from '@shared/domain/service-schemas'
 import { Part, withCut } from '../../ui/virtual-list/dom-part'
 import { mayOverflowPx } from '../../ui/text-fit'
-import { SPACING_REM, type ListFonts, type RowView } from './tx-row-view'
+import type { ListFonts, RowView } from './tx-row-view'
+import { COLUMN_REM, SPACING_REM, type ColumnId } from './tx-list-geometry'
 
 /**
- * The transaction list's columns, each declared once: its header, its width, what its cell shows,
- * its tooltip and what copying it gives. The header (TxList.vue), the rows (tx-row-dom.ts), the
- * estimates of what fits (tx-row-view.ts `rowView`, `partiesColumnPx`) and the unreadable row's
- * span all read this list; adding a column is adding an entry here.
+ * The transaction list's columns, each declared once: its header, its width (from
+ * tx-list-geometry.ts), what its cell shows, its tooltip and what copying it gives. The header
+ * (TxList.vue), the rows (tx-row-dom.ts), the estimates of what fits (`partiesColumnPx`) and the
+ * unreadable row's span all read this list; adding a column is adding an entry here and its width
+ * there.
  */
 
 /** A transaction's row as its cells read it: the worked-out view and what changes without it. */
@@ -36,9 +38,9 @@ export interface CellParts {
 }
 
 export interface TxColumn {
-  id: 'age' | 'hash' | 'method' | 'parties' | 'value' | 'fee' | 'status'
+  id: ColumnId
   header: string
-  /** Width (rem); the column that grows takes the rest of the row, at least this width. */
+  /** Width (rem, tx-list-geometry.ts); the column that grows takes the rest of the row, at least this width. */
   rem: number
   grows?: boolean
   /** Right-aligned figures (header and cells). */
@@ -62,22 +64,21 @@ const span = (cls = '', attrs: Record<string, string> = {}): Part => new Part('s
 
 /** An amount (value, fee): right-aligned, its exact value on copy and, where rounded or cut, as its tooltip. */
 function amountColumn(
-  id: TxColumn['id'],
+  id: 'value' | 'fee',
   header: string,
-  rem: number,
   cls: string,
-  of: (v: RowView) => [amount: { text: string; exact: string }, cut: boolean, title: string | undefined],
+  keys: { cut: 'cutValue' | 'cutFee'; title: 'valueTitle' | 'feeTitle' },
 ): TxColumn {
   return {
     id,
     header,
-    rem,
+    rem: COLUMN_REM[id],
     numeric: true,
     cls,
-    cut: (r) => of(r.v)[1],
-    text: (r) => of(r.v)[0].text,
-    title: (r) => of(r.v)[2],
-    copy: (r) => of(r.v)[0].exact,
+    cut: (r) => r.v[keys.cut],
+    text: (r) => r.v[id].text,
+    title: (r) => r.v[keys.title],
+    copy: (r) => r.v[id].exact,
   }
 }
 
@@ -85,7 +86,7 @@ export const TX_COLUMNS: readonly TxColumn[] = [
   {
     id: 'age',
     header: 'Age',
-    rem: 6.5,
+    rem: COLUMN_REM.age,
     cls: 'age',
     cut: (r) => r.cutAge,
     text: (r) => r.age,
@@ -94,7 +95,7 @@ export const TX_COLUMNS: readonly TxColumn[] = [
   {
     id: 'hash',
     header: 'Hash',
-    rem: 10.5,
+    rem: COLUMN_REM.hash,
     cls: '',
     cut: (r) => r.v.cutHash,
     text: (r) => r.v.hashShort,
@@ -109,7 +110,7 @@ export const TX_COLUMNS: readonly TxColumn[] = [
   {
     id: 'method',
     header: 'Method',
-    rem: 8.5,
+    rem: COLUMN_REM.method,
     cls: 'method',
     cut: (r) => r.v.cutMethod,
     text: (r) => r.v.method,
@@ -123,7 +124,7 @@ export const TX_COLUMNS: readonly TxColumn[] = [
   {
     id: 'parties',
     header: 'From → To',
-    rem: 16,
+    rem: COLUMN_REM.parties,
     grows: true,
     cls: 'parties',
     cut: (r) => r.cutParties,
@@ -148,14 +149,12 @@ export const TX_COLUMNS: readonly TxColumn[] = [
       }
     },
   },
-  amountColumn('value', 'Value', 9, 'num mono', (v) => [v.value, v.cutValue, v.valueTitle]),
-  amountColumn('fee', 'Fee', 8, 'num mono muted', (v) => [v.fee, v.cutFee, v.feeTitle]),
+  amountColumn('value', 'Value', 'num mono', { cut: 'cutValue', title: 'valueTitle' }),
+  amountColumn('fee', 'Fee', 'num mono muted', { cut: 'cutFee', title: 'feeTitle' }),
   {
-    // Fits "Failed: execution reverted" (the sandbox's reason, longer than the usual "Reverted")
-    // on one line; a longer reason wraps to a second rather than being cut.
     id: 'status',
     header: 'Status',
-    rem: 11.5,
+    rem: COLUMN_REM.status,
     cls: 'status',
     cut: (r) => r.cutStatus,
     text: (r) => r.v.status,
@@ -176,9 +175,6 @@ export const TX_COLUMNS: readonly TxColumn[] = [
     },
   },
 ]
-
-/** Each column's width (rem), by id: what fits in a cell is judged against it (tx-row-view.ts). */
-export const COLUMN_REM = Object.fromEntries(TX_COLUMNS.map((c) => [c.id, c.rem])) as Record<TxColumn['id'], number>
 
 /** A column's width as CSS: fixed, or the rest of the row and at least its width. */
 export const widthCss = (c: TxColumn): string => (c.grows ? `flex: 1 0 ${c.rem}rem` : `width: ${c.rem}rem`)

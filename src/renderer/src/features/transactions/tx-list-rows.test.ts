@@ -5,7 +5,6 @@ import { makeTx, ME } from '../../testing/samples'
 import { RowPool } from '../../ui/virtual-list/row-pool'
 import { RowBlock, type PooledRow } from '../../ui/virtual-list/row-block'
 import { listFonts, rowView } from './tx-row-view'
-import { COLUMN_REM } from './tx-columns'
 import { txRowWriter, type RowContent } from './tx-row-dom'
 import { UnreadableRow } from './unreadable-row'
 
@@ -19,7 +18,7 @@ type ListRow = PooledRow<RowContent>
  */
 const fonts = listFonts()
 const txs = Array.from({ length: 12 }, (_, i) => makeTx(i))
-const views = new Map(txs.map((tx) => [tx, rowView(tx, ME, fonts, COLUMN_REM)]))
+const views = new Map(txs.map((tx) => [tx, rowView(tx, ME, fonts)]))
 const unreadable = new UnreadableRow(
   { index: 3, path: 'status', message: 'expected a string', raw: {}, hash: '0x' + 'ab'.repeat(32) },
   0,

@@ -5,7 +5,7 @@ import { readFixture } from '@shared/testing/blockscout-fixtures'
 import { domShape } from '../../testing/dom-shape'
 import { makeTx, ME, party } from '../../testing/samples'
 import { listFonts, rowView } from './tx-row-view'
-import { COLUMN_REM, TX_COLUMNS, widthCss } from './tx-columns'
+import { TX_COLUMNS, widthCss } from './tx-columns'
 import { writeRow, type RowContent } from './tx-row-dom'
 import { UnreadableRow } from './unreadable-row'
 
@@ -49,7 +49,7 @@ const contents = fc.oneof(
       note: fc.constantFrom(null, 'paid the rent', ''),
       cutStatus: fc.boolean(),
     })
-    .map((c): RowContent => ({ ...c, u: null, v: rowView(c.tx, ME, fonts, COLUMN_REM) })),
+    .map((c): RowContent => ({ ...c, u: null, v: rowView(c.tx, ME, fonts) })),
   fc.constantFrom(...unreadable).map((u): RowContent => ({ tx: null, u, v: null })),
 )
 
@@ -80,7 +80,7 @@ describe('writeRow', () => {
     const a: RowContent = {
       tx: txs[0]!,
       u: null,
-      v: rowView(txs[0]!, ME, fonts, COLUMN_REM),
+      v: rowView(txs[0]!, ME, fonts),
       age: '1 min ago',
       cutAge: false,
       cutParties: false,
@@ -90,7 +90,7 @@ describe('writeRow', () => {
     writeRow(row, a)
     const cells = [...row.children]
     const hashText = row.querySelector('button.hash')!.firstChild
-    const b: RowContent = { ...a, tx: txs[3]!, v: rowView(txs[3]!, ME, fonts, COLUMN_REM), age: '2 min ago' }
+    const b: RowContent = { ...a, tx: txs[3]!, v: rowView(txs[3]!, ME, fonts), age: '2 min ago' }
     writeRow(row, b)
     expect([...row.children]).toEqual(cells)
     expect(row.querySelector('button.hash')!.firstChild).toBe(hashText)
@@ -102,7 +102,7 @@ describe('writeRow', () => {
     const row = fresh({
       tx,
       u: null,
-      v: rowView(tx, ME, fonts, COLUMN_REM),
+      v: rowView(tx, ME, fonts),
       age: '12 s ago',
       cutAge: false,
       cutParties: false,

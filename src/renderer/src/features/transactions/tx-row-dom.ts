@@ -22,7 +22,6 @@ import { ColumnCells, spanFromCss, TX_COLUMNS, widthCss, type TxRow } from './tx
 export type RowContent = (TxRow & { u: null }) | { tx: null; u: UnreadableRow; v: null }
 
 class UnreadableCells {
-  readonly kind = 'unreadable'
   readonly #hash: Part
   readonly #problem: Part
 
@@ -45,27 +44,16 @@ class UnreadableCells {
   }
 }
 
-class TxCells {
-  readonly kind = 'tx'
-  readonly #cells: ColumnCells
-  constructor(row: HTMLElement) {
-    this.#cells = new ColumnCells(row)
-  }
-  write(r: TxRow): void {
-    this.#cells.write(r)
-  }
-}
-
-const cellsOf = new WeakMap<HTMLElement, TxCells | UnreadableCells>()
+const cellsOf = new WeakMap<HTMLElement, ColumnCells | UnreadableCells>()
 
 /** Writes `r` into the row element `row`, building its cells the first time or when its kind changes. */
 export function writeRow(row: HTMLElement, r: RowContent): void {
   let cells = cellsOf.get(row)
   if (r.u) {
-    if (cells?.kind !== 'unreadable') cellsOf.set(row, (cells = new UnreadableCells(row)))
+    if (!(cells instanceof UnreadableCells)) cellsOf.set(row, (cells = new UnreadableCells(row)))
     cells.write(r.u)
   } else {
-    if (cells?.kind !== 'tx') cellsOf.set(row, (cells = new TxCells(row)))
+    if (!(cells instanceof ColumnCells)) cellsOf.set(row, (cells = new ColumnCells(row)))
     cells.write(r)
   }
 }

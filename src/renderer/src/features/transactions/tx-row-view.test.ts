@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
-import type { ListFonts } from './tx-row-view'
+import type { AddressObject } from '@shared/domain/service-schemas'
 import { makeTx, ME, OTHER, party } from '../../testing/samples'
 
 /** A canvas whose fonts measure 7 px per character at 14 px (scaled by size), as a browser would measure. */
@@ -18,13 +17,8 @@ function fakeCanvas(): void {
 async function load() {
   vi.resetModules()
   const view = await import('./tx-row-view')
-  const { COLUMN_REM, partiesColumnPx } = await import('./tx-columns')
-  return {
-    ...view,
-    partiesColumnPx,
-    /** A row as the list works it out: against the declared column widths. */
-    rowView: (tx: Transaction, address: string, f: ListFonts) => view.rowView(tx, address, f, COLUMN_REM),
-  }
+  const { partiesColumnPx } = await import('./tx-columns')
+  return { ...view, partiesColumnPx }
 }
 
 describe('rowView: which cells clip', () => {

@@ -1,17 +1,10 @@
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatTokenAmount } from '@shared/domain/amount'
+import { isPending } from '@shared/domain/tx-state'
 import { formatDateTime, parseTime } from '../../ui/time'
 import { mayOverflowPx, textWidthPx, type TextFont } from '../../ui/text-fit'
-import {
-  DIRECTION_LABEL,
-  directionOf,
-  isPending,
-  methodLabel,
-  partyView,
-  shortHash,
-  statusLabel,
-  txState,
-} from './tx-view'
+import { COLUMN_REM, SPACING_REM } from './tx-list-geometry'
+import { DIRECTION_LABEL, directionOf, methodLabel, partyView, shortHash, statusLabel, txState } from './tx-view'
 
 /**
  * What a row of the transaction list shows, worked out once per transaction, with whether each
@@ -19,12 +12,6 @@ import {
  * costs the browser a clip on every new row while the list scrolls (bench:ui), so a row whose
  * text fits has none, and the text's width is measured (ui/text-fit.ts), never laid out.
  */
-
-/** The gap between cells, the row's side padding, and the gap between the parts of the parties cell (rem). */
-export const SPACING_REM = { cellGap: 0.5, rowPadding: 0.6, partiesGap: 0.35 } as const
-
-/** The widths (rem) of the columns whose text is judged against them (tx-columns.ts declares them). */
-export type ColumnRem = Record<'age' | 'hash' | 'method' | 'value' | 'fee' | 'status', number>
 
 /** The list's fonts: text, badges (0.75 rem) and monospace cells; `rem` is the root font size in px. */
 export interface ListFonts {
@@ -57,8 +44,8 @@ function badgePx(text: string, f: ListFonts): number {
 
 export type RowView = ReturnType<typeof rowView>
 
-/** A transaction's row, with what may not fit judged against the columns' widths `rem`. */
-export function rowView(tx: Transaction, address: string, f: ListFonts, rem: ColumnRem) {
+/** A transaction's row, with what may not fit judged against the columns' widths. */
+export function rowView(tx: Transaction, address: string, f: ListFonts) {
   const value = formatTokenAmount(tx.value, '18', { maxFractionDigits: 6 })
   const fee = formatTokenAmount(tx.fee.value, '18', { maxFractionDigits: 8 })
   const pending = isPending(tx)
@@ -83,13 +70,13 @@ export function rowView(tx: Transaction, address: string, f: ListFonts, rem: Col
     (to.address && to.isContract ? SPACING_REM.partiesGap * f.rem + badgePx('contract', f) : 0) +
     (to.address && to.isVerified ? SPACING_REM.partiesGap * f.rem + badgePx('verified', f) : 0)
   const statusPx = badgePx(status, f)
-  const cutValue = mayOverflowPx(value.text, f.mono, rem.value * f.rem)
-  const cutFee = mayOverflowPx(fee.text, f.mono, rem.fee * f.rem)
-  const cutMethod = mayOverflowPx(method, f.badge, rem.method * f.rem)
+  const cutValue = mayOverflowPx(value.text, f.mono, COLUMN_REM.value * f.rem)
+  const cutFee = mayOverflowPx(fee.text, f.mono, COLUMN_REM.fee * f.rem)
+  const cutMethod = mayOverflowPx(method, f.badge, COLUMN_REM.method * f.rem)
   return {
     hashShort,
     hashLabel: `Transaction ${hashShort}, open details`,
-    cutHash: mayOverflowPx(hashShort, f.mono, rem.hash * f.rem),
+    cutHash: mayOverflowPx(hashShort, f.mono, COLUMN_REM.hash * f.rem),
     cutValue,
     cutFee,
     /*
@@ -118,9 +105,9 @@ export function rowView(tx: Transaction, address: string, f: ListFonts, rem: Col
     stateClass: STATE_CLASS[txState(tx)],
     status,
     /** The status may not fit one line: it wraps to a second, and is cut only past that. */
-    wrapStatus: statusPx > rem.status * f.rem,
+    wrapStatus: statusPx > COLUMN_REM.status * f.rem,
     /** Status and a note badge may not fit side by side. */
-    cutWithNote: statusPx + badgePx('note', f) > rem.status * f.rem,
+    cutWithNote: statusPx + badgePx('note', f) > COLUMN_REM.status * f.rem,
   }
 }
 

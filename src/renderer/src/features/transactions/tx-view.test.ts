@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
+import { isFailed } from '@shared/domain/tx-state'
 import { makeTx, ME, OTHER, party } from '../../testing/samples'
-import {
-  activityBuckets,
-  directionOf,
-  filterTransactions,
-  isFailed,
-  methodLabel,
-  partyView,
-  statusLabel,
-} from './tx-view'
+import { activityBuckets, directionOf, filterTransactions, methodLabel, partyView, statusLabel } from './tx-view'
 
 describe('direction', () => {
   it('is relative to the open address, case-insensitively', () => {

@@ -82,8 +82,6 @@ export function methodLabel(tx: Transaction): string {
   return tx.tx_types.includes('coin_transfer') ? 'transfer' : (tx.tx_types[0] ?? '—')
 }
 
-export { isFailed, isPending } from '@shared/domain/tx-state'
-
 export type TxState = 'pending' | 'ok' | 'failed'
 
 export function txState(tx: Transaction): TxState {
