@@ -14,7 +14,6 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
-import type { Logger } from '../util/logger'
 import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
@@ -41,7 +40,6 @@ export interface ApprovalsServiceOptions {
   headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
-  log?: Logger
 }
 
 /** Digests or pages read at once: enough to keep the thread pool's four threads busy. */

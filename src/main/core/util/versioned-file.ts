@@ -29,8 +29,6 @@ export interface VersionedFileOptions<T> {
   /** A short name for notices ("watchlists"). */
   label: string
   now?: () => number
-  /** Written without indentation: for a large file nobody reads by hand. */
-  compact?: boolean
 }
 
 export interface Loaded<T> {
@@ -234,7 +232,7 @@ export class VersionedFile<T> {
         `The ${this.#o.label} file belongs to a newer version of Chainscope or cannot be replaced safely; this version does not change it.`,
       )
     }
-    const text = JSON.stringify(data, null, this.#o.compact ? undefined : 1)
+    const text = JSON.stringify(data, null, 1)
     const check = parse(text, this.#o)
     if (!check.ok) {
       throw new AppError(
