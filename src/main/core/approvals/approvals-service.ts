@@ -21,7 +21,7 @@ import { riskOf, stateReads, type ApprovalState } from './approval-state'
 import { mapLimited } from '../util/map-limited'
 import { PageDigests, type DigestShelf, type PageDigest } from './page-digests'
 import { fromSaved, savedDigestSchema, toSaved } from './saved-digest'
-import { ScanStore, type ChainAnchor } from './scan-store'
+import { ScanStore, type ChainAnchor, type ScanProgress } from './scan-store'
 
 /** What the service needs of a profile's runtime. */
 export interface ApprovalsRuntime {
@@ -121,14 +121,23 @@ export class ApprovalsService {
       transactionsRead: pages.reduce((n, p) => n + p.transactions, 0),
       stateError,
       cost: meter,
-      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
+      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null, scan),
     }
   }
 
-  /** Where the scan stands and what the rest costs now, in the profile's unit (one call per window the cap allows). */
-  scanState(runtime: ApprovalsRuntime, network: string, address: Address, head: number | null): ApprovalScanState {
+  /**
+   * Where the scan stands and what the rest costs now, in the profile's unit (one call per window
+   * the cap allows). `scan` is the saved scan when the caller has read it already: each read
+   * rebuilds every saved approval.
+   */
+  scanState(
+    runtime: ApprovalsRuntime,
+    network: string,
+    address: Address,
+    head: number | null,
+    scan: ScanProgress | null = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address)),
+  ): ApprovalScanState {
     const billing = this.#o.billing(runtime.profileId)
-    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const from = (scan?.scannedTo ?? -1) + 1
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
