@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Watchlist } from '@shared/bridge/contract'
 import type { Address } from '@shared/domain/address'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { isUnlimited, revokeCall } from '@shared/domain/approvals'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '@shared/domain/approvals-view'
@@ -301,17 +302,13 @@ const blockCall = (block: number | 'latest') => ({
   params: [typeof block === 'number' ? `0x${block.toString(16)}` : block, false],
 })
 
-const blockSchema = z.object({
-  number: z.string().regex(/^0x[0-9a-fA-F]{1,13}$/),
-  hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-})
+const blockSchema = z.object({ number: z.unknown(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) })
 
 /** A block's number and hash, or null for anything else (a block not there answers null). */
 function blockOf(result: unknown): ChainAnchor | null {
   const b = blockSchema.safeParse(result)
-  if (!b.success) return null
-  const block = Number.parseInt(b.data.number.slice(2), 16)
-  return Number.isSafeInteger(block) ? { block, hash: b.data.hash.toLowerCase() } : null
+  const block = b.success ? parseHexQuantity(b.data.number, MAX_SAFE_BIGINT) : null
+  return b.success && block !== null ? { block: Number(block), hash: b.data.hash.toLowerCase() } : null
 }
 
 const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })
