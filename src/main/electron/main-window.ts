@@ -1,4 +1,5 @@
 import { type BrowserWindow, screen } from 'electron'
+import { errorMessage } from '@shared/guards'
 import type { Logger } from '../core/util/logger'
 import { APP_ENTRY_URL } from './app-origin'
 import { hardenedWindow } from './web-preferences'
@@ -34,9 +35,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   window.once('ready-to-show', () => window.show())
   window
     .loadURL(APP_ENTRY_URL)
-    .catch((error: unknown) =>
-      options.log.error(`could not load the app page: ${error instanceof Error ? error.message : String(error)}`),
-    )
+    .catch((error: unknown) => options.log.error(`could not load the app page: ${errorMessage(error)}`))
   return window
 }
 

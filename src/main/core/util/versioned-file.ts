@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
 import { diskProblem, DiskWriteError } from './disk-error'
-import { errorCode, isRecord } from '@shared/guards'
+import { errorCode, errorMessage, isRecord } from '@shared/guards'
 
 /**
  * A JSON file with a schema version, a backup of the last good content and recovery:
@@ -102,7 +102,7 @@ function describeProblem(error: unknown): string {
         : ''
     return `${where}: ${first?.message ?? 'invalid'}${more}`
   }
-  return (error instanceof Error ? error.message : String(error)).slice(0, 200)
+  return errorMessage(error).slice(0, 200)
 }
 
 export class VersionedFile<T> {
