@@ -154,7 +154,6 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
-      log,
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,

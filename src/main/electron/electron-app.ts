@@ -1,5 +1,6 @@
 import { app, clipboard, dialog, Menu, powerMonitor, session, shell, type BrowserWindow } from 'electron'
 import { join } from 'node:path'
+import { errorMessage } from '@shared/guards'
 import { createCore, type Core } from '../core/app-core'
 import { createLogger, Redactor, type Logger } from '../core/util/logger'
 import { desktopNotifier } from './notifications'
@@ -98,7 +99,7 @@ export async function runElectronApp(): Promise<ElectronApp | null> {
       getMainWindow: () => mainWindow,
     })
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = errorMessage(error)
     log.error(`Chainscope could not start: ${message}`)
     dialog.showErrorBox('Chainscope could not start', redactor.redact(message))
     app.exit(1)
@@ -210,7 +211,7 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
       try {
         await withTimeout(core.dispose(), 10_000)
       } catch (error) {
-        log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`)
+        log.error(`shutdown: ${errorMessage(error)}`)
       }
       await sandboxes.stopAll()
     })()

@@ -1,6 +1,8 @@
-import { BrowserWindow, screen } from 'electron'
+import { type BrowserWindow, screen } from 'electron'
+import { errorMessage } from '@shared/guards'
 import type { Logger } from '../core/util/logger'
 import { APP_ENTRY_URL } from './app-origin'
+import { hardenedWindow } from './web-preferences'
 import type { WindowStateStore } from './window-state'
 
 export interface MainWindowOptions {
@@ -13,48 +15,27 @@ export interface MainWindowOptions {
 export const MIN_WIDTH = 900
 export const MIN_HEIGHT = 600
 
-/**
- * The app's window: remembered bounds, shown once painted, the renderer from `app://`.
- * Every security-relevant web preference is spelled out, even where it is Electron's default,
- * so a future default change or a copied starter template cannot weaken it silently.
- */
+/** The app's window: remembered bounds, shown once painted, the renderer from `app://`, hardened (web-preferences.ts). */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   const state = options.windowState.load(screen.getAllDisplays().map((d) => d.workArea))
-  const window = new BrowserWindow({
-    ...(state.bounds ?? { width: 1280, height: 800 }),
-    minWidth: MIN_WIDTH,
-    minHeight: MIN_HEIGHT,
-    show: false,
-    title: 'Chainscope',
-    backgroundColor: '#111418',
-    webPreferences: {
-      // The preload exposes exactly the bridge contract (invoke/on) through contextBridge and nothing else; it runs sandboxed.
-      preload: options.preloadPath, // eng-disable PRELOAD_JS_CHECK
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      navigateOnDragDrop: false,
-      safeDialogs: true,
-      // Spellcheck would fetch dictionaries from a Google CDN: no network from the renderer's side.
-      spellcheck: false,
-      // Middle-click (auxclick) opens links without the click handlers the app relies on.
-      disableBlinkFeatures: 'Auxclick',
+  const window = hardenedWindow(
+    {
+      ...(state.bounds ?? { width: 1280, height: 800 }),
+      minWidth: MIN_WIDTH,
+      minHeight: MIN_HEIGHT,
+      show: false,
+      title: 'Chainscope',
+      backgroundColor: '#111418',
     },
-  })
+    // The preload exposes exactly the bridge contract (invoke/on) through contextBridge and nothing else; it runs sandboxed.
+    { preload: options.preloadPath },
+  )
   if (state.maximized) window.maximize()
   options.windowState.track(window)
   window.once('ready-to-show', () => window.show())
   window
     .loadURL(APP_ENTRY_URL)
-    .catch((error: unknown) =>
-      options.log.error(`could not load the app page: ${error instanceof Error ? error.message : String(error)}`),
-    )
+    .catch((error: unknown) => options.log.error(`could not load the app page: ${errorMessage(error)}`))
   return window
 }
 

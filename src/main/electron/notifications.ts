@@ -1,4 +1,5 @@
 import { Notification } from 'electron'
+import { errorMessage } from '@shared/guards'
 import type { DesktopNotifier } from '../core/watch/watch-service'
 
 export interface NotifierOptions {
@@ -21,7 +22,7 @@ export function desktopNotifier(options: NotifierOptions = {}): DesktopNotifier 
       if (options.onClick) n.on('click', options.onClick)
       n.show()
     } catch (error) {
-      options.log?.warn(`notification failed: ${error instanceof Error ? error.message : String(error)}`)
+      options.log?.warn(`notification failed: ${errorMessage(error)}`)
     }
   }
 }

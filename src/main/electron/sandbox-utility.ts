@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { cp, rename, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { errorMessage } from '@shared/guards'
 import { AppError } from '../core/util/app-error'
 import type { Logger, Redactor } from '../core/util/logger'
 import {
@@ -181,9 +182,7 @@ async function copySeedState(options: UtilitySandboxOptions, seed: string): Prom
     await cp(seed, tmp, { recursive: true, filter: (path) => !/\.lock$|\.tmp-\d+$|^scratch$/.test(basename(path)) })
     await rename(tmp, options.stateDir)
   } catch (error) {
-    options.log.warn(
-      `could not copy the bundled sandbox state: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    options.log.warn(`could not copy the bundled sandbox state: ${errorMessage(error)}`)
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Event, HandlerDetails, WebContents } from 'electron'
+import { errorMessage } from '@shared/guards'
 import type { Logger } from '../core/util/logger'
 import { isAppUrl } from './app-origin'
 import { checkExternalUrl, type UserGestureTracker } from './external-links'
@@ -61,9 +62,7 @@ export async function handleWindowOpen(
     await options.openExternal(check.url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     return 'opened'
   } catch (error) {
-    options.log.warn(
-      `the OS browser could not open ${describe(details.url)}: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    options.log.warn(`the OS browser could not open ${describe(details.url)}: ${errorMessage(error)}`)
     return 'refused'
   }
 }

@@ -2,6 +2,7 @@ import type { BrowserWindow, Rectangle } from 'electron'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
+import { errorMessage } from '@shared/guards'
 import type { Logger } from '../core/util/logger'
 
 export interface WindowState {
@@ -94,7 +95,7 @@ export class WindowStateStore {
       renameSync(tmp, this.#file)
     } catch (error) {
       // Losing the window position is harmless; the app goes on.
-      this.#log.warn(`could not save ${FILE}: ${error instanceof Error ? error.message : String(error)}`)
+      this.#log.warn(`could not save ${FILE}: ${errorMessage(error)}`)
     }
   }
 

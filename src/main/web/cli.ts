@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { errorMessage } from '@shared/guards'
 import { createCore } from '../core/app-core'
 import { defaultDataDir } from '../core/util/data-dir'
 import { createLogger, Redactor } from '../core/util/logger'
@@ -96,8 +97,6 @@ function packageJson(dir: string): string {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `Chainscope web host could not start: ${error instanceof Error ? error.message : String(error)}\n`,
-  )
+  process.stderr.write(`Chainscope web host could not start: ${errorMessage(error)}\n`)
   process.exit(1)
 })

@@ -1,4 +1,5 @@
 import { getAddress, isAddress } from 'viem'
+import { z } from 'zod'
 
 /** 0x followed by 40 hex digits in any case: the form every layer checks an address against. */
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/
@@ -32,6 +33,11 @@ export function checkAddress(input: string): AddressCheck {
  * or writes for people (views, exports) is checksummed from it.
  */
 export type Address = `0x${string}` & { readonly __brand: 'Address' }
+
+/** An address as saved files keep it: lowercase, as main keys everything (see `Address`). */
+export const lowerAddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/, 'expected a lowercase address (0x and 40 hex digits)')
 
 export type AddressParse = { ok: true; address: Address } | { ok: false; message: string }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { lowerAddressSchema } from './address'
 import { networkName } from './profile'
 import { WATCH_LIMITS } from './watch-limits'
 import { CASE_LIMITS } from './case-limits'
@@ -15,8 +16,7 @@ export { CASE_LIMITS }
  */
 
 const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
-const lowerAddress = z.string().regex(/^0x[0-9a-f]{40}$/, 'expected a lowercase address (0x and 40 hex digits)')
-const node = z.object({ address: lowerAddress, network: networkName }).strict()
+const node = z.object({ address: lowerAddressSchema, network: networkName }).strict()
 
 export const graphFiltersSchema = z
   .object({
@@ -45,7 +45,7 @@ export const graphStateSchema = z
 
 export const caseAddressSchema = z
   .object({
-    address: lowerAddress,
+    address: lowerAddressSchema,
     network: networkName,
     label: z.string().max(WATCH_LIMITS.label),
     note: z.string().max(WATCH_LIMITS.note),

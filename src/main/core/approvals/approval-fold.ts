@@ -44,19 +44,22 @@ function order(a: ApprovalEvent, b: ApprovalEvent): number {
   return ab - bb || a.index - b.index
 }
 
-function keyOf(e: ApprovalEvent, kinds: TokenKinds): { key: string; kind: ApprovalKind; tokenId: bigint | null } {
-  const c = e.change
-  if (c.op === 'operator') return { key: `operator|${e.token}|${e.spender}`, kind: 'operator', tokenId: null }
-  if (c.op === 'nft') return { key: `nft|${e.token}|${c.tokenId}`, kind: 'nft', tokenId: c.tokenId }
-  if (c.op === 'set' && e.via === 'approve' && kinds.get(e.token) === 'ERC-721')
-    return { key: `nft|${e.token}|${c.amount}`, kind: 'nft', tokenId: c.amount }
-  return { key: `erc20|${e.token}|${e.spender}`, kind: 'erc20', tokenId: null }
+/** An approval's identity: a single ERC-721 approval is its token id's, any other its spender's. */
+function approvalKey(c: Pick<ApprovalCandidate, 'kind' | 'token' | 'spender' | 'tokenId'>): string {
+  return c.kind === 'nft' ? `nft|${c.token}|${c.tokenId}` : `${c.kind}|${c.token}|${c.spender}`
 }
 
-/** The key `keyOf` gives the changes of this approval, so a fold can go on from a saved one. */
-export function candidateKey(c: ApprovalCandidate): string {
-  if (c.kind === 'nft') return `nft|${c.token}|${c.tokenId}`
-  return `${c.kind}|${c.token}|${c.spender}`
+function keyOf(e: ApprovalEvent, kinds: TokenKinds): { key: string; kind: ApprovalKind; tokenId: bigint | null } {
+  const as = (kind: ApprovalKind, tokenId: bigint | null) => ({
+    key: approvalKey({ kind, token: e.token, spender: e.spender, tokenId }),
+    kind,
+    tokenId,
+  })
+  const c = e.change
+  if (c.op === 'operator') return as('operator', null)
+  if (c.op === 'nft') return as('nft', c.tokenId)
+  if (c.op === 'set' && e.via === 'approve' && kinds.get(e.token) === 'ERC-721') return as('nft', c.amount)
+  return as('erc20', null)
 }
 
 /**
@@ -73,7 +76,7 @@ export function foldApprovals(
 ): ApprovalCandidate[] {
   const logged = new Set(events.filter((e) => e.source === 'log').map((e) => `${e.tx}|${e.token}`))
   const kept = events.filter((e) => e.source === 'log' || !logged.has(`${e.tx}|${e.token}`))
-  const byKey = new Map<string, ApprovalCandidate>(from.map((c) => [candidateKey(c), c]))
+  const byKey = new Map<string, ApprovalCandidate>(from.map((c) => [approvalKey(c), c]))
   for (const e of [...kept].sort(order)) {
     const { key, kind, tokenId } = keyOf(e, kinds)
     const mark: GrantMark = { tx: e.tx, block: e.block, timestamp: e.timestamp, via: e.via }

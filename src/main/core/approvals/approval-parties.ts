@@ -40,7 +40,7 @@ function factsOf(a: AddressObject): PartyFacts {
   return out
 }
 
-export function tokenFacts(t: Token): TokenFacts {
+function tokenFacts(t: Token): TokenFacts {
   const out: TokenFacts = { address: t.address, type: t.type, decimals: t.decimals, symbol: t.symbol, name: t.name }
   if (t.exchange_rate !== undefined) out.exchange_rate = t.exchange_rate
   return out

@@ -1,7 +1,7 @@
 import { encodeFunctionResult } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
-import type { ReadResult } from '../balances/aggregate3'
+import type { ReadResult } from '../balances/aggregate3-codec'
 import type { ApprovalCandidate } from './approval-fold'
 import { riskOf, stateReads } from './approval-state'
 

@@ -1,6 +1,7 @@
 import { fiatValue } from '@shared/domain/amount'
 import { approvalsAbi, isUnlimited } from '@shared/domain/approvals'
-import type { ContractRead, ReadResult } from '../balances/aggregate3'
+import type { ContractRead } from '../balances/aggregate3'
+import type { ReadResult } from '../balances/aggregate3-codec'
 import type { ApprovalCandidate } from './approval-fold'
 
 /** An approval as it stands now on the chain, or as the events left it where the chain was not asked. */

@@ -242,6 +242,19 @@ describe('approvals scan', () => {
     expect(damaged.get(key)!.scannedTo).toBe(80)
   })
 
+  it('reads a raw-log file\'s block numbers as hex quantities only: "1e3" anchors nothing', () => {
+    const key = ScanStore.key('p', 'alpha', OWNER)
+    const v1 = (blockNumber: string) =>
+      JSON.stringify({
+        version: 1,
+        scans: { [key]: { scannedTo: 80, logs: [{ ...approvalLog(chainA, 60, 0, TOKEN, SPENDER, 1n), blockNumber }] } },
+      })
+    writeFileSync(join(dir, 'approval-scans.json'), v1('0x3e8'))
+    expect(new ScanStore(dir).get(key)!.anchor).toEqual({ block: 1000, hash: blockHash(chainA, 60) })
+    writeFileSync(join(dir, 'approval-scans.json'), v1('1e3'))
+    expect(new ScanStore(dir).get(key)).toBeNull()
+  })
+
   it('refuses a second scan of the same address while one runs', async () => {
     let release: () => void = () => {}
     const held = new Promise<void>((r) => (release = r))

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Watchlist } from '@shared/bridge/contract'
 import type { Address } from '@shared/domain/address'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { isUnlimited, revokeCall } from '@shared/domain/approvals'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '@shared/domain/approvals-view'
@@ -14,7 +15,6 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
-import type { Logger } from '../util/logger'
 import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
@@ -22,7 +22,7 @@ import { riskOf, stateReads, type ApprovalState } from './approval-state'
 import { mapLimited } from '../util/map-limited'
 import { PageDigests, type DigestShelf, type PageDigest } from './page-digests'
 import { fromSaved, savedDigestSchema, toSaved } from './saved-digest'
-import { ScanStore, type ChainAnchor } from './scan-store'
+import { ScanStore, type ChainAnchor, type ScanProgress } from './scan-store'
 
 /** What the service needs of a profile's runtime. */
 export interface ApprovalsRuntime {
@@ -41,7 +41,6 @@ export interface ApprovalsServiceOptions {
   headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
-  log?: Logger
 }
 
 /** Digests or pages read at once: enough to keep the thread pool's four threads busy. */
@@ -123,14 +122,23 @@ export class ApprovalsService {
       transactionsRead: pages.reduce((n, p) => n + p.transactions, 0),
       stateError,
       cost: meter,
-      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null),
+      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null, scan),
     }
   }
 
-  /** Where the scan stands and what the rest costs now, in the profile's unit (one call per window the cap allows). */
-  scanState(runtime: ApprovalsRuntime, network: string, address: Address, head: number | null): ApprovalScanState {
+  /**
+   * Where the scan stands and what the rest costs now, in the profile's unit (one call per window
+   * the cap allows). `scan` is the saved scan when the caller has read it already: each read
+   * rebuilds every saved approval.
+   */
+  scanState(
+    runtime: ApprovalsRuntime,
+    network: string,
+    address: Address,
+    head: number | null,
+    scan: ScanProgress | null = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address)),
+  ): ApprovalScanState {
     const billing = this.#o.billing(runtime.profileId)
-    const scan = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address))
     const from = (scan?.scannedTo ?? -1) + 1
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
@@ -294,17 +302,13 @@ const blockCall = (block: number | 'latest') => ({
   params: [typeof block === 'number' ? `0x${block.toString(16)}` : block, false],
 })
 
-const blockSchema = z.object({
-  number: z.string().regex(/^0x[0-9a-fA-F]{1,13}$/),
-  hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-})
+const blockSchema = z.object({ number: z.unknown(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) })
 
 /** A block's number and hash, or null for anything else (a block not there answers null). */
 function blockOf(result: unknown): ChainAnchor | null {
   const b = blockSchema.safeParse(result)
-  if (!b.success) return null
-  const block = Number.parseInt(b.data.number.slice(2), 16)
-  return Number.isSafeInteger(block) ? { block, hash: b.data.hash.toLowerCase() } : null
+  const block = b.success ? parseHexQuantity(b.data.number, MAX_SAFE_BIGINT) : null
+  return b.success && block !== null ? { block: Number(block), hash: b.data.hash.toLowerCase() } : null
 }
 
 const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })

@@ -129,7 +129,6 @@ describe('approvals digests kept beside the pages', () => {
         scans: new ScanStore(dir),
         watchlists: () => [],
         billing: () => 'request',
-        log,
       })
     }
     const approve = (i: number, token: string, spender: string, amount: bigint) =>

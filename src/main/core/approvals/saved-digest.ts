@@ -1,26 +1,26 @@
 import { z } from 'zod'
+import { lowerAddressSchema } from '@shared/domain/address'
 import type { PageDigester } from '../data/page-digest-files'
 import type { ApprovalChange, ApprovalEvent } from './approval-events'
 import type { PartyFacts } from './approval-parties'
 import { digestOf, type PageDigest } from './page-digests'
+import { savedUint, savedVia, uintText, uintValue } from './saved-approval-parts'
 
-const lowerAddress = z.string().regex(/^0x[0-9a-f]{40}$/)
 // Bounds well above what a service sends: a digest that fails them is made again from its page.
-const uint = z.string().regex(/^\d{1,200}$/)
 const text = z.string().max(100_000)
 const time = text.nullable()
 
 const changeSchema = z.discriminatedUnion('op', [
-  z.object({ op: z.enum(['set', 'increase', 'decrease']), amount: uint }),
+  z.object({ op: z.enum(['set', 'increase', 'decrease']), amount: savedUint }),
   z.object({ op: z.literal('operator'), on: z.boolean() }),
-  z.object({ op: z.literal('nft'), tokenId: uint }),
+  z.object({ op: z.literal('nft'), tokenId: savedUint }),
 ])
 const eventSchema = z.object({
-  token: lowerAddress,
-  spender: lowerAddress,
+  token: lowerAddressSchema,
+  spender: lowerAddressSchema,
   change: changeSchema,
   source: z.enum(['call', 'log']),
-  via: z.enum(['approve', 'increaseAllowance', 'decreaseAllowance', 'permit', 'setApprovalForAll', 'log']),
+  via: savedVia,
   tx: text,
   block: z.number().int().min(0).nullable(),
   index: z.number().int().min(0),
@@ -69,15 +69,15 @@ const savedChange = (c: ApprovalChange): SavedPage['events'][number]['change'] =
   c.op === 'operator'
     ? { op: c.op, on: c.on }
     : c.op === 'nft'
-      ? { op: c.op, tokenId: c.tokenId.toString() }
-      : { op: c.op, amount: c.amount.toString() }
+      ? { op: c.op, tokenId: uintText(c.tokenId) }
+      : { op: c.op, amount: uintText(c.amount) }
 
 const liveChange = (c: SavedPage['events'][number]['change']): ApprovalChange =>
   c.op === 'operator'
     ? { op: c.op, on: c.on }
     : c.op === 'nft'
-      ? { op: c.op, tokenId: BigInt(c.tokenId) }
-      : { op: c.op, amount: BigInt(c.amount) }
+      ? { op: c.op, tokenId: uintValue(c.tokenId) }
+      : { op: c.op, amount: uintValue(c.amount) }
 
 const isPlain = (p: PartyFacts): boolean =>
   Object.keys(p).length === 6 &&

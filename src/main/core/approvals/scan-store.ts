@@ -1,30 +1,31 @@
 import { join } from 'node:path'
 import { z } from 'zod'
+import { lowerAddressSchema } from '@shared/domain/address'
+import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { VersionedFile } from '../util/versioned-file'
 import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type ApprovalCandidate, type GrantMark } from './approval-fold'
+import { savedUint, savedVia, uintText, uintValue } from './saved-approval-parts'
 
 const VERSION = 2
 
-const address = z.string().regex(/^0x[0-9a-f]{40}$/)
-const uint = z.string().regex(/^\d{1,78}$/)
 const markSchema = z.object({
   tx: z.string().min(1).max(200),
   block: z.number().int().min(0).nullable(),
   timestamp: z.string().max(64).nullable(),
-  via: z.enum(['approve', 'increaseAllowance', 'decreaseAllowance', 'permit', 'setApprovalForAll', 'log']),
+  via: savedVia,
 })
 /** An approval as the scan's logs folded it (amounts as decimal strings: JSON has no bigint). */
 const approvalSchema = z.object({
   kind: z.enum(['erc20', 'nft', 'operator']),
-  token: address,
-  spender: address,
-  tokenId: uint.nullable(),
+  token: lowerAddressSchema,
+  spender: lowerAddressSchema,
+  tokenId: savedUint.nullable(),
   grant: markSchema.nullable(),
   last: markSchema,
   clearedByOwner: z.boolean(),
-  granted: uint.nullable(),
-  expected: uint.nullable(),
+  granted: savedUint.nullable(),
+  expected: savedUint.nullable(),
 })
 type SavedApproval = z.infer<typeof approvalSchema>
 
@@ -63,28 +64,27 @@ const toSaved = (c: ApprovalCandidate): SavedApproval => ({
   kind: c.kind,
   token: c.token,
   spender: c.spender,
-  tokenId: c.tokenId === null ? null : c.tokenId.toString(),
+  tokenId: uintText(c.tokenId),
   grant: c.grant && { ...c.grant },
   last: { ...c.last },
   clearedByOwner: c.clearedByOwner,
-  granted: c.granted === null ? null : c.granted.toString(),
-  expected: c.expected === null ? null : c.expected.toString(),
+  granted: uintText(c.granted),
+  expected: uintText(c.expected),
 })
 
-const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v))
 const mark = (m: z.infer<typeof markSchema>): GrantMark => ({ ...m })
 
 const fromSaved = (s: SavedApproval): ApprovalCandidate => ({
   kind: s.kind,
   token: s.token,
   spender: s.spender,
-  tokenId: big(s.tokenId),
+  tokenId: uintValue(s.tokenId),
   maybeNft: false,
   grant: s.grant && mark(s.grant),
   last: mark(s.last),
   clearedByOwner: s.clearedByOwner,
-  granted: big(s.granted),
-  expected: big(s.expected),
+  granted: uintValue(s.granted),
+  expected: uintValue(s.expected),
 })
 
 /** The newest log's block, as the anchor of a scan saved before anchors were kept. */
@@ -92,9 +92,11 @@ function anchorOfLogs(logs: readonly unknown[]): ChainAnchor | null {
   let best: ChainAnchor | null = null
   for (const log of logs) {
     const l = (typeof log === 'object' && log !== null ? log : {}) as { blockNumber?: unknown; blockHash?: unknown }
-    const block = typeof l.blockNumber === 'string' ? Number(l.blockNumber) : NaN
+    // A hex quantity, as the provider sent it: not "1e3" or any other text `Number` would read.
+    const quantity = parseHexQuantity(l.blockNumber, MAX_SAFE_BIGINT)
     const hash = typeof l.blockHash === 'string' ? l.blockHash.toLowerCase() : ''
-    if (!Number.isSafeInteger(block) || !anchorSchema.shape.hash.safeParse(hash).success) continue
+    if (quantity === null || !anchorSchema.shape.hash.safeParse(hash).success) continue
+    const block = Number(quantity)
     if (!best || block > best.block) best = { block, hash }
   }
   return best

@@ -13,8 +13,6 @@ export interface ContractRead {
   args: readonly unknown[]
 }
 
-export type { ReadResult } from './aggregate3-codec'
-
 /** Multicall3's `aggregate3` of raw calls (each may fail alone), sent to its canonical address. */
 export function multicall3Call(calls: Aggregate3Call[]): RpcCallSpec {
   return { method: 'eth_call', params: [{ to: MULTICALL3_ADDRESS, data: encodeAggregate3(calls) }, 'latest'] }

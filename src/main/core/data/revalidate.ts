@@ -9,6 +9,7 @@ import {
   TRANSFER_TOPIC as TRANSFER,
 } from '@shared/domain/events'
 import { ZERO_ADDRESS } from '@shared/domain/contracts'
+import { errorMessage } from '@shared/guards'
 
 /**
  * Revalidation (a conditional GET for an address): before balances or a first transactions
@@ -198,7 +199,7 @@ export class Revalidator {
       const items = await this.client.rpcCalls(network, revalidationBatch(targets), { ...options, attempts: 1 })
       return readRevalidations(items, targets)
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = errorMessage(error)
       return { targets, head: null, gasPriceWei: null, results: targets.map(() => ({ kind: 'unknown', reason })) }
     }
   }

@@ -1,4 +1,5 @@
 import type { HeightView } from '@shared/bridge/contract'
+import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import { systemClock, type Clock, type ClockTimer } from '../util/clock'
@@ -352,7 +353,7 @@ export class HeightWatcher {
         error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : retry
       net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs)
       if (!(error instanceof AppError && error.kind === 'cancelled')) {
-        this.#o.log?.warn(`height of ${network}: ${error instanceof Error ? error.message : String(error)}`)
+        this.#o.log?.warn(`height of ${network}: ${errorMessage(error)}`)
       }
     } finally {
       net.polling = false

@@ -1,4 +1,5 @@
 import type { KeyStatus } from '@shared/bridge/contract'
+import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import type { Logger, Redactor } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'
@@ -166,7 +167,7 @@ export class KeyStore {
         if (back !== key) throw new Error('the keychain did not keep the copy')
       } catch (error) {
         // Not copied: the key is used as read, and the old name is read again next time.
-        const why = error instanceof Error ? error.message : String(error)
+        const why = errorMessage(error)
         this.#o.log?.warn(`keychain: the key of profile ${ref.profileId} stays in its old entry for now (${why})`)
         return key
       }
@@ -253,7 +254,7 @@ export class KeyStore {
     try {
       key = await this.get(ref)
     } catch (error) {
-      keychainProblem = error instanceof Error ? error.message : String(error)
+      keychainProblem = errorMessage(error)
     }
     const held = this.#held.get(ref.account)
     return {
@@ -281,7 +282,7 @@ class KeychainUnusable extends Error {
 
 /** Plain words for why the keychain failed, with the technical detail in brackets. */
 export function explainKeychainProblem(error: unknown): string {
-  const detail = error instanceof Error ? error.message : String(error)
+  const detail = errorMessage(error)
   let plain: string
   if (/Cannot find module|keytar\.node|was compiled against|ERR_DLOPEN/i.test(detail)) {
     plain = 'The keychain module of this build cannot be loaded.'

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ExportFile } from '@shared/bridge/contract'
+import type { Address } from '@shared/domain/address'
 import { LABEL_LIMITS, labelId, type AddressLabel, type LabelImportPreview } from '@shared/domain/address-label'
 import { networkName } from '@shared/domain/profile'
 import { watchLabel, watchNote } from '@shared/domain/watch-schemas'
@@ -116,13 +117,13 @@ export class LabelsStore {
    * save happens only while the kept one still equals it: a label changed meanwhile is never
    * overwritten unseen; the error shows what it is now.
    */
-  set(address: string, network: string, edit: LabelText, seen: LabelText | null): AddressLabel {
+  set(address: Address, network: string, edit: LabelText, seen: LabelText | null): AddressLabel {
     if (!edit.label && !edit.note)
       throw new AppError('invalid-input', 'Write a label or a note, or remove the label instead.', { field: 'label' })
     const id = labelId({ address, network })
     this.#checkSeen(id, seen)
     const saved: AddressLabel = {
-      address: address.toLowerCase(),
+      address,
       network,
       label: edit.label,
       note: edit.note,
@@ -133,7 +134,7 @@ export class LabelsStore {
   }
 
   /** Removes one label, on the same terms as `set`: only the label the user was shown. */
-  remove(address: string, network: string, seen: LabelText | null): null {
+  remove(address: Address, network: string, seen: LabelText | null): null {
     const id = labelId({ address, network })
     this.#checkSeen(id, seen)
     if (!this.#labels.has(id)) return null

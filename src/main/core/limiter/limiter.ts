@@ -15,7 +15,7 @@ import {
 import { StateThrottle } from './state-throttle'
 import { TokenBucket } from './token-bucket'
 
-export type { AcquireOptions, BucketLimits, LimiterOptions, Permit } from './limiter-options'
+export type { LimiterOptions } from './limiter-options'
 
 /** The longest delay a Node timer keeps (2^31-1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1

@@ -3,6 +3,7 @@ import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher, SandboxProgress } from './sandbox-launcher'
 import { isAddressText } from '@shared/domain/address'
+import { errorMessage } from '@shared/guards'
 
 export type SandboxStatus = BridgeEvents['sandbox']
 
@@ -106,7 +107,7 @@ export class SandboxManager {
       },
       (error: unknown) => {
         this.#starting = null
-        const message = error instanceof Error ? error.message : String(error)
+        const message = errorMessage(error)
         this.#o.log?.error(`the sandbox could not start: ${message}`)
         this.#set({ state: 'failed', message, progress: null, demoAddresses: null })
         throw error instanceof AppError

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { Note, SearchAnswer, SearchHit, Watchlist } from '@shared/bridge/contract'
 import type { AddressLabel } from '@shared/domain/address-label'
 import type { Transaction } from '@shared/domain/service-schemas'
+import { errorMessage } from '@shared/guards'
 import { MemoryCache } from '../data/memory-cache'
 import type { PageSnapshot, SnapshotEntry, SnapshotStore } from '../data/snapshot-store'
 import type { Logger } from '../util/logger'
@@ -211,7 +212,7 @@ export class SearchService {
       .then(() => saveSearchIndex(file, saved))
       .catch((error: unknown) => {
         // A cache: not saved costs a rebuild at the next start, nothing else.
-        this.#o.log?.warn(`search index not saved: ${error instanceof Error ? error.message : String(error)}`)
+        this.#o.log?.warn(`search index not saved: ${errorMessage(error)}`)
       })
   }
 

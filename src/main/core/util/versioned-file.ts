@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { AppError } from './app-error'
 import { writeFileAtomicSync } from './atomic-file'
 import { diskProblem, DiskWriteError } from './disk-error'
-import { errorCode, isRecord } from '@shared/guards'
+import { errorCode, errorMessage, isRecord } from '@shared/guards'
 
 /**
  * A JSON file with a schema version, a backup of the last good content and recovery:
@@ -29,8 +29,6 @@ export interface VersionedFileOptions<T> {
   /** A short name for notices ("watchlists"). */
   label: string
   now?: () => number
-  /** Written without indentation: for a large file nobody reads by hand. */
-  compact?: boolean
 }
 
 export interface Loaded<T> {
@@ -104,7 +102,7 @@ function describeProblem(error: unknown): string {
         : ''
     return `${where}: ${first?.message ?? 'invalid'}${more}`
   }
-  return (error instanceof Error ? error.message : String(error)).slice(0, 200)
+  return errorMessage(error).slice(0, 200)
 }
 
 export class VersionedFile<T> {
@@ -234,7 +232,7 @@ export class VersionedFile<T> {
         `The ${this.#o.label} file belongs to a newer version of Chainscope or cannot be replaced safely; this version does not change it.`,
       )
     }
-    const text = JSON.stringify(data, null, this.#o.compact ? undefined : 1)
+    const text = JSON.stringify(data, null, 1)
     const check = parse(text, this.#o)
     if (!check.ok) {
       throw new AppError(

@@ -3,6 +3,7 @@ import { AppError } from '../util/app-error'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import { cheapestUnits } from '../service/cheapest-calls'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
+import { errorMessage } from '@shared/guards'
 import { pageDeltas, record, refetchChanged } from './watch-apply'
 import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
@@ -203,7 +204,7 @@ export async function runWatchCheck(
         const batched = runtime.client.batchSupport(network) !== false
         return { ...base, changed: r.changed.length, requests: r.units, batched, error: r.warning }
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
+        const message = errorMessage(error)
         const batched = runtime.client.batchSupport(network) !== false
         return { ...base, changed: 0, requests: 0, batched, error: message }
       }

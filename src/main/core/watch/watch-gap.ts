@@ -1,4 +1,5 @@
 import type { Priority, RpcBatchItem, TransactionsPage } from '@shared/bridge/contract'
+import { errorMessage } from '@shared/guards'
 import { logRangeRefusalOfItem } from '../service/log-range-refusal'
 import type { RequestOptions } from '../service/service-types'
 import { newTransactions } from './watch-apply'
@@ -104,7 +105,7 @@ async function readWindow(
     }
     return logs
   } catch (error) {
-    return error instanceof Error ? error.message : String(error)
+    return errorMessage(error)
   } finally {
     spend.units += meter.units
   }

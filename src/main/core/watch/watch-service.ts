@@ -2,6 +2,7 @@ import type { CostEstimate } from '@shared/domain/cost'
 import { estimateCost } from '@shared/domain/cost'
 import { requestUnits, type Billing } from '@shared/domain/billing'
 import type { WatchCheckResult, WatchSettings, WatchStatus } from '@shared/bridge/contract'
+import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
@@ -234,9 +235,7 @@ export class WatchService {
     this.#timer = this.#o.clock.setTimeout(() => {
       this.#timer = null
       this.check(undefined, 'background')
-        .catch((error: unknown) =>
-          this.#o.log.warn(`periodic watch check: ${error instanceof Error ? error.message : String(error)}`),
-        )
+        .catch((error: unknown) => this.#o.log.warn(`periodic watch check: ${errorMessage(error)}`))
         .finally(() => this.#schedule())
     }, interval)
   }
