@@ -1,10 +1,11 @@
-import { app, BrowserWindow, dialog, session, type Session } from 'electron'
+import { app, dialog, session, type BrowserWindow, type Session } from 'electron'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PdfHost } from '../core/reports/pdf-export'
 import type { Logger } from '../core/util/logger'
 import { denyAllPermissions } from './permissions'
+import { hardenedWindow } from './web-preferences'
 
 /** An in-memory session of its own (no `persist:`): nothing the report does is kept or shared. */
 export const PDF_PARTITION = 'chainscope-report-pdf'
@@ -37,22 +38,8 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
       const ses = pdfSession()
       // Set for each report (it replaces the last one): the one file this print loads, nothing else.
       ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: details.url !== only }))
-      const window = new BrowserWindow({
-        show: false,
-        webPreferences: {
-          session: ses,
-          sandbox: true,
-          contextIsolation: true,
-          nodeIntegration: false,
-          javascript: false,
-          webSecurity: true,
-          allowRunningInsecureContent: false,
-          webviewTag: false,
-          spellcheck: false,
-          // The report's links must not open anything: middle-click (auxclick) would follow them.
-          disableBlinkFeatures: 'Auxclick',
-        },
-      })
+      // No JavaScript at all, in the offline session above; the app window's hardening besides.
+      const window = hardenedWindow({ show: false }, { session: ses, javascript: false })
       const close = (): void => {
         if (!window.isDestroyed()) window.destroy()
       }
