@@ -122,21 +122,19 @@ export class ApprovalsService {
       transactionsRead: pages.reduce((n, p) => n + p.transactions, 0),
       stateError,
       cost: meter,
-      scan: this.scanState(runtime, network, address, this.#o.headOf?.(runtime.profileId, network) ?? null, scan),
+      scan: this.#scanState(runtime, network, this.#o.headOf?.(runtime.profileId, network) ?? null, scan),
     }
   }
 
   /**
-   * Where the scan stands and what the rest costs now, in the profile's unit (one call per window
-   * the cap allows). `scan` is the saved scan when the caller has read it already: each read
-   * rebuilds every saved approval.
+   * Where `scan` (the saved scan, as the view read it) stands and what the rest costs now, in the
+   * profile's unit (one call per window the cap allows).
    */
-  scanState(
+  #scanState(
     runtime: ApprovalsRuntime,
     network: string,
-    address: Address,
     head: number | null,
-    scan: ScanProgress | null = this.#o.scans.get(ScanStore.key(runtime.profileId, network, address)),
+    scan: ScanProgress | null,
   ): ApprovalScanState {
     const billing = this.#o.billing(runtime.profileId)
     const from = (scan?.scannedTo ?? -1) + 1
