@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const results = join(root, 'test-results')
@@ -31,14 +31,17 @@ function check(name, cmd, args) {
   return r.ok
 }
 
-function suite(name, cmd, args, reportFile, count) {
+function suite(name, cmd, args, reportFile, count, failures = () => []) {
   if (only.length && !only.includes(name)) return
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`)
   rmSync(reportFile, { force: true })
   const r = run(cmd, args)
   let counted = null
+  let failed = []
   try {
-    counted = count(JSON.parse(readFileSync(reportFile, 'utf8')))
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'))
+    counted = count(report)
+    failed = failures(report)
   } catch {
     counted = null
   }
@@ -55,6 +58,8 @@ function suite(name, cmd, args, reportFile, count) {
   summary.push(
     `${name}: ${counted.passed} passed, ${counted.failed} failed, ${counted.skipped} skipped (${r.seconds} s)`,
   )
+  // The summary is what a CI log's tail keeps: name each failure there, not only thousands of lines up.
+  for (const f of failed) summary.push(`${name} failed: ${f}`)
 }
 
 const bin = (name) => join(root, 'node_modules', '.bin', name)
@@ -76,6 +81,7 @@ suite(
     failed: j.numFailedTests + filesFailedWithoutTests(j),
     skipped: (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0),
   }),
+  vitestFailures,
 )
 
 const built = check('build', bin('electron-vite'), ['build'])
@@ -84,10 +90,17 @@ if (existsSync(join(root, 'scripts', 'electronegativity.mjs')))
 
 const e2eReport = join(results, 'e2e-report.json')
 if (built || !(only.length === 0 || only.includes('e2e'))) {
-  suite('e2e', bin('playwright'), ['test'], e2eReport, (j) => {
-    for (const reason of skipReasons(j)) summary.push(`e2e skipped: ${reason}`)
-    return { passed: j.stats.expected + (j.stats.flaky ?? 0), failed: j.stats.unexpected, skipped: j.stats.skipped }
-  })
+  suite(
+    'e2e',
+    bin('playwright'),
+    ['test'],
+    e2eReport,
+    (j) => {
+      for (const reason of skipReasons(j)) summary.push(`e2e skipped: ${reason}`)
+      return { passed: j.stats.expected + (j.stats.flaky ?? 0), failed: j.stats.unexpected, skipped: j.stats.skipped }
+    },
+    playwrightFailures,
+  )
 } else if (only.length === 0 || only.includes('e2e')) {
   totals.failed += 1
   summary.push('e2e: FAILED, not run because the build failed')
@@ -108,6 +121,44 @@ function skipReasons(report) {
   }
   for (const suite of report.suites ?? []) walk(suite)
   return [...counts].map(([reason, n]) => `${n} × ${reason}`)
+}
+
+/** Each failed Vitest test as `file › name: first line of its message`, and each file that failed to load. */
+function vitestFailures(j) {
+  const out = []
+  for (const f of j.testResults ?? []) {
+    const file = relative(root, f.name)
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === 'failed')
+    for (const a of failed) out.push(`${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`)
+    if (f.status === 'failed' && failed.length === 0) out.push(`${file}: ${firstLine(f.message)}`)
+  }
+  return out
+}
+
+/** Each Playwright test whose outcome was unexpected, as `[project] file › title: first line of its error`. */
+function playwrightFailures(report) {
+  const out = []
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== 'unexpected') continue
+        const error = (t.results ?? []).map((r) => r.error?.message).find(Boolean)
+        out.push(`[${t.projectName}] ${spec.file} › ${spec.title}: ${firstLine(error)}`)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of report.suites ?? []) walk(suite)
+  return out
+}
+
+function firstLine(text) {
+  const line =
+    (text ?? 'no message')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .split('\n')
+      .find((l) => l.trim()) ?? 'no message'
+  return line.trim().slice(0, 300)
 }
 
 /** A test file that failed to load (or failed in a hook) has no failed test; count it once. */
