@@ -139,9 +139,12 @@ describe.each(MODES)('approvals against %s', (_name, mode) => {
       await call('data.transactions', { network, address: holder })
       await call('data.balances', { network, address: holder })
       // The page is digested for this tab as it is written (in the background), before any opening.
+      // The deadline is a hang guard: a busy machine takes more than waitFor's 1 s default to write.
       const folder = join(rig.dir, 'snapshots', 'sandbox', network, holder.toLowerCase())
-      await vi.waitFor(() =>
-        expect(readdirSync(join(folder, 'digests'))).toEqual(readdirSync(folder).filter((n) => n.startsWith('tx-'))),
+      await vi.waitFor(
+        () =>
+          expect(readdirSync(join(folder, 'digests'))).toEqual(readdirSync(folder).filter((n) => n.startsWith('tx-'))),
+        { timeout: 20_000, interval: 50 },
       )
       const view = await call('approvals.view', { network, address: holder })
       const brief = view.rows.map((r) => ({

@@ -194,8 +194,10 @@ describe('saved search index', () => {
         vi.advanceTimersByTime(600)
         expect(existsSync(indexDir())).toBe(false)
         vi.advanceTimersByTime(400)
-        await vi.waitFor(() => expect(existsSync(indexDir()) && readdirSync(indexDir()).length).toBe(1))
-        await vi.waitFor(async () => expect((await loadSearchIndex(indexFile(), 'p1')).ok).toBe(true))
+        // Hang guards, not timing checks: the save is real disk work, slower than waitFor's 1 s default when busy.
+        const guard = { timeout: 20_000, interval: 50 }
+        await vi.waitFor(() => expect(existsSync(indexDir()) && readdirSync(indexDir()).length).toBe(1), guard)
+        await vi.waitFor(async () => expect((await loadSearchIndex(indexFile(), 'p1')).ok).toBe(true), guard)
         const loaded = await loadSearchIndex(indexFile(), 'p1')
         expect(loaded.ok && loaded.search.size).toBe(2)
         await search.close()

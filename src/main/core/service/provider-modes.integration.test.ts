@@ -147,7 +147,10 @@ describe('the app on a sandbox billing per call', () => {
         { timeout: 20_000, interval: 200 },
       )
       core.setVisible(false)
-      await vi.waitFor(async () => expect((await call('limiter.state', {})).inFlight).toBe(0))
+      await vi.waitFor(async () => expect((await call('limiter.state', {})).inFlight).toBe(0), {
+        timeout: 20_000,
+        interval: 100,
+      })
       const state = await call('limiter.state', {})
       expect(state.billing).toBe('call-plus-batch')
       const after = await admin(a.info).stats(a.info.api_key)
