@@ -314,11 +314,16 @@ export class SnapshotStore {
 
   /** Removes a file, and a page's digest with it. */
   async #remove(path: string, index: SnapshotFiles): Promise<void> {
-    for (const file of [path, digestPathOf(plainName(path)) + COMPRESSED])
-      if (file === path || index.has(file)) {
-        await rm(file, { force: true })
-        index.drop(file)
-      }
+    await rm(path, { force: true })
+    index.drop(path)
+    await this.#removeDigest(plainName(path), index)
+  }
+
+  async #removeDigest(pagePlain: string, index: SnapshotFiles): Promise<void> {
+    const file = digestPathOf(pagePlain) + COMPRESSED
+    if (!index.has(file)) return
+    await rm(file, { force: true })
+    index.drop(file)
   }
 
   /** Writes `bytes` as `plain`'s compressed file and drops its uncompressed predecessor. */
@@ -375,7 +380,11 @@ export class SnapshotStore {
       await this.#put(file, await encodeSnapshot(entry.text()))
       const index = await this.#loadIndex()
       const page = index.get(file + COMPRESSED)
-      if (entry.digest && page) await this.#putDigest(file, page, this.#made(entry.digest))
+      const digest = entry.digest && page ? this.#made(entry.digest) : undefined
+      // A digest stands only beside the version of the page it was made from: the version check
+      // (stamp and size) alone is not enough where file times are coarse (1 s on HFS+, 2 s on FAT).
+      if (page && digest !== undefined) await this.#putDigest(file, page, digest)
+      else await this.#removeDigest(file, index)
       // The address's own cap first; the total is then what is left.
       for (const beyond of [() => index.pagesBeyond(file, this.#maxPages), () => index.beyondBudget(this.#maxBytes)])
         for (const path of beyond()) await this.#remove(path, index)
