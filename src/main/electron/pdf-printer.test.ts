@@ -30,10 +30,14 @@ function exporter(): PdfExport {
   })
 }
 
-/** The save answers at once; its outcome is the event that follows. */
-async function outcome(): Promise<PdfOutcome> {
-  await vi.waitFor(() => expect(outcomes).toHaveLength(1))
-  return outcomes[0]!
+/**
+ * The save answers at once; its outcome is the event that follows (`nth`, from 1, for a later
+ * save). A test waits for the outcome of every save it starts: one left running would write
+ * into the next test's folders and answer its dialog.
+ */
+async function outcome(nth = 1): Promise<PdfOutcome> {
+  await vi.waitFor(() => expect(outcomes).toHaveLength(nth), { timeout: 10_000, interval: 10 })
+  return outcomes[nth - 1]!
 }
 
 beforeEach(() => {
@@ -154,7 +158,10 @@ describe('saving a report as PDF in the desktop app', () => {
     expect(o.message).toMatch(/^The PDF was not saved \(the report did not render within 0.05 s\)\. Try again/)
     expect(windows[0]!.isDestroyed()).toBe(true)
     expect(dialog.showSaveDialog).not.toHaveBeenCalled()
+    // The load never settled, yet the temporary copy of the report is deleted.
+    await vi.waitFor(() => expect(readdirSync(join(dir, 'temp'))).toEqual([]), { timeout: 10_000, interval: 10 })
     await vi.waitFor(() => expect(() => pdf.save(REPORT, 'r.pdf')).not.toThrow())
+    expect(await outcome(2)).toMatchObject({ outcome: 'failed' })
   })
 
   it('refuses a second save while one is waiting on its dialog', async () => {
@@ -167,6 +174,7 @@ describe('saving a report as PDF in the desktop app', () => {
     answer({ canceled: true })
     await outcome()
     await vi.waitFor(() => expect(() => pdf.save(REPORT, 'r.pdf')).not.toThrow())
+    expect(await outcome(2)).toMatchObject({ outcome: 'cancelled' })
   })
 })
 

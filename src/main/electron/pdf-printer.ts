@@ -43,14 +43,28 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
       const close = (): void => {
         if (!window.isDestroyed()) window.destroy()
       }
-      // Stopped (its deadline passed): the window goes, which ends a load or print that hangs.
-      stop.addEventListener('abort', close, { once: true })
+      // Stopped (its deadline passed): the window goes, and so does the wait for its load or
+      // print, since neither need ever settle once the window is gone (a loadURL promise has been
+      // left unsettled before: electron#41193); the temporary copy of the report is deleted either way.
+      let onStop = (): void => {}
+      const stopped = new Promise<never>((_resolve, reject) => {
+        onStop = () => {
+          close()
+          reject(new Error('the render was stopped'))
+        }
+        if (stop.aborted) onStop()
+        else stop.addEventListener('abort', onStop, { once: true })
+      })
+      stopped.catch(() => {})
       try {
         await writeFile(file, html, { encoding: 'utf8', mode: 0o600 })
-        await window.loadURL(only)
-        return await window.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true })
+        await Promise.race([window.loadURL(only), stopped])
+        return await Promise.race([
+          window.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true }),
+          stopped,
+        ])
       } finally {
-        stop.removeEventListener('abort', close)
+        stop.removeEventListener('abort', onStop)
         close()
         await rm(dir, { recursive: true, force: true })
       }
