@@ -313,9 +313,11 @@ export class CoreServices {
     this.#profilesChanged()
   }
 
+  /** Ends a profile's runtime and drops the provider limits it learnt (kept across runs). */
   forgetRuntime(profileId: string): void {
     this.#runtimes.get(profileId)?.dispose()
     this.#runtimes.delete(profileId)
+    this.#learnt.forget(profileId)
     this.#syncWatcher()
   }
 

@@ -32,6 +32,14 @@ afterEach(() => core.dispose())
 const changed = (): ProfileView[][] =>
   core.events.filter((e) => e.event === 'profiles.changed').map((e) => e.payload as ProfileView[])
 
+/** learnt-limits.json's profiles, as saved. */
+const savedLearnt = (): Record<string, Record<string, { logCap?: { blocks: number } }>> =>
+  (
+    JSON.parse(readFileSync(join(core.dir, 'learnt-limits.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, { logCap?: { blocks: number } }>>
+    }
+  ).profiles
+
 /** The profile ids the renderer was last told of. */
 const lastListed = (): string[] => (changed().at(-1) ?? []).map((p) => p.id)
 
@@ -47,10 +55,12 @@ async function used(): Promise<string> {
 }
 
 describe('ProfileUseCases', () => {
-  it('removes a profile with everything that held a part of it: runtime, quota count, snapshots, key', async () => {
+  it('removes a profile with everything that held a part of it: runtime, learnt limits, quota count, snapshots, key', async () => {
     const s = core.services
     const id = await used()
     s.quota.save(id, { day: '2030-01-01', used: 7, keyTag: 'abc' })
+    s.runtime(id).client.logs.noteCap('alpha', 500)
+    expect(savedLearnt()).toHaveProperty(id)
     const folder = join(core.dir, 'snapshots', id)
     expect(existsSync(folder)).toBe(true)
     const ref = s.settings.keyRef(id)
@@ -63,6 +73,7 @@ describe('ProfileUseCases', () => {
     expect(existsSync(folder)).toBe(false)
     expect(await s.keys.status(ref)).toMatchObject({ set: false })
     expect(() => s.runtime(id)).toThrow(expect.objectContaining({ kind: 'not-found' }))
+    expect(savedLearnt()).not.toHaveProperty(id)
     expect(lastListed()).toEqual([SANDBOX_PROFILE_ID])
   })
 
@@ -135,12 +146,10 @@ describe('ProfileUseCases', () => {
 
     await profiles.save({ ...serviceAt(server.url), rpcUrl: `${server.url}/rpc-2`, id })
     expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
+    expect(savedLearnt()).not.toHaveProperty(id)
     // What the new address teaches is saved as its own, not on top of the old one's.
     s.runtime(id).client.logs.noteCap('alpha', 800)
-    const saved = JSON.parse(readFileSync(join(core.dir, 'learnt-limits.json'), 'utf8')) as {
-      profiles: Record<string, Record<string, { logCap?: { blocks: number } }>>
-    }
-    expect(saved.profiles[id]?.['alpha']?.logCap?.blocks).toBe(800)
+    expect(savedLearnt()[id]?.['alpha']?.logCap?.blocks).toBe(800)
   })
 
   it('activates a profile and applies new limits to its running limiter at once', async () => {

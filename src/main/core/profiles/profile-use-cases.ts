@@ -16,6 +16,7 @@ export interface ProfileParts {
   readonly snapshots: SnapshotStore
   readonly sandbox: SandboxManager
   runtime(profileId: string): ProfileRuntime
+  /** Ends the profile's runtime and drops the provider limits it learnt. */
   forgetRuntime(profileId: string): void
   /** Tells the renderer and follows the active profile's networks. */
   profilesChanged(): void
@@ -54,7 +55,7 @@ export class ProfileUseCases {
     return this.#view(profile.id)
   }
 
-  /** Removes the profile with its runtime, quota count and snapshots; then its key. */
+  /** Removes the profile with its runtime, learnt limits, quota count and snapshots; then its key. */
   async remove(id: string): Promise<null> {
     const s = this.#s
     s.settings.get(id)

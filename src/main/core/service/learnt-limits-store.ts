@@ -107,6 +107,14 @@ export class LearntLimitsStore {
     }
   }
 
+  /** Drops what a profile learnt (it was removed, or re-pointed at another service). */
+  forget(profileId: string): void {
+    const kept = this.#data.profiles[profileId]
+    if (!kept) return
+    delete this.#data.profiles[profileId]
+    if (!this.#save()) this.#data.profiles[profileId] = kept
+  }
+
   #save(): boolean {
     try {
       this.#file.save(this.#data)
