@@ -169,7 +169,9 @@ describe('saving a report as PDF in the desktop app', () => {
     dialog.showSaveDialog.mockImplementationOnce(() => new Promise((r) => (answer = r)))
     const pdf = exporter()
     pdf.save(REPORT, 'r.pdf')
-    await vi.waitFor(() => expect(dialog.showSaveDialog).toHaveBeenCalled())
+    // A hang guard, not a timing check: the dialog follows the render, which writes and reads
+    // the report's temporary copy on disk (it can take longer than waitFor's 1 s default when busy).
+    await vi.waitFor(() => expect(dialog.showSaveDialog).toHaveBeenCalled(), { timeout: 10_000, interval: 10 })
     expect(() => pdf.save(REPORT, 'r.pdf')).toThrow(/already being saved/)
     answer({ canceled: true })
     await outcome()

@@ -180,8 +180,11 @@ describe('bundled seeded state', () => {
         const starting = sandboxes.launch({})
         return starting
       }
+      // Hang guards, not timing checks: the fork follows a real copy of the seed, which
+      // can take longer than waitFor's 1 s default on a busy machine.
+      const guard = { timeout: 20_000, interval: 50 }
       const first = launch()
-      await vi.waitFor(() => expect(utilityProcess.fork).toHaveBeenCalledTimes(1))
+      await vi.waitFor(() => expect(utilityProcess.fork).toHaveBeenCalledTimes(1), guard)
       child.stdout.write(`${JSON.stringify(READY)}\n`)
       await first
       expect(readFileSync(join(stateDir, '7001-abc', 'manifest.json'), 'utf8')).toBe('{"ok":true}')
@@ -192,7 +195,7 @@ describe('bundled seeded state', () => {
       // A state the user's sandbox already has is never overwritten.
       writeFileSync(join(stateDir, '7001-abc', 'manifest.json'), '{"mine":true}')
       const second = launch()
-      await vi.waitFor(() => expect(utilityProcess.fork).toHaveBeenCalledTimes(2))
+      await vi.waitFor(() => expect(utilityProcess.fork).toHaveBeenCalledTimes(2), guard)
       child.stdout.write(`${JSON.stringify(READY)}\n`)
       await second
       expect(readFileSync(join(stateDir, '7001-abc', 'manifest.json'), 'utf8')).toBe('{"mine":true}')

@@ -23,6 +23,8 @@ const ADDR = '0x00000000000000000000000000000000000000aa'
 let server: Awaited<ReturnType<typeof startScriptedServer>>
 let dir: string
 let now: number
+/** Every store a test made: each writes its snapshots in the background, after the answer. */
+let stores: SnapshotStore[]
 
 beforeAll(async () => {
   server = await startScriptedServer()
@@ -31,6 +33,7 @@ afterAll(() => server.close())
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'data-revalidate-'))
   now = Date.UTC(2030, 0, 1, 10)
+  stores = []
   server.seen.length = 0
   server.script((req, res) => {
     if (req.path.startsWith('/rpc/')) {
@@ -47,7 +50,11 @@ beforeEach(() => {
     return json(res, 200, { items: [balanceItem()], next_page_params: null })
   })
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+afterEach(async () => {
+  // A write still queued would create the folder again while it is removed (or after).
+  await Promise.all(stores.map((s) => s.flush()))
+  rmSync(dir, { recursive: true, force: true })
+})
 
 async function setup(billing: Profile['billing'] = 'request') {
   const profile: Profile = {
@@ -81,10 +88,12 @@ async function setup(billing: Profile['billing'] = 'request') {
     backoffMs: 1,
   })
   const polls: { head: number; gas: string | null }[] = []
+  const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+  stores.push(snapshots)
   const data = new DataService({
     profileId: 'p',
     client,
-    snapshots: new SnapshotStore({ root: join(dir, 'snapshots') }),
+    snapshots,
     clock,
     onPoll: (_n, head, gas) => polls.push({ head, gas }),
   })

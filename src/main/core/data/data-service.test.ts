@@ -29,6 +29,8 @@ let dir: string
 let now: number
 let spelling: BalanceSpelling | null
 let heads: { network: string; head: number }[]
+/** Every store a test made: each writes its snapshots in the background, after the answer. */
+let stores: SnapshotStore[]
 
 beforeAll(async () => {
   server = await startScriptedServer()
@@ -40,8 +42,13 @@ beforeEach(() => {
   spelling = null
   heads = []
   server.seen.length = 0
+  stores = []
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+afterEach(async () => {
+  // A write still queued would create the folder again while it is removed (or after).
+  await Promise.all(stores.map((s) => s.flush()))
+  rmSync(dir, { recursive: true, force: true })
+})
 
 function setup(options: { maxAttempts?: number } = {}) {
   const profile: Profile = {
@@ -81,6 +88,7 @@ function setup(options: { maxAttempts?: number } = {}) {
     maxAttempts: options.maxAttempts ?? 3,
   })
   const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+  stores.push(snapshots)
   const data = new DataService({
     profileId: 'p',
     client,
