@@ -110,16 +110,23 @@ describe('utility-process sandbox launcher', () => {
     await vi.advanceTimersByTimeAsync(4999)
     expect(child.kill).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
-    expect(await outcome).toBe('offline')
     expect(child.kill).toHaveBeenCalled()
+    // The failure is told once the child is gone.
+    child.exit(0)
+    expect(await outcome).toBe('offline')
   })
 
-  it('stops starting when cancelled', async () => {
+  it('stops starting when cancelled, and says so once the child is gone', async () => {
     const controller = new AbortController()
+    let answered: string | null = null
     const starting = launcher().launch({ signal: controller.signal })
+    void starting.catch((e: { kind: string }) => (answered = e.kind))
     controller.abort()
-    await expect(starting).rejects.toMatchObject({ kind: 'cancelled' })
     expect(child.kill).toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(100)
+    expect(answered).toBeNull()
+    child.exit(0)
+    await expect(starting).rejects.toMatchObject({ kind: 'cancelled' })
   })
 
   it('stop() kills the process and waits for it to exit; stopAll stops every running sandbox', async () => {

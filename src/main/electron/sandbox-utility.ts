@@ -96,10 +96,9 @@ export function createUtilitySandboxLauncher(
         settled = true
         clearTimeout(quiet)
         signal?.removeEventListener('abort', onAbort)
-        if (error) {
-          void stop()
-          reject(error)
-        } else resolve(value!)
+        // A failed or cancelled start answers once its child is gone, as the core's launcher does.
+        if (error) void stop().then(() => reject(error))
+        else resolve(value!)
       }
       const heard = (): void => {
         clearTimeout(quiet)

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SandboxManager, type SandboxStatus } from './sandbox-manager'
 import { childProcessSandboxLauncher } from './sandbox-process'
 
@@ -32,6 +32,15 @@ beforeAll(() => {
       'setInterval(() => {}, 1000)',
     ].join('\n'),
   )
+  // Never ready, and slow to stop: it writes its pid to the file named by its argument.
+  writeFileSync(
+    join(dir, 'slow-to-stop.mjs'),
+    `import { writeFileSync } from 'node:fs'
+process.on('SIGTERM', () => setTimeout(() => process.exit(0), 300))
+writeFileSync(process.argv[2], String(process.pid))
+setInterval(() => {}, 1000)
+`,
+  )
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -57,5 +66,31 @@ describe('SandboxManager progress', () => {
     } finally {
       await manager.dispose()
     }
+  })
+})
+
+describe('SandboxManager dispose', () => {
+  it('while the sandbox is starting: the start is cancelled, and dispose ends once its child is gone', async () => {
+    const pidFile = join(dir, 'starting.pid')
+    const manager = new SandboxManager({
+      launcher: childProcessSandboxLauncher({ args: [join(dir, 'slow-to-stop.mjs'), pidFile] }),
+      onReady: () => {},
+      onGone: () => {},
+      onStatus: () => {},
+    })
+    const start = manager.ensure()
+    start.catch(() => {})
+    const pid = await vi.waitFor(
+      () => {
+        // A file made but not yet written reads as 0, which is no child's pid.
+        const written = Number(readFileSync(pidFile, 'utf8'))
+        expect(written).toBeGreaterThan(0)
+        return written
+      },
+      { timeout: 20_000, interval: 20 },
+    )
+    await manager.dispose()
+    expect(() => process.kill(pid, 0)).toThrow()
+    await expect(start).rejects.toMatchObject({ kind: 'cancelled' })
   })
 })

@@ -75,10 +75,10 @@ export class SandboxManager {
       })
     }
     this.#starting = launcher.launch({ onProgress, signal: this.#abort.signal }).then(
-      (running) => {
+      async (running) => {
         this.#starting = null
         if (this.#disposed) {
-          void running.stop()
+          await running.stop()
           throw new AppError('cancelled', 'The app is shutting down.')
         }
         this.#running = running
@@ -120,6 +120,9 @@ export class SandboxManager {
 
   async stop(): Promise<void> {
     this.#abort?.abort()
+    // A start under way ends first (cancelled, its child stopped and waited for; or ready just
+    // before the cancel, and then stopped below), so no sandbox outlives the stop.
+    await this.#starting?.catch(() => {})
     const running = this.#running
     this.#running = null
     if (running) {

@@ -111,12 +111,13 @@ function launch(
 
   return new Promise<RunningSandbox>((resolve, reject) => {
     let settled = false
+    // A start that failed or was cancelled answers once its child is gone (stopped and waited
+    // for), so whoever waits on it, such as the app on its way out, leaves no sandbox behind.
     const fail = (error: AppError): void => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      void stop()
-      reject(error)
+      void stop().then(() => reject(error))
     }
     const timer = setTimeout(
       () =>
