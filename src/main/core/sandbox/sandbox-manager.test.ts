@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxManager, type SandboxStatus } from './sandbox-manager'
+import { slowToStopChild } from '../testing/slow-to-stop-child'
 import { childProcessSandboxLauncher } from './sandbox-process'
 
 /**
@@ -31,15 +32,6 @@ beforeAll(() => {
       `process.on('SIGTERM', () => process.exit(0))`,
       'setInterval(() => {}, 1000)',
     ].join('\n'),
-  )
-  // Never ready, and slow to stop: it writes its pid to the file named by its argument.
-  writeFileSync(
-    join(dir, 'slow-to-stop.mjs'),
-    `import { writeFileSync } from 'node:fs'
-process.on('SIGTERM', () => setTimeout(() => process.exit(0), 300))
-writeFileSync(process.argv[2], String(process.pid))
-setInterval(() => {}, 1000)
-`,
   )
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -71,24 +63,16 @@ describe('SandboxManager progress', () => {
 
 describe('SandboxManager dispose', () => {
   it('while the sandbox is starting: the start is cancelled, and dispose ends once its child is gone', async () => {
-    const pidFile = join(dir, 'starting.pid')
+    const child = slowToStopChild(dir, 'starting')
     const manager = new SandboxManager({
-      launcher: childProcessSandboxLauncher({ args: [join(dir, 'slow-to-stop.mjs'), pidFile] }),
+      launcher: childProcessSandboxLauncher({ args: child.args }),
       onReady: () => {},
       onGone: () => {},
       onStatus: () => {},
     })
     const start = manager.ensure()
     start.catch(() => {})
-    const pid = await vi.waitFor(
-      () => {
-        // A file made but not yet written reads as 0, which is no child's pid.
-        const written = Number(readFileSync(pidFile, 'utf8'))
-        expect(written).toBeGreaterThan(0)
-        return written
-      },
-      { timeout: 20_000, interval: 20 },
-    )
+    const pid = await child.pid()
     await manager.dispose()
     expect(() => process.kill(pid, 0)).toThrow()
     await expect(start).rejects.toMatchObject({ kind: 'cancelled' })

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { slowToStopChild } from '../testing/slow-to-stop-child'
 import type { Logger } from '../util/logger'
 import { childProcessSandboxLauncher } from './sandbox-process'
 import type { SandboxProgress } from './sandbox-launcher'
@@ -41,15 +42,6 @@ setInterval(() => {}, 1000)
     `process.stdout.write(${JSON.stringify(JSON.stringify(READY))} + '\\n'); process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)\n`,
   )
   writeFileSync(join(dir, 'silent.mjs'), `setInterval(() => {}, 1000)\n`)
-  // Never ready, and slow to stop: it writes its pid to the file named by its argument.
-  writeFileSync(
-    join(dir, 'slow-to-stop.mjs'),
-    `import { writeFileSync } from 'node:fs'
-process.on('SIGTERM', () => setTimeout(() => process.exit(0), 300))
-writeFileSync(process.argv[2], String(process.pid))
-setInterval(() => {}, 1000)
-`,
-  )
   writeFileSync(
     join(dir, 'wrong.mjs'),
     `process.stdout.write('{"base_url":"ftp://x"}\\n'); setTimeout(() => process.exit(0), 50)\n`,
@@ -107,20 +99,10 @@ describe('childProcessSandboxLauncher', () => {
   })
 
   it('answers a cancelled start only once its child is gone', async () => {
-    const pidFile = join(dir, 'cancelled.pid')
+    const child = slowToStopChild(dir, 'cancelled')
     const controller = new AbortController()
-    const started = childProcessSandboxLauncher({ args: [join(dir, 'slow-to-stop.mjs'), pidFile] }).launch({
-      signal: controller.signal,
-    })
-    const pid = await vi.waitFor(
-      () => {
-        // A file made but not yet written reads as 0, which is no child's pid.
-        const written = Number(readFileSync(pidFile, 'utf8'))
-        expect(written).toBeGreaterThan(0)
-        return written
-      },
-      { timeout: 20_000, interval: 20 },
-    )
+    const started = childProcessSandboxLauncher({ args: child.args }).launch({ signal: controller.signal })
+    const pid = await child.pid()
     controller.abort()
     await expect(started).rejects.toMatchObject({ kind: 'cancelled' })
     expect(() => process.kill(pid, 0)).toThrow()
