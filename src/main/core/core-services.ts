@@ -332,9 +332,10 @@ export class CoreServices {
     this.#watcher?.watcher.dispose()
     this.#watcher = null
     for (const runtime of this.#runtimes.values()) runtime.dispose()
-    await this.sandbox.dispose()
-    await this.snapshots.flush()
-    await this.search.close()
+    // The saved files do not wait on the sandbox's stop, which may take its stop timeout (a
+    // start under way is cancelled and its process waited for): the host's deadline may end the
+    // dispose first.
+    await Promise.all([this.sandbox.dispose(), this.snapshots.flush().then(() => this.search.close())])
   }
 
   #profilesChanged(): void {

@@ -166,15 +166,21 @@ describe('utility-process sandbox launcher', () => {
 })
 
 describe('bundled seeded state', () => {
+  /** A shipped seed in `base`: one state, with a lock, a temporary and scratch files beside it. */
+  function shippedSeed(base: string): string {
+    const seed = join(base, 'resources', 'sandbox-state')
+    for (const dir of ['7001-abc', '7001-abc.lock', '7001-abc.tmp-123', 'scratch'])
+      mkdirSync(join(seed, dir), { recursive: true })
+    writeFileSync(join(seed, '7001-abc', 'manifest.json'), '{"ok":true}')
+    writeFileSync(join(seed, 'scratch', 'x.mts'), 'x')
+    return seed
+  }
+
   it('is copied into an empty state folder once, without locks, temporaries or scratch files', async () => {
     vi.useRealTimers()
     const base = mkdtempSync(join(tmpdir(), 'chainscope-seed-'))
     try {
-      const seed = join(base, 'resources', 'sandbox-state')
-      for (const dir of ['7001-abc', '7001-abc.lock', '7001-abc.tmp-123', 'scratch'])
-        mkdirSync(join(seed, dir), { recursive: true })
-      writeFileSync(join(seed, '7001-abc', 'manifest.json'), '{"ok":true}')
-      writeFileSync(join(seed, 'scratch', 'x.mts'), 'x')
+      const seed = shippedSeed(base)
       const stateDir = join(base, 'data', 'sandbox')
       const launch = (): Promise<unknown> => {
         const sandboxes = createUtilitySandboxLauncher({
@@ -206,6 +212,26 @@ describe('bundled seeded state', () => {
       child.stdout.write(`${JSON.stringify(READY)}\n`)
       await second
       expect(readFileSync(join(stateDir, '7001-abc', 'manifest.json'), 'utf8')).toBe('{"mine":true}')
+    } finally {
+      rmSync(base, { recursive: true, force: true })
+    }
+  })
+
+  it('a start cancelled during the copy (the app quits on its first run) forks nothing', async () => {
+    vi.useRealTimers()
+    const base = mkdtempSync(join(tmpdir(), 'chainscope-seed-'))
+    try {
+      const controller = new AbortController()
+      const starting = createUtilitySandboxLauncher({
+        modulePath: '/app/sandbox.js',
+        stateDir: join(base, 'data', 'sandbox'),
+        seedStateDir: shippedSeed(base),
+        log,
+        redactor,
+      }).launch({ signal: controller.signal })
+      controller.abort()
+      await expect(starting).rejects.toMatchObject({ kind: 'cancelled' })
+      expect(utilityProcess.fork).not.toHaveBeenCalled()
     } finally {
       rmSync(base, { recursive: true, force: true })
     }

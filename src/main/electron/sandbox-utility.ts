@@ -67,9 +67,12 @@ export function createUtilitySandboxLauncher(
     onProgress,
     signal,
   }: { onProgress?: (p: SandboxProgress) => void; signal?: AbortSignal } = {}): Promise<RunningSandbox> {
-    if (signal?.aborted) throw new AppError('cancelled', 'Starting the sandbox was cancelled.')
+    const cancelled = (): AppError => new AppError('cancelled', 'Starting the sandbox was cancelled.')
+    if (signal?.aborted) throw cancelled()
     // Only an installed app has a seed to copy; otherwise the fork happens at once.
     if (options.seedStateDir) await copySeedState(options, options.seedStateDir)
+    // Cancelled during the copy (the app quits on its first run): nothing is forked.
+    if (signal?.aborted) throw cancelled()
     const child = fork(options.modulePath, ['--port', '0', '--state-dir', options.stateDir, ...(options.args ?? [])], {
       stdio: 'pipe',
       env: options.env ?? process.env,
@@ -97,7 +100,10 @@ export function createUtilitySandboxLauncher(
         clearTimeout(quiet)
         signal?.removeEventListener('abort', onAbort)
         // A failed or cancelled start answers once its child is gone, as the core's launcher does.
-        if (error) void stop().then(() => reject(error))
+        if (error)
+          void stop()
+            .catch(() => {})
+            .then(() => reject(error))
         else resolve(value!)
       }
       const heard = (): void => {
@@ -113,7 +119,7 @@ export function createUtilitySandboxLauncher(
           quietMs,
         )
       }
-      const onAbort = (): void => finish(new AppError('cancelled', 'Starting the sandbox was cancelled.'))
+      const onAbort = (): void => finish(cancelled())
       signal?.addEventListener('abort', onAbort, { once: true })
       heard()
 

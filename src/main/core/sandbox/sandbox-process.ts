@@ -117,7 +117,9 @@ function launch(
       if (settled) return
       settled = true
       clearTimeout(timer)
-      void stop().then(() => reject(error))
+      void stop()
+        .catch(() => {})
+        .then(() => reject(error))
     }
     const timer = setTimeout(
       () =>
