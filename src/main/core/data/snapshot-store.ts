@@ -377,14 +377,16 @@ export class SnapshotStore {
       // The next turn of the event loop: the caller's answer is sent before this work starts.
       await new Promise<void>((resolve) => setImmediate(resolve))
       this.#waiting.delete(file)
-      await this.#put(file, await encodeSnapshot(entry.text()))
       const index = await this.#loadIndex()
+      // A digest stands only beside the version of the page it was made from: the old one goes
+      // before the page is rewritten (so a crash or a failed write between leaves none), since the
+      // version check (stamp and size) alone is not enough where file times are coarse (1 s on
+      // HFS+, 2 s on FAT). The new one, when made, follows the page.
+      await this.#removeDigest(file, index)
+      await this.#put(file, await encodeSnapshot(entry.text()))
       const page = index.get(file + COMPRESSED)
       const digest = entry.digest && page ? this.#made(entry.digest) : undefined
-      // A digest stands only beside the version of the page it was made from: the version check
-      // (stamp and size) alone is not enough where file times are coarse (1 s on HFS+, 2 s on FAT).
       if (page && digest !== undefined) await this.#putDigest(file, page, digest)
-      else await this.#removeDigest(file, index)
       // The address's own cap first; the total is then what is left.
       for (const beyond of [() => index.pagesBeyond(file, this.#maxPages), () => index.beyondBudget(this.#maxBytes)])
         for (const path of beyond()) await this.#remove(path, index)
