@@ -143,8 +143,12 @@ describe('ProfileUseCases', () => {
     const id = await used()
     s.runtime(id).client.logs.noteCap('alpha', 500)
     expect(s.runtime(id).client.logs.learntCap('alpha')).toBe(500)
+    const old = s.runtime(id)
 
     await profiles.save({ ...serviceAt(server.url), rpcUrl: `${server.url}/rpc-2`, id })
+    // The old runtime, ended, may still finish a request: what it learns is not kept for the new address.
+    old.client.logs.noteCap('alpha', 300)
+    expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
     expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
     expect(savedLearnt()).not.toHaveProperty(id)
     // What the new address teaches is saved as its own, not on top of the old one's.

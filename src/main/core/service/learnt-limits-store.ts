@@ -55,6 +55,8 @@ export class LearntLimitsStore {
   readonly #data: LearntFile
   readonly #now: () => number
   readonly #log: Logger | undefined
+  /** Bumped by `forget`: a memory handed out before answers nothing and saves nothing. */
+  readonly #generations = new Map<string, number>()
   readonly notice: string | null
 
   constructor(dataDir: string, options: { now?: () => number; log?: Logger } = {}) {
@@ -75,11 +77,17 @@ export class LearntLimitsStore {
 
   /** One profile's memory; `rpcUrl` is read at each use (the profile's address may change). */
   forProfile(profileId: string, rpcUrl: () => string): LearntLimits {
+    // A runtime ended by `forget` may still finish a request meanwhile: what it learns then is of
+    // a profile removed or re-pointed (its rpcUrl now the new address's), and is dropped.
+    const generation = this.#generations.get(profileId) ?? 0
+    const forgotten = (): boolean => (this.#generations.get(profileId) ?? 0) !== generation
     const entry = (network: string): NetworkLearnt | null => {
+      if (forgotten()) return null
       const found = this.#data.profiles[profileId]?.[network]
       return found && found.endpoint === endpointTag(rpcUrl()) ? found : null
     }
     const update = (network: string, change: (e: NetworkLearnt) => void): void => {
+      if (forgotten()) return
       const nets = (this.#data.profiles[profileId] ??= {})
       const endpoint = endpointTag(rpcUrl())
       const current = nets[network]
@@ -109,6 +117,7 @@ export class LearntLimitsStore {
 
   /** Drops what a profile learnt (it was removed, or re-pointed at another service). */
   forget(profileId: string): void {
+    this.#generations.set(profileId, (this.#generations.get(profileId) ?? 0) + 1)
     const kept = this.#data.profiles[profileId]
     if (!kept) return
     delete this.#data.profiles[profileId]
