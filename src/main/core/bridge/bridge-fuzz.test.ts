@@ -8,7 +8,7 @@ import type { BridgeCallName } from '@shared/bridge/contract'
 import { ERROR_KINDS, type BridgeError, type BridgeResult } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
 import type { Logger } from '../util/logger'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from '../testing/core-options'
 
 /**
  * Property tests: whatever arrives at the bridge (IPC and HTTP carry any JSON), every call
@@ -109,17 +109,8 @@ const log: Logger = { info: () => {}, warn: () => {}, error: (m) => logged.push(
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bridge-fuzz-'))
-  core = await createCore({
-    host: 'web',
-    version: '0.0.0',
-    platform: 'linux',
-    dataDir: dir,
-    log,
-    redactor: new Redactor(),
-    // Fault injection: no keychain, so keys are session-only and nothing touches the OS.
-    keychain: () => Promise.reject(new Error('no keychain in this test')),
-    tuning: { client: { maxAttempts: 1, timeoutMs: 2000 } },
-  })
+  // No keychain (testCoreOptions'), so keys are session-only and nothing touches the OS.
+  core = await createCore(testCoreOptions(dir, { log, tuning: { client: { maxAttempts: 1, timeoutMs: 2000 } } }))
 })
 afterAll(async () => {
   await core.dispose()

@@ -7,7 +7,7 @@ import type { BridgeCallInput, BridgeCallName, BridgeCallOutputs } from '@shared
 import type { BridgeError } from '@shared/bridge/errors'
 import { createCore, type Core } from '../app-core'
 import { json, startScriptedServer } from '../testing/scripted-server'
-import { Redactor } from '../util/logger'
+import { testCoreOptions } from '../testing/core-options'
 import { loadKeytar } from './key-store'
 
 /**
@@ -49,15 +49,8 @@ interface Bridge {
 }
 
 async function open(dataDir: string): Promise<Bridge> {
-  const core = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: process.platform,
-    dataDir,
-    log: { info() {}, warn() {}, error() {} },
-    redactor: new Redactor(),
-    keychainService: SERVICE,
-  })
+  // The real keychain (the default), under a service name of this test's own.
+  const core = await createCore(testCoreOptions(dataDir, { keychain: undefined, keychainService: SERVICE }))
   cores.push(core)
   return {
     async call(name, input) {

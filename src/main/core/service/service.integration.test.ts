@@ -52,18 +52,18 @@ async function failure<K extends BridgeCallName>(name: K, input: BridgeCallInput
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'core-integration-'))
-  core = await createCore({
-    host: 'web',
-    version: '0.0.0-test',
-    platform: process.platform,
-    dataDir: dir,
-    log,
-    redactor,
-    sandboxLauncher: launcher,
-    keychainService: KEYCHAIN_SERVICE,
-    // Short timeouts and backoffs keep the fault tests quick; the defaults are tested elsewhere.
-    tuning: { client: { timeoutMs: 1500, backoffMs: 50, maxAttempts: 2, maxRetryWaitMs: 3000 } },
-  })
+  core = await createCore(
+    testCoreOptions(dir, {
+      log,
+      redactor,
+      sandboxLauncher: launcher,
+      // The real keychain (the default), under a service name of this test's own.
+      keychain: undefined,
+      keychainService: KEYCHAIN_SERVICE,
+      // Short timeouts and backoffs keep the fault tests quick; the defaults are tested elsewhere.
+      tuning: { client: { timeoutMs: 1500, backoffMs: 50, maxAttempts: 2, maxRetryWaitMs: 3000 } },
+    }),
+  )
   core.bridge.subscribe((event, payload) => events.push({ event, payload }))
 }, 300_000)
 

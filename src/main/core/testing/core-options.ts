@@ -3,7 +3,8 @@ import { Redactor } from '../util/logger'
 
 /**
  * A core's options in a test: the web host's, on `dataDir`, with a silent log and no keychain
- * (it refuses, as on a machine without a Secret Service). What a test varies goes in `extra`.
+ * (it refuses, as on a machine without a Secret Service). What a test varies goes in `extra`;
+ * `keychain: undefined` there gives the real keychain (keytar), as the app has.
  * Test support only.
  */
 export function testCoreOptions(dataDir: string, extra: Partial<CoreOptions> = {}): CoreOptions {

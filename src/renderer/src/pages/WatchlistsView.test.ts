@@ -32,15 +32,21 @@ beforeEach(async () => {
 const dialog = () => document.querySelector('[role="alertdialog"]')
 const dialogButton = (name: string) => [...dialog()!.querySelectorAll('button')].find((b) => b.textContent === name)!
 
+/** The page, mounted, with the list's "Delete list" clicked: its dialog is open. */
+async function askToDelete() {
+  const w = mountWith(WatchlistsView, t)
+  await flushPromises()
+  await w
+    .findAll('button')
+    .find((b) => b.text() === 'Delete list')!
+    .trigger('click')
+  await flushPromises()
+  return w
+}
+
 describe('WatchlistsView: deleting a list', () => {
   it('asks first, naming the list and what goes; keeping it deletes nothing', async () => {
-    const w = mountWith(WatchlistsView, t)
-    await flushPromises()
-    await w
-      .findAll('button')
-      .find((b) => b.text() === 'Delete list')!
-      .trigger('click')
-    await flushPromises()
+    const w = await askToDelete()
     expect(dialog()!.textContent).toContain('Delete “Exchanges”?')
     expect(dialog()!.textContent).toContain('Its 3 entries are removed. Export it first if you may need it again.')
     dialogButton('Keep it').click()
@@ -50,13 +56,7 @@ describe('WatchlistsView: deleting a list', () => {
   })
 
   it('deletes the list on "Delete"', async () => {
-    const w = mountWith(WatchlistsView, t)
-    await flushPromises()
-    await w
-      .findAll('button')
-      .find((b) => b.text() === 'Delete list')!
-      .trigger('click')
-    await flushPromises()
+    const w = await askToDelete()
     dialogButton('Delete').click()
     await flushPromises()
     expect(t.bridge.callsOf('watchlists.delete')).toEqual([{ id: 'l1' }])
