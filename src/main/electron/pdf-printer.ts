@@ -40,21 +40,12 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
       ses.webRequest.onBeforeRequest((details, callback) => callback({ cancel: details.url !== only }))
       // No JavaScript at all, in the offline session above; the app window's hardening besides.
       const window = hardenedWindow({ show: false }, { session: ses, javascript: false })
-      const close = (): void => {
-        if (!window.isDestroyed()) window.destroy()
-      }
-      // Stopped (its deadline passed): the window goes, and so does the wait for its load or
-      // print, since neither need ever settle once the window is gone (a loadURL promise has been
-      // left unsettled before: electron#41193); the temporary copy of the report is deleted either way.
-      let onStop = (): void => {}
-      const stopped = new Promise<never>((_resolve, reject) => {
-        onStop = () => {
-          close()
-          reject(new Error('the render was stopped'))
-        }
-        if (stop.aborted) onStop()
-        else stop.addEventListener('abort', onStop, { once: true })
-      })
+      // Stopped (its deadline passed): the wait for the load or print ends at once, since neither
+      // need ever settle once the render is given up (a loadURL promise has been left unsettled
+      // before: electron#41193); `finally` then closes the window and deletes the temporary copy.
+      const stopped = new Promise<never>((_resolve, reject) =>
+        stop.addEventListener('abort', () => reject(new Error('the render was stopped')), { once: true }),
+      )
       stopped.catch(() => {})
       try {
         await writeFile(file, html, { encoding: 'utf8', mode: 0o600 })
@@ -64,8 +55,7 @@ export function electronPdfHost(options: PdfPrinterOptions): PdfHost {
           stopped,
         ])
       } finally {
-        stop.removeEventListener('abort', onStop)
-        close()
+        if (!window.isDestroyed()) window.destroy()
         await rm(dir, { recursive: true, force: true })
       }
     },
