@@ -26,17 +26,15 @@ export function useUrlFilters(address: Ref<string | null>): void {
   watch(
     [fromUrl, address],
     ([parsed, addr], old) => {
-      const f = parsed.filters
+      // The Counterparties search text has one holder, the analysis store (its search box).
+      const f = { ...parsed.filters, cpText: null }
       questions.problems = parsed.problems
-      analysis.query = f.cpText ?? ''
+      analysis.query = parsed.filters.cpText ?? ''
       // A key typed in the Counterparties search changes the URL's text alone: the other filters,
       // and the predicate the list is narrowed by, stay the same objects, so the narrowed list and
       // the summary are not worked out again for each key.
       const [was, wasAddr] = old ?? []
-      if (was && wasAddr === addr && onlyTextDiffers(filterQuery(f), filterQuery(was.filters))) {
-        questions.filters.cpText = f.cpText
-        return
-      }
+      if (was && wasAddr === addr && onlyTextDiffers(filterQuery(parsed.filters), filterQuery(was.filters))) return
       questions.filters = f
       txs.directionFilter = f.direction
       txs.typeFilter = f.kind
