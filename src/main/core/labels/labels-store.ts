@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { ExportFile } from '@shared/bridge/contract'
-import type { Address } from '@shared/domain/address'
+import { lowerAddressSchema, type Address } from '@shared/domain/address'
 import { LABEL_LIMITS, labelId, type AddressLabel, type LabelImportPreview } from '@shared/domain/address-label'
 import { networkName } from '@shared/domain/profile'
 import { watchLabel, watchNote } from '@shared/domain/watch-schemas'
@@ -24,7 +24,7 @@ import { formatLabelsCsv, parseLabelsCsv, type LabelRow } from './labels-csv'
 export const LABELS_VERSION = 1
 
 const labelSchema = z.object({
-  address: z.string().regex(/^0x[0-9a-f]{40}$/, 'expected a lowercase address'),
+  address: lowerAddressSchema,
   network: networkName,
   label: watchLabel,
   note: watchNote,
