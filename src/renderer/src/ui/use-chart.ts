@@ -1,5 +1,6 @@
 import { onBeforeUnmount, shallowRef, watch, type Ref } from 'vue'
 import type { ChartConfiguration } from 'chart.js'
+import { errorMessage } from '@shared/guards'
 
 type ChartInstance = { destroy(): void; update(mode?: 'none'): void; data: ChartConfiguration['data'] }
 
@@ -73,7 +74,7 @@ export function useChart(
       // Chart's generics (per chart type) do not narrow to the one interface both charts use.
       chart.value = new Chart(el, cfg) as unknown as ChartInstance
     } catch (error) {
-      failed.value = `The chart could not be drawn: ${error instanceof Error ? error.message : String(error)}`
+      failed.value = `The chart could not be drawn: ${errorMessage(error)}`
     }
   }
 

@@ -4,6 +4,7 @@ import { saveText, fileSafe } from '../../ui/download'
 import { balancesExport, ExportCancelled, transactionsExport, type ExportFormat } from './export-build'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
+import { errorMessage } from '@shared/guards'
 
 export interface ExportProgress {
   label: string
@@ -37,10 +38,7 @@ export const useExportsStore = defineStore('exports', () => {
       message.value = `Saved ${filename}.`
       return true
     } catch (error) {
-      message.value =
-        error instanceof ExportCancelled
-          ? 'Export cancelled.'
-          : `Export failed: ${error instanceof Error ? error.message : String(error)}`
+      message.value = error instanceof ExportCancelled ? 'Export cancelled.' : `Export failed: ${errorMessage(error)}`
       return false
     } finally {
       progress.value = null

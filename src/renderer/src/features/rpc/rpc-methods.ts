@@ -1,5 +1,5 @@
 import { checkAddress } from '@shared/domain/address'
-import { isRecord } from '@shared/guards'
+import { errorMessage, isRecord } from '@shared/guards'
 import { writeMethodRefusal } from '@shared/domain/rpc-read-only'
 
 /** Kinds of parameter the console's form knows how to check and convert. */
@@ -188,7 +188,7 @@ export function parseJson(text: string): ParamCheck {
     const value: unknown = JSON.parse(text)
     return { ok: true, value }
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error)
+    const detail = errorMessage(error)
     return { ok: false, message: `Not valid JSON: ${detail}` }
   }
 }
