@@ -1,10 +1,4 @@
-import { jsonMayHoldSecret } from '../util/logger'
-
-/** The API keys the app holds: none may reach a snapshot file. */
-export interface Redact {
-  contains(text: string): boolean
-  redact(text: string): string
-}
+import { jsonMayHoldSecret, type Redact } from '../util/logger'
 
 /**
  * The snapshot as JSON, with every registered key redacted. The text is checked once

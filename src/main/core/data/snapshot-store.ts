@@ -10,7 +10,7 @@ import {
   unreadableItemSchema,
   type UnreadableItem,
 } from '@shared/domain/service-schemas'
-import type { Logger } from '../util/logger'
+import type { Logger, Redact } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '@shared/domain/address'
 import { withDefaults } from '../util/options'
@@ -18,7 +18,7 @@ import { errorMessage } from '@shared/guards'
 import { diskProblem, isDiskError, type DiskReports } from '../util/disk-error'
 import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, plainName } from './snapshot-codec'
 import { SnapshotFiles, type HeldFile } from './snapshot-files'
-import { snapshotJson, type Redact } from './snapshot-json'
+import { snapshotJson } from './snapshot-json'
 import { digestFile, digestPathOf, type PageDigester } from './page-digest-files'
 
 const DISK_WHAT = 'cache of fetched data'

@@ -4,7 +4,7 @@ import type { PdfOutcome } from '@shared/bridge/report-pdf'
 import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import { writeFileAtomic } from '../util/atomic-file'
-import type { Logger } from '../util/logger'
+import type { Logger, Redact } from '../util/logger'
 
 /** What a host that can print gives: the desktop app (src/main/electron/pdf-printer.ts). */
 export interface PdfHost {
@@ -17,7 +17,7 @@ export interface PdfHost {
 export interface PdfExportOptions {
   /** Absent in the web host: the page then offers the browser's own print. */
   host?: PdfHost
-  redactor: { contains(text: string): boolean; redact(text: string): string }
+  redactor: Redact
   log: Logger
   emit: (outcome: PdfOutcome) => void
   /** How long the render may take. Default 60 s. */

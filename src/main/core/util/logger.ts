@@ -13,6 +13,9 @@ export interface Logger {
  * (see `secretPattern`), so a server that echoes the request URL or the key in an error page
  * or a JSON body does not get it past main.
  */
+/** What a writer needs of the `Redactor`: whether a text holds a key, and the text without it. */
+export type Redact = Pick<Redactor, 'contains' | 'redact'>
+
 export class Redactor {
   readonly #secrets = new Map<string, { test: RegExp; all: RegExp }>()
 
