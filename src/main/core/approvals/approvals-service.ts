@@ -1,12 +1,12 @@
-import { z } from 'zod'
 import type { Watchlist } from '@shared/bridge/contract'
 import type { Address } from '@shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { isUnlimited, revokeCall } from '@shared/domain/approvals'
+import { isRecord } from '@shared/guards'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '@shared/domain/approvals-view'
 import { requestUnits, type Billing } from '@shared/domain/billing'
-import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
+import { txHash, type BalanceItem, type Transaction } from '@shared/domain/service-schemas'
 import { aggregateReads, readAggregate } from '../balances/aggregate3'
 import { multicallProbe } from '../balances/balance-calls'
 import type { CoinBalances } from '../balances/coin-balances'
@@ -300,13 +300,12 @@ const blockCall = (block: number | 'latest') => ({
   params: [typeof block === 'number' ? `0x${block.toString(16)}` : block, false],
 })
 
-const blockSchema = z.object({ number: z.unknown(), hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/) })
-
 /** A block's number and hash, or null for anything else (a block not there answers null). */
 function blockOf(result: unknown): ChainAnchor | null {
-  const b = blockSchema.safeParse(result)
-  const block = b.success ? parseHexQuantity(b.data.number, MAX_SAFE_BIGINT) : null
-  return b.success && block !== null ? { block: Number(block), hash: b.data.hash.toLowerCase() } : null
+  if (!isRecord(result)) return null
+  const block = parseHexQuantity(result.number, MAX_SAFE_BIGINT)
+  const hash = txHash.safeParse(result.hash)
+  return block !== null && hash.success ? { block: Number(block), hash: hash.data.toLowerCase() } : null
 }
 
 const mark = (m: GrantMark) => ({ tx: m.tx, block: m.block, timestamp: m.timestamp, via: m.via })
