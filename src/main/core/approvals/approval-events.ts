@@ -24,7 +24,7 @@ export interface ApprovalEvent {
   change: ApprovalChange
   /** Where it was seen: a call the owner sent (or a permit it signed), or a log. */
   source: 'call' | 'log'
-  via: 'approve' | 'increaseAllowance' | 'decreaseAllowance' | 'permit' | 'setApprovalForAll' | 'log'
+  via: GrantCall | 'log'
   tx: string
   block: number | null
   /** Order inside the block: the transaction's position for calls, the log index for logs. */
@@ -46,7 +46,10 @@ const bool = (v: unknown): boolean | null =>
 
 type Decoded = { name: string; args: readonly unknown[] }
 
-const NAMES = new Set(['approve', 'increaseAllowance', 'decreaseAllowance', 'permit', 'setApprovalForAll'])
+/** The calls that grant or change an approval: the functions of `APPROVAL_SELECTORS`. */
+export type GrantCall = keyof typeof APPROVAL_SELECTORS
+export const GRANT_CALLS = Object.keys(APPROVAL_SELECTORS) as GrantCall[]
+const NAMES = new Set<string>(GRANT_CALLS)
 
 /** The call as the service decoded it, when it is one of ours with the expected parameters. */
 function fromDecodedInput(tx: Transaction): Decoded | null {
@@ -65,7 +68,7 @@ function fromRawInput(tx: Transaction): Decoded | null {
   if (!SELECTORS.has(tx.raw_input.slice(0, 10).toLowerCase())) return null
   try {
     const d = decodeFunctionData({ abi: approvalsAbi, data: tx.raw_input as `0x${string}` })
-    return NAMES.has(d.functionName) ? { name: d.functionName, args: d.args ?? [] } : null
+    return { name: d.functionName, args: d.args ?? [] }
   } catch {
     return null
   }

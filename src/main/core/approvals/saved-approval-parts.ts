@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { ApprovalEvent } from './approval-events'
+import { GRANT_CALLS } from './approval-events'
 
 /**
  * The parts of an approval both saved files hold (the scan's folded approvals, a page's digest),
@@ -13,17 +13,8 @@ import type { ApprovalEvent } from './approval-events'
  */
 export const savedUint = z.string().regex(/^\d{1,200}$/)
 
-const VIAS = [
-  'approve',
-  'increaseAllowance',
-  'decreaseAllowance',
-  'permit',
-  'setApprovalForAll',
-  'log',
-] as const satisfies readonly ApprovalEvent['via'][]
-
 /** The call or log a change was seen in. */
-export const savedVia = z.enum(VIAS)
+export const savedVia = z.enum([...GRANT_CALLS, 'log'])
 
 /** A bigint as `savedUint` keeps it. */
 export function uintText(value: bigint): string
