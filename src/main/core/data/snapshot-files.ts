@@ -1,5 +1,5 @@
 import { readdir, rm, stat } from 'node:fs/promises'
-import { basename, dirname, join, sep } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { isAbandonedTemp } from '../util/atomic-file'
 import { COMPRESSED, isCompressed, isSnapshotFile } from './snapshot-codec'
 
@@ -63,8 +63,9 @@ export class SnapshotFiles {
 
   /** The transaction pages of `file`'s folder beyond `max`, the least recently written first. */
   pagesBeyond(file: string, max: number): string[] {
-    const dir = dirname(file)
-    const pages = [...this.#files].filter(([p]) => dirname(p) === dir && basename(p).startsWith('tx-'))
+    // A page of that folder, not a digest (in its digests/ subfolder): one prefix test per file.
+    const prefix = join(dirname(file), 'tx-')
+    const pages = [...this.#files].filter(([p]) => p.startsWith(prefix))
     if (pages.length <= max) return []
     pages.sort((a, b) => a[1].order - b[1].order)
     return pages.slice(0, pages.length - max).map(([p]) => p)
