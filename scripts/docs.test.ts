@@ -58,13 +58,21 @@ describe('documents', () => {
     // This file's own examples are about citations, not citations.
     const files = codeFiles().filter((file) => file !== import.meta.filename)
     expect(files.length).toBeGreaterThan(100)
+    const readmeHeadings = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]!.toLowerCase(),
+    )
     const missing: string[] = []
     let citations = 0
     for (const file of files) {
-      for (const { line, doc } of citedDocuments(readFileSync(file, 'utf8'))) {
+      const text = readFileSync(file, 'utf8')
+      for (const { line, doc } of citedDocuments(text)) {
         citations++
         if (!exists(doc, file)) missing.push(`${relative(ROOT, file)}:${line} cites ${doc}`)
       }
+      // A section of the README cited by its heading, as `README "Choices"` once was, must still be there.
+      for (const m of text.matchAll(/\bREADME "([^"]+)"/g))
+        if (!readmeHeadings.some((h) => h.startsWith(m[1]!.toLowerCase())))
+          missing.push(`${relative(ROOT, file)} cites README "${m[1]}", which has no such heading`)
     }
     expect(missing).toEqual([])
     // The check looked at something: the code does cite its documents.
