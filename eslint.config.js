@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md 9: specs use fake time; a real-clock sleep is slow and flaky.
+    // docs/style.md rule 9: specs use fake time; a real-clock sleep is slow and flaky.
     files: ['src/**/*.test.ts', 'src/**/*.spec.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -76,7 +76,7 @@ export default tseslint.config(
         {
           selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']",
           message:
-            'Unit tests use vi.useFakeTimers() and advanceTimersByTimeAsync, not real-clock sleeps (STYLE.md 9).',
+            'Unit tests use vi.useFakeTimers() and advanceTimersByTimeAsync, not real-clock sleeps (docs/style.md rule 9).',
         },
       ],
     },

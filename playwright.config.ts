@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test'
 import type { AppFixtureOptions } from './e2e/fixtures'
 
 /**
- * One suite, two fixtures (ARCHITECTURE.md e2e/): the web host in Debian Chromium runs
+ * One suite, two fixtures (docs/architecture.md, e2e/): the web host in Debian Chromium runs
  * everywhere; Electron runs where its runtime is installed and reports itself skipped,
  * with the reason, where it is not.
  */

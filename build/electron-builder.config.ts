@@ -8,7 +8,7 @@ import type { Configuration } from 'electron-builder'
 
 /** The anvil binary the built-in sandbox runs, outside the asar (an OS cannot execute files inside it). */
 const linuxAnvil = { from: 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil', to: 'anvil/anvil' }
-/** Other platforms: put the platform's anvil binary in build/anvil/<os>/ before packaging (README). */
+/** Other platforms: put the platform's anvil binary in build/anvil/<os>/ before packaging (docs/development.md, "Desktop packages"). */
 const platformAnvil = (os: 'mac' | 'win') => ({
   from: `build/anvil/${os}`,
   to: 'anvil',

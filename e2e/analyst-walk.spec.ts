@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
 import {
+  addToNewWatchlist,
+  fillServiceForm,
   countFiles,
   filesContaining,
-  setFaults,
+  stopServiceUnderRefresh,
   shootBothThemes,
   startServiceSandbox,
   unnamedControls,
@@ -45,13 +47,7 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
     })
 
     await test.step('a wrong key is rejected in plain words', async () => {
-      await page.getByLabel('Profile name').fill('Local service')
-      await page.getByLabel('Data API address').fill(service!.info.base_url)
-      await page.getByLabel('RPC address').fill(service!.info.rpc_url)
-      await page.getByLabel('First network name').fill(service!.info.networks[0]!)
-      await page.getByLabel('First network label').fill('Alpha')
-      await page.getByLabel('Second network name').fill(service!.info.networks[1]!)
-      await page.getByLabel('Second network label').fill('Beta')
+      await fillServiceForm(page, service!.info)
       await page.getByLabel('API key', { exact: true }).fill(wrongKey)
       await page.getByRole('button', { name: 'Save and test' }).click()
       await expect(page.getByRole('alert').filter({ hasText: 'The service refused the API key' })).toBeVisible()
@@ -255,14 +251,12 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
     await test.step('watchlists: add the open address, refresh, export and import', async () => {
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await page.getByRole('button', { name: `Open ${whale} on Alpha` }).click()
-      await page.getByRole('button', { name: 'Add to watchlist' }).click()
-      const dialog = page.getByRole('dialog', { name: 'Add to watchlist' })
-      await dialog.getByLabel('New watchlist name').fill('Whales')
-      await dialog.getByLabel('Label').fill('Busy whale')
-      await dialog.getByLabel('Note').fill('Seeded by the sandbox')
-      await dialog.getByLabel('Tags').fill('demo, busy')
-      await dialog.getByRole('button', { name: 'Add' }).click()
-      await expect(dialog).toBeHidden()
+      await addToNewWatchlist(page, {
+        list: 'Whales',
+        label: 'Busy whale',
+        note: 'Seeded by the sandbox',
+        tags: 'demo, busy',
+      })
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Watchlists' }).click()
       const entries = page.getByRole('table', { name: 'Entries of Whales' })
@@ -312,18 +306,8 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await page.getByRole('link', { name: 'Chainscope home' }).click()
       await page.getByRole('button', { name: `Open ${whale} on Alpha` }).click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
-      // The service stops while Refresh is on its way, whatever else the app asks meanwhile: it
-      // holds every answer from now on, the click goes out while the app still knows it online,
-      // and then the service stops with the refresh unanswered. (Stopping it first raced the live
-      // height, whose failing poll could turn the app offline and Refresh off before the click.)
-      await setFaults(service!.info, { latency_ms: 60_000 })
-      await main.getByRole('button', { name: 'Refresh' }).click()
-      await service!.stop()
+      await stopServiceUnderRefresh(page, service!)
       service = null
-      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
-        /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
-        { timeout: 30_000 },
-      )
       await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Offline')
       await expect(main.getByRole('button', { name: 'Refresh' })).toBeDisabled()
       await expect(main.getByRole('note').filter({ hasText: /^Offline: / })).toBeVisible()

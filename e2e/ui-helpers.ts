@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import type { Page, TestInfo } from '@playwright/test'
+import { expect, type Page, type TestInfo } from '@playwright/test'
 import type { SandboxInfo } from '@shared/domain/sandbox-info'
 import { stopChild } from './web-host-process'
 
@@ -104,6 +104,17 @@ export function countFiles(dir: string): number {
   return n
 }
 
+/** Fills the welcome's service form for a profile "Local service" with networks labelled Alpha and Beta, all but the key. */
+export async function fillServiceForm(page: Page, info: ServiceSandboxInfo): Promise<void> {
+  await page.getByLabel('Profile name').fill('Local service')
+  await page.getByLabel('Data API address').fill(info.base_url)
+  await page.getByLabel('RPC address').fill(info.rpc_url)
+  await page.getByLabel('First network name').fill(info.networks[0]!)
+  await page.getByLabel('First network label').fill('Alpha')
+  await page.getByLabel('Second network name').fill(info.networks[1]!)
+  await page.getByLabel('Second network label').fill('Beta')
+}
+
 /** Fills the welcome's service form with a sandbox's addresses and key, and waits for the explorer. */
 export async function connectService(page: Page, info: ServiceSandboxInfo, key: string): Promise<void> {
   await page.getByLabel('Data API address').fill(info.base_url)
@@ -160,6 +171,21 @@ export async function openAddress(page: Page, address: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name: address }).waitFor({ timeout: 30_000 })
 }
 
+/** Adds the open address to a new watchlist named `list` through the page's dialog, and waits for it to close. */
+export async function addToNewWatchlist(
+  page: Page,
+  entry: { list: string; label: string; note?: string; tags?: string },
+): Promise<void> {
+  await page.getByRole('button', { name: 'Add to watchlist' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Add to watchlist' })
+  await dialog.getByLabel('New watchlist name').fill(entry.list)
+  await dialog.getByLabel('Label').fill(entry.label)
+  if (entry.note !== undefined) await dialog.getByLabel('Note').fill(entry.note)
+  if (entry.tags !== undefined) await dialog.getByLabel('Tags').fill(entry.tags)
+  await dialog.getByRole('button', { name: 'Add' }).click()
+  await dialog.waitFor({ state: 'hidden' })
+}
+
 /** A movement the sandbox mines now (needs --admin): a coin transfer, or a token's by `kind`. */
 export async function sandboxTransfer(
   info: ServiceSandboxInfo,
@@ -181,6 +207,24 @@ export async function setFaults(info: ServiceSandboxInfo, faults: Record<string,
     body: faults ? JSON.stringify(faults) : undefined,
   })
   if (!response.ok) throw new Error(`the fault switch answered ${response.status}`)
+}
+
+/**
+ * Stops the service while the open address page's Refresh is on its way, whatever else the app
+ * asks meanwhile: the service (started with --admin) holds every answer from now on, the click
+ * goes out while the app still knows it online, and then the service stops with the refresh
+ * unanswered. (Stopping it first raced the live height, whose failing poll could turn the app
+ * offline and Refresh off before the click.) Waits until the page shows its saved copy.
+ */
+export async function stopServiceUnderRefresh(page: Page, service: ServiceSandbox): Promise<void> {
+  const main = page.getByRole('main')
+  await setFaults(service.info, { latency_ms: 60_000 })
+  await main.getByRole('button', { name: 'Refresh' }).click()
+  await service.stop()
+  await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
+    /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
+    { timeout: 30_000 },
+  )
 }
 
 const CONTROL_ROLES =

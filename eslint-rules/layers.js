@@ -2,7 +2,7 @@ import { builtinModules } from 'node:module'
 import { dirname, relative, resolve, sep } from 'node:path'
 
 /**
- * chainscope/layers: the folder names the layer (ARCHITECTURE.md), and an import that crosses
+ * chainscope/layers: the folder names the layer (docs/architecture.md), and an import that crosses
  * layers the wrong way fails lint with a message that says why (after VS Code's code-layering).
  * Inside the renderer the folders are rooms with the same kind of rule (after its
  * code-import-patterns): pages → features (another feature only through its index.ts) →
@@ -55,7 +55,7 @@ function checkMain(spec, toLayer) {
 }
 
 /**
- * The room of a file inside src/renderer/src (README "Renderer layers"): pages → features →
+ * The room of a file inside src/renderer/src (docs/architecture.md, "What each room may import"): pages → features →
  * platform → ui → @shared, plus testing/ (fakes for tests) and the app root (main.ts, App.vue,
  * router.ts), which composes pages. Returns { room, feature, internal } or null outside it.
  */
@@ -200,7 +200,7 @@ function resolveTarget(file, spec) {
 const rule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Enforce the layer rules of ARCHITECTURE.md' },
+    docs: { description: 'Enforce the layer rules of docs/architecture.md' },
     schema: [],
     messages: { layer: 'Layer rule (chainscope/layers): {{reason}}' },
   },

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { dataUrl, http } from './test-helpers'
 import { SEED_TIMEOUT_MS, startSandbox as startOne, type StartedSandbox, type StartOptions } from './testing'
 
-/** The CLI contract of sandbox-api.md: flags, the one ready line, stderr progress, signals, the cache. */
+/** The CLI contract of sandbox/README.md: flags, the one ready line, stderr progress, signals, the cache. */
 const temp = mkdtempSync(join(tmpdir(), 'sandbox-cli-'))
 afterAll(() => rmSync(temp, { recursive: true, force: true }))
 

@@ -11,7 +11,7 @@ import type { BridgeResult } from '@shared/bridge/errors'
 
 /**
  * Exposes exactly the bridge contract: two functions, never `ipcRenderer` itself
- * (STYLE.md 3). Main validates every input again; the checks here only fail fast.
+ * (docs/style.md rule 3). Main validates every input again; the checks here only fail fast.
  */
 const api = {
   invoke: (name, input) => {

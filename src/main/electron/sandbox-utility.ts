@@ -50,7 +50,7 @@ const PROGRESS_PREFIX = 'sandbox-progress '
 /**
  * Starts the built-in sandbox as an Electron utility process: a child of the app that Electron
  * ends with it, and that `stopAll` stops on quit. It reads the one JSON ready line from stdout and
- * `sandbox-progress {…}` lines from stderr (notes/sandbox-api.md).
+ * `sandbox-progress {…}` lines from stderr (sandbox/README.md).
  */
 export function createUtilitySandboxLauncher(
   options: UtilitySandboxOptions,
@@ -127,7 +127,7 @@ export function createUtilitySandboxLauncher(
         createInterface({ input: child.stdout }).on('line', (line) => {
           if (settled) return
           heard()
-          // The ready line is the one line that parses as the sandbox's info (notes/sandbox-api.md, core's schema).
+          // The ready line is the one line that parses as the sandbox's info (sandbox/README.md, core's schema).
           let parsed: { success: true; data: SandboxInfo } | { success: false }
           try {
             parsed = sandboxInfoSchema.safeParse(JSON.parse(line))
@@ -211,7 +211,7 @@ export function bundledAnvilPath(resourcesPath: string, platform: NodeJS.Platfor
 
 /**
  * The sandbox's environment: in an installed app, `ANVIL_BIN` points at the bundled anvil
- * (the sandbox looks there first, notes/sandbox-api.md); a user's own `ANVIL_BIN` wins.
+ * (the sandbox looks there first, sandbox/README.md); a user's own `ANVIL_BIN` wins.
  */
 export function sandboxEnv(options: {
   isPackaged: boolean

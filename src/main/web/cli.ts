@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const stop = async (): Promise<void> => {
     if (stopping) return
     stopping = true
-    // Exit within 2 s whatever is in flight (README "Choices"): connections are closed at once,
+    // Exit within 2 s whatever is in flight (docs/decisions/web-host-shutdown.md): connections are closed at once,
     // the core gets 1.5 s to stop the sandbox and write its counts, then the process goes.
     setTimeout(() => {
       log.warn('shutdown took longer than 2 s; exiting anyway')

@@ -51,7 +51,7 @@ const MIME: Record<string, string> = {
 }
 
 /**
- * Serves the built renderer and the bridge over HTTP on loopback (ARCHITECTURE.md "web/").
+ * Serves the built renderer and the bridge over HTTP on loopback (docs/architecture.md, src/main/web/).
  * Every request must carry a session of this host (web-session.ts: the cookie set when the
  * launch token is exchanged, plus the bridge key for the bridge), name this host in `Host` (no
  * DNS rebinding) and, when it has an `Origin`, come from this origin.

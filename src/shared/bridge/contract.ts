@@ -1,5 +1,5 @@
 /**
- * The one bridge contract (STYLE.md 2), one import for both sides. Every call the renderer may
+ * The one bridge contract (docs/style.md rule 2), one import for both sides. Every call the renderer may
  * make is listed in `bridgeCalls` (call-schemas.ts) with the schema main validates its input
  * against; `BridgeCallOutputs` (call-types.ts) gives each call's result type; `BridgeEvents`
  * (events.ts) lists what main pushes. Both transports (Electron IPC through the preload, HTTP in

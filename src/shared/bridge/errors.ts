@@ -1,7 +1,7 @@
 import { isRecord } from '../guards'
 /**
  * Errors cross the bridge as plain data, recognised by `kind`, never by `instanceof`
- * (ARCHITECTURE.md "One bridge, two transports").
+ * (docs/architecture.md, "One bridge, two transports").
  */
 export const ERROR_KINDS = [
   'invalid-input',

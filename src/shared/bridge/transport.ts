@@ -8,7 +8,7 @@ export interface ChainscopeBridge {
   on<E extends BridgeEventName>(event: E, listener: (payload: BridgeEvents[E]) => void): () => void
 }
 
-/** IPC channel names, in one place (STYLE.md 2). */
+/** IPC channel names, in one place (docs/style.md rule 2). */
 export const IPC_CHANNELS = {
   invoke: 'chainscope:invoke',
   event: 'chainscope:event',

@@ -14,7 +14,7 @@ export type Billing = (typeof BILLING_MODES)[number]
 /**
  * A service that is not the sandbox is taken to charge the most: per call, plus one per batch.
  * Over-counting only makes Chainscope stop early; under-counting would run the user's key into
- * the service's own refusal (README "Choices").
+ * the service's own refusal (docs/decisions/billing-units.md).
  */
 export const SAFE_BILLING: Billing = 'call-plus-batch'
 /** The sandbox counts HTTP requests unless started in another billing mode. */

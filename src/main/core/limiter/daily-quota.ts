@@ -68,9 +68,9 @@ export function raiseCount(ledger: QuotaLedger, id: string, record: QuotaRecord)
 
 /**
  * Today's request count of one bucket, kept in a ledger across restarts and crashes. The day
- * is the calendar day in UTC (README "Choices"): the count starts again at 00:00 UTC.
+ * is the calendar day in UTC (docs/decisions/limits-per-key.md): the count starts again at 00:00 UTC.
  *
- * The count belongs to the key, not to the profile (README "Choices"): once the key is known it
+ * The count belongs to the key, not to the profile (docs/decisions/daily-count-file.md): once the key is known it
  * is kept under the key's fingerprint (`keyLedgerId`), shared by every profile using that key and
  * found again when a profile goes back to a key it used before today. The profile's own record
  * only remembers which key it used last (so its count shows before its first request), and a

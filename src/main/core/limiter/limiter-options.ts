@@ -29,7 +29,7 @@ export interface LimiterOptions {
   reserveStep?: number
   /**
    * A request waits at most this long for a token, a slot or the end of a pause, then fails
-   * with `timeout` (every bridge call answers within 30 s; README "Choices"). Default 25 s.
+   * with `timeout` (every bridge call answers within 30 s; docs/decisions/service-edges.md). Default 25 s.
    */
   queueDeadlineMs?: number
   /** The longest pause a service may impose with `Retry-After`. Default 60 s. */

@@ -59,7 +59,7 @@ const overlap = (a: Bucket, b: Bucket): boolean =>
 
 /**
  * The limiters of one profile, one per bucket of its limits' scope (spec 8 does not say what
- * the limits apply to; README "Choices"). Default scope 'key': one limiter, ledger id = the
+ * the limits apply to; docs/decisions/limit-scope.md). Default scope 'key': one limiter, ledger id = the
  * profile id. Otherwise one per network (`<id>|<network>`), per endpoint (`<id>|data`,
  * `<id>|rpc`) or both (`<id>|<network>|<endpoint>`), each with the full rate, burst and daily
  * quota, created on first use. A change of scope rebuilds the pool; each new bucket starts

@@ -27,7 +27,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
  * strictest reading, so it can only under-use a more generous service. A profile whose limits
  * say otherwise (`Limits.scope`) has one per network and/or endpoint (profile-runtime.ts).
  *
- * The day is the calendar day in UTC, matching the sandbox (README "Choices"): the count
+ * The day is the calendar day in UTC, matching the sandbox (docs/decisions/limits-per-key.md): the count
  * resets at 00:00 UTC.
  */
 export class Limiter {

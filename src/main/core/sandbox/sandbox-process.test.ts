@@ -9,7 +9,7 @@ import type { SandboxProgress } from './sandbox-launcher'
 
 /**
  * The launcher against real child processes: small scripts that speak the sandbox's
- * start-up protocol (sandbox-api.md), so every path (ready, progress, early exit, bad
+ * start-up protocol (sandbox/README.md), so every path (ready, progress, early exit, bad
  * line, stop) is exercised without the chains. The real sandbox is covered by
  * service.integration.test.ts.
  */

@@ -28,7 +28,7 @@ export interface ChildSandboxLauncherOptions {
 
 const DEFAULT_TIMEOUTS = { readyTimeoutMs: 600_000, stopTimeoutMs: 5000 }
 
-/** The ready line (sandbox-api.md), parsed where it enters. */
+/** The ready line (sandbox/README.md), parsed where it enters. */
 export const sandboxInfoSchema = z.looseObject({
   base_url: z.string().regex(/^https?:\/\/[^?#]+$/),
   rpc_url: z.string().regex(/^https?:\/\/[^?#]+$/),

@@ -128,7 +128,7 @@ export class RequestSender {
       } finally {
         permit.release()
       }
-      // Clamped: a Retry-After of years must not freeze the profile (README "Choices").
+      // Clamped: a Retry-After of years must not freeze the profile (docs/decisions/service-edges.md).
       if (error.kind === 'rate-limited')
         limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
       if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()

@@ -51,7 +51,7 @@ export function retryAfterMs(answer: HttpAnswer, nowMs: number): number {
   return 1000
 }
 
-/** The longest pause a service may impose (README "Choices"); a longer one is reported as a refusal. */
+/** The longest pause a service may impose (docs/decisions/service-edges.md); a longer one is reported as a refusal. */
 export const MAX_SERVER_PAUSE_MS = 60_000
 
 /** "14:05 UTC": when something the service said ends. */
@@ -71,8 +71,8 @@ function quotaShaped(body: ErrorBody, text: string): boolean {
 }
 
 /**
- * The service's daily quota is gone: until its `Retry-After`, or else until 00:00 UTC (README
- * "Choices"). The limiter believes it (`markQuotaExhausted`), so the meter shows it used up.
+ * The service's daily quota is gone: until its `Retry-After`, or else until 00:00 UTC
+ * (docs/decisions/refusals-wording.md). The limiter believes it (`markQuotaExhausted`), so the meter shows it used up.
  */
 export function quotaExhausted(answer: HttpAnswer | null, nowMs: number, how: string): AppError {
   const body = answer ? parseErrorBody(answer.text) : {}

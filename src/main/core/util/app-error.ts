@@ -1,7 +1,7 @@
 import type { BridgeError, ErrorKind } from '@shared/bridge/errors'
 
 /**
- * The one error class main throws internally (STYLE.md 5): a `kind`, a safe message, and
+ * The one error class main throws internally (docs/style.md rule 5): a `kind`, a safe message, and
  * structured fields. It becomes plain `BridgeError` data at the bridge.
  */
 export class AppError extends Error {
