@@ -63,4 +63,11 @@ describe("cost previews on a network's first use, billed per call", () => {
     expect(await units()).toBe(before + estimate.requests)
     expect(result.requests).toBe(estimate.requests)
   })
+
+  it('"Refresh all" costs one request per address, as its preview (WatchlistsView) counts', async () => {
+    const before = await units()
+    for (const i of [4, 5, 6])
+      await call('data.balances', { network: 'beta', address: `0x${'0'.repeat(39)}${i}`, refresh: true })
+    expect(await units()).toBe(before + 3)
+  })
 })
