@@ -63,7 +63,7 @@ describe('acquireDataLock', () => {
     const token = `${path}.takeover-${readFound(path)!.key}-0`
     writeFileSync(token, lockText(process.ppid, { id: 'live-taker' }))
     expect(() => acquireDataLock(dir, 'web')).toThrow(
-      'could not be locked (another Chainscope is starting at the same moment); try again',
+      `could not be locked (another Chainscope is starting at the same moment); try again. If none is starting, delete ${token}.`,
     )
     expect(readdirSync(dir).sort()).toEqual([LOCK_FILE, `${LOCK_FILE}.takeover-${readFound(path)!.key}-0`])
     rmSync(token)

@@ -59,6 +59,8 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
   const mine: LockInfo = { pid, host, since: new Date().toISOString(), machine: hostname(), id: randomUUID() }
   const text = JSON.stringify(mine)
   const judge = holderJudge(pid)
+  // The token of a takeover waited for: named in the refusal should it never end (a pid reused).
+  let waitedOn: string | null = null
   try {
     for (let round = 0; round < ROUNDS; round++) {
       judge.round = round
@@ -72,7 +74,10 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
       const verdict = judge.of(found)
       if (verdict === 'live') throw inUse({ dataDir, path, holder: parseHolder(found.text)! })
       // Stale: taken over, then created again at once; a takeover already under way is waited for.
-      if (verdict === 'stale' && takeOverStale({ path, key: found.key, text, judge: judge.of })) continue
+      if (verdict === 'stale') {
+        waitedOn = takeOverStale({ path, key: found.key, text, judge: judge.of })
+        if (waitedOn === null) continue
+      }
       pause(PAUSE_MS)
     }
   } catch (error) {
@@ -81,7 +86,7 @@ export function acquireDataLock(dataDir: string, host: string, pid = process.pid
   }
   throw new AppError(
     'conflict',
-    `The data folder ${dataDir} could not be locked (another Chainscope is starting at the same moment); try again.`,
+    `The data folder ${dataDir} could not be locked (another Chainscope is starting at the same moment); try again.${waitedOn ? ` If none is starting, delete ${waitedOn}.` : ''}`,
     { field: 'dataDir' },
   )
 }

@@ -33,19 +33,20 @@ export interface TakeOver {
 }
 
 /**
- * Removes the stale lock `key` at `path` unless another start is removing it. True when the
+ * Removes the stale lock `key` at `path` unless another start is removing it. Null when the
  * name is clear of it (removed here, or already gone): the caller creates its own lock next,
- * exclusively, and so may lose to a third start. False when another taker is at work.
+ * exclusively, and so may lose to a third start. Else the token of the taker at work.
  */
-export function takeOverStale(options: TakeOver): boolean {
+export function takeOverStale(options: TakeOver): string | null {
   const { path, key, text } = options
+  let token = ''
   for (let generation = 0, tries = 0; tries < MAX_TRIES; tries++) {
-    const token = `${path}${TOKEN_MARK}${key}-${generation}`
+    token = `${path}${TOKEN_MARK}${key}-${generation}`
     if (createExclusive(token, text)) {
       try {
         // Only the token's holder removes this key's file: checked and removed without a rival.
         if (readFound(path)?.key === key) rmSync(path, { force: true })
-        return true
+        return null
       } finally {
         removeQuietly(token)
       }
@@ -53,10 +54,10 @@ export function takeOverStale(options: TakeOver): boolean {
     const holder = readFound(token)
     // Gone between the two looks (its taker finished): the same generation is free again.
     if (holder === null) continue
-    if (options.judge(holder) !== 'stale') return false
+    if (options.judge(holder) !== 'stale') return token
     generation++
   }
-  return false
+  return token
 }
 
 /**
