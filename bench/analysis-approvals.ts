@@ -74,6 +74,7 @@ export function approvalsView(snapshots: SnapshotStore, dataDir: string, owner: 
     client: {
       rpcCalls: async (_network, calls) => calls.map((c) => answerOf(c, made)),
       logs: new LogRanges(async () => []),
+      unitsFor: () => 1,
     },
     balances: { route: () => 'multicall3', noteProbe: () => {} },
   }

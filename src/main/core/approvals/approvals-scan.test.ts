@@ -100,6 +100,7 @@ describe('approvals scan', () => {
       profileId: 'p',
       client: {
         logs,
+        unitsFor: (_network, calls) => calls,
         // Blocks are answered; the state call answers nothing readable: rows say what the logs tell.
         rpcCalls: async (network, calls) =>
           Promise.all(

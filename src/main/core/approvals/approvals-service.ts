@@ -5,7 +5,7 @@ import { isUnlimited, revokeCall } from '@shared/domain/approvals'
 import { isRecord } from '@shared/guards'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
 import type { ApprovalRow, ApprovalsView, ApprovalScanState } from '@shared/domain/approvals-view'
-import { requestUnits, type Billing } from '@shared/domain/billing'
+import type { Billing } from '@shared/domain/billing'
 import { txHash, type BalanceItem, type Transaction } from '@shared/domain/service-schemas'
 import { aggregateReads, readAggregate } from '../balances/aggregate3'
 import { multicallProbe } from '../balances/balance-calls'
@@ -27,7 +27,7 @@ import { ScanStore, type ChainAnchor, type ScanProgress } from './scan-store'
 /** What the service needs of a profile's runtime. */
 export interface ApprovalsRuntime {
   profileId: string
-  client: Pick<ServiceClient, 'rpcCalls' | 'logs'>
+  client: Pick<ServiceClient, 'rpcCalls' | 'logs' | 'unitsFor'>
   balances: Pick<CoinBalances, 'route' | 'noteProbe'>
 }
 
@@ -141,13 +141,16 @@ export class ApprovalsService {
     const cap = runtime.client.logs.learntCap(network)
     const calls = head === null ? 1 : runtime.client.logs.plannedLogCalls(from, head, network)
     // A scan also asks the head first (with the anchor block when it resumes, in one batch) and
-    // checks what it found in one state call after.
-    const one = requestUnits(billing, 1)
+    // checks what it found in one state call after: with the Multicall3 probe on the network's
+    // first use, none where eth_call is refused (a preview counts every call it will send).
+    const { client } = runtime
+    const route = runtime.balances.route(network)
+    const state = route === 'single' ? 0 : client.unitsFor(network, route === null ? 2 : 1)
     return {
       scannedTo: scan && scan.scannedTo >= 0 ? scan.scannedTo : null,
       head,
       remainingCalls: calls,
-      remainingUnits: requestUnits(billing, scan?.anchor ? 2 : 1) + calls * one + one,
+      remainingUnits: client.unitsFor(network, scan?.anchor ? 2 : 1) + calls * client.unitsFor(network, 1) + state,
       billing,
       logCap: cap,
     }

@@ -111,6 +111,7 @@ describe('approvals digests kept beside the pages', () => {
         logs: new LogRanges(async () => []),
         // The state call answers nothing readable: rows say what the calls and logs tell.
         rpcCalls: async (_network, calls) => calls.map(() => ({ ok: false as const, code: -32000, message: 'no' })),
+        unitsFor: (_network, calls) => calls,
       },
       balances: { route: () => 'multicall3', noteProbe: () => {} },
     }
