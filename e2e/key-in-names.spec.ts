@@ -51,10 +51,31 @@ function replayDir(key: string): { dir: string; address: string; hashes: string[
     token: { ...(t.token as Record<string, unknown>), name: cut('\u200B'), symbol: cut('\uFEFF') },
   }))
   items.push({ id: 'token', item: { ...withToken, token_transfers: transfers } })
+  return { dir: writeReplay(txs.address, items), address: txs.address, hashes }
+}
+
+/** A replay folder with these transactions and the fixture's balances. */
+function writeReplay(address: string, items: Entry[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'chainscope-key-names-'))
-  writeFileSync(join(dir, 'transactions.json'), JSON.stringify({ address: txs.address, items }))
+  writeFileSync(join(dir, 'transactions.json'), JSON.stringify({ address, items }))
   writeFileSync(join(dir, 'balances.json'), readFileSync(join(fixtureDir(), 'balances.json')))
-  return { dir, address: txs.address, hashes }
+  return dir
+}
+
+/**
+ * A token transfer whose amount ends in the key's first character and whose symbol is the rest:
+ * no field holds the key, so the bridge lets each pass, but a report writes them side by side.
+ */
+function joinedReplayDir(key: string): { dir: string; address: string } {
+  const txs = read('transactions.json')
+  const withToken = txs.items.find((e) => e.id === 'withTokenTransfer')!.item
+  const transfers = (withToken.token_transfers as Record<string, unknown>[]).map((t) => ({
+    ...t,
+    token: { ...(t.token as Record<string, unknown>), symbol: key.slice(1) },
+    total: { decimals: '18', value: `3156737370313035${key[0]}` },
+  }))
+  const items = [{ id: 'token', item: { ...withToken, token_transfers: transfers } }]
+  return { dir: writeReplay(txs.address, items), address: txs.address }
 }
 
 /** The report file's text and every attribute value, as a browser parses it, with no network. */
@@ -112,6 +133,39 @@ test('a key the service hides in names is on neither the transactions page nor t
     // The report holds the hostile rows (as redacted names), and never the key itself.
     expect(parsed).toContain(`…${key.slice(-4)}`)
     expect(seen(parsed)).not.toContain(key.toLowerCase())
+  } finally {
+    await service.stop()
+    rmSync(replay.dir, { recursive: true, force: true })
+  }
+})
+
+test('a report whose fields join into the key is refused by main in words: neither downloaded nor printed', async ({
+  app,
+}) => {
+  test.setTimeout(180_000)
+  const page = app
+  // Starts with a digit, so an amount can end in its first character.
+  const key = `7${freshKey()}`
+  const replay = joinedReplayDir(key)
+  const service = await connectReplay(page, replay.dir, replay.address, key)
+  let downloads = 0
+  page.on('download', () => downloads++)
+  try {
+    const main = page.getByRole('main')
+    await main.getByRole('tab', { name: 'Transactions' }).click()
+    await expect(main.getByRole('status', { name: 'Loaded transactions' })).toContainText('1 loaded', {
+      timeout: 30_000,
+    })
+    for (const name of ['Download report', 'Print report']) {
+      await main.getByRole('button', { name }).click()
+      const alert = main.getByRole('alert').filter({ hasText: 'was not saved' })
+      await expect(alert).toHaveText(
+        /^report-.+\.html was not saved: it holds this profile's API key .*Nothing was written\./,
+      )
+      expect(await alert.textContent()).not.toContain(key.slice(1))
+    }
+    expect(downloads).toBe(0)
+    expect(await page.locator('iframe').count()).toBe(0)
   } finally {
     await service.stop()
     rmSync(replay.dir, { recursive: true, force: true })
