@@ -8,7 +8,7 @@ describe('foldText', () => {
     const text = 'A%41&#x42;&amp;\\u0043\\n%E2%80%8Bｄ'
     const folded = foldText(text, { map: true, decode: true })
     expect(folded.text).toBe('aab&cd')
-    const spans = [...folded.text].map((_, i) => text.slice(folded.starts![i], folded.ends![i]))
+    const spans = [...folded.text].map((_, i) => text.slice(folded.map!.starts[i], folded.map!.ends[i]))
     expect(spans).toEqual(['A', '%41', '&#x42;', '&amp;', '\\u0043', 'ｄ'])
   })
 

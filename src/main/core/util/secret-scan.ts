@@ -14,9 +14,44 @@ import { foldForSecrets, foldTextForSecrets } from '@shared/domain/visible-text'
 /** The folded text and, when asked for, where each folded character came from in the original. */
 export interface FoldedText {
   text: string
-  /** Start and end (exclusive) in the original of the token folded character i came from. */
-  starts: number[] | null
-  ends: number[] | null
+  /** Where folded character i came from (null unless asked for). */
+  map: Positions | null
+}
+
+/** Start and end (exclusive) in the original of the token each folded character came from. */
+export class Positions {
+  starts = new Int32Array(256)
+  ends = new Int32Array(256)
+  length = 0
+
+  /** `count` folded characters from the one token at start..end. */
+  push(start: number, end: number, count: number): void {
+    this.#room(count)
+    this.starts.fill(start, this.length, this.length + count)
+    this.ends.fill(end, this.length, this.length + count)
+    this.length += count
+  }
+
+  /** One folded character from each original character from..to. */
+  pushRun(from: number, to: number): void {
+    this.#room(to - from)
+    for (let k = from; k < to; k++, this.length++) {
+      this.starts[this.length] = k
+      this.ends[this.length] = k + 1
+    }
+  }
+
+  #room(count: number): void {
+    if (this.length + count <= this.starts.length) return
+    const size = Math.max(this.starts.length * 2, this.length + count)
+    const grow = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(size)
+      b.set(a.subarray(0, this.length))
+      return b
+    }
+    this.starts = grow(this.starts)
+    this.ends = grow(this.ends)
+  }
 }
 
 /** HTML's named references that stand for an invisible character, a space, or a sign a key may hold. */
@@ -152,16 +187,11 @@ export const MAY_ESCAPE = /[%&\\]/
 export function foldText(text: string, options: { map: boolean; decode: boolean }): FoldedText {
   const map = options.map
   const parts: string[] = []
-  const starts: number[] | null = map ? [] : null
-  const ends: number[] | null = map ? [] : null
+  const positions = map ? new Positions() : null
   const push = (folded: string, start: number, end: number): void => {
     if (folded === '') return
     parts.push(folded)
-    if (starts && ends)
-      for (let k = 0; k < folded.length; k++) {
-        starts.push(start)
-        ends.push(end)
-      }
+    positions?.push(start, end, folded.length)
   }
   let i = 0
   while (i < text.length) {
@@ -169,11 +199,7 @@ export function foldText(text: string, options: { map: boolean; decode: boolean 
     if (PLAIN.exec(text)) {
       const end = PLAIN.lastIndex
       const run = text.slice(i, end)
-      if (starts && ends)
-        for (let k = i; k < end; k++) {
-          starts.push(k)
-          ends.push(k + 1)
-        }
+      positions?.pushRun(i, end)
       parts.push(run.toLowerCase())
       i = end
       continue
@@ -189,7 +215,7 @@ export function foldText(text: string, options: { map: boolean; decode: boolean 
     push(foldForSecrets(cp), i, end)
     i = end
   }
-  return { text: parts.join(''), starts, ends }
+  return { text: parts.join(''), map: positions }
 }
 
 /** Shorter folded forms are not looked for: they would match ordinary text. */
@@ -272,7 +298,7 @@ export function findSpans(text: string, needleLists: readonly string[][]): Span[
       for (const needle of needles) {
         let at = folded.text.indexOf(needle)
         while (at >= 0) {
-          raw.push({ start: folded.starts![at]!, end: folded.ends![at + needle.length - 1]!, owner })
+          raw.push({ start: folded.map!.starts[at]!, end: folded.map!.ends[at + needle.length - 1]!, owner })
           at = folded.text.indexOf(needle, at + 1)
         }
       }
