@@ -89,6 +89,23 @@ describe('ExportReportButton', () => {
     expect(w.get('[role="alert"]').text()).toBe('The PDF was not saved (disk full).')
     w.unmount()
   })
+  it("in the desktop app shows main's refusal of a report holding the key without offering the download instead", async () => {
+    t.bridge.handle('report.pdfAvailable', () => true)
+    t.bridge.handle('report.savePdf', () => {
+      throw new FakeBridgeFailure({
+        kind: 'invalid-input',
+        message: 'r.pdf was not saved: it holds the key.',
+        field: 'text',
+      })
+    })
+    const w = mountWith(ExportReportButton, t, { props })
+    await flushPromises()
+    await w.findAll('button')[1]!.trigger('click')
+    await flushPromises()
+    expect(w.get('[role="alert"]').text()).toBe('r.pdf was not saved: it holds the key.')
+    w.unmount()
+  })
+
   it('asks main once per page load whether it saves PDFs, however many buttons mount', async () => {
     t.bridge.handle('report.pdfAvailable', () => true)
     const first = mountWith(ExportReportButton, t, { props })
