@@ -102,6 +102,8 @@ const JS_SHORT: Readonly<Record<string, string>> = {
 
 /** Printable ASCII that starts no escape (`%`, `&` and `\` do): folded by its case alone. */
 const PLAIN = /[\x21-\x24\x27-\x5b\x5d-\x7e]+/y
+/** ASCII spaces and controls: folded to nothing. */
+const UNSEEN_ASCII = /[\x00-\x20\x7f]+/y
 const ENTITY = /&(?:#[xX]([0-9a-fA-F]{1,6})|#(\d{1,7})|([A-Za-z][A-Za-z0-9]{1,30}));?/y
 const PERCENT = /%([0-9a-fA-F]{2})/y
 const BACKSLASH = /\\(?:u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))/sy
@@ -202,6 +204,11 @@ export function foldText(text: string, options: { map: boolean; decode: boolean 
       positions?.pushRun(i, end)
       parts.push(run.toLowerCase())
       i = end
+      continue
+    }
+    UNSEEN_ASCII.lastIndex = i
+    if (UNSEEN_ASCII.test(text)) {
+      i = UNSEEN_ASCII.lastIndex
       continue
     }
     const token = options.decode ? tokenAt(text, i, text.charCodeAt(i)) : null
