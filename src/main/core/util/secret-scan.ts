@@ -20,8 +20,8 @@ export interface FoldedText {
 
 /** Start and end (exclusive) in the original of the token each folded character came from. */
 export class Positions {
-  starts = new Int32Array(256)
-  ends = new Int32Array(256)
+  starts: Int32Array = new Int32Array(256)
+  ends: Int32Array = new Int32Array(256)
   length = 0
 
   /** `count` folded characters from the one token at start..end. */
