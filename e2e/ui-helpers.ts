@@ -134,7 +134,7 @@ export async function withConnectedSandbox(
   page: Page,
   run: (service: ServiceSandbox, key: string) => Promise<void>,
 ): Promise<void> {
-  const key = `e2e_${randomBytes(10).toString('hex')}`
+  const key = freshKey()
   const service = await startServiceSandbox(['--api-key', key])
   try {
     await connectService(page, service.info, key)
@@ -144,12 +144,20 @@ export async function withConnectedSandbox(
   }
 }
 
+/** A fresh API key for a test's sandbox. */
+export const freshKey = (): string => `e2e_${randomBytes(10).toString('hex')}`
+
 /**
- * A sandbox answering from the replay items in `dir` under a fresh key, the app connected to it
- * as a user would, and `address` opened from the search box (its page may still be loading).
+ * A sandbox answering from the replay items in `dir` under `key` (default a fresh one: a test
+ * whose items hold the key passes its own), the app connected to it as a user would, and
+ * `address` opened from the search box (its page may still be loading).
  */
-export async function connectReplay(page: Page, dir: string, address: string): Promise<ServiceSandbox> {
-  const key = `e2e_${randomBytes(10).toString('hex')}`
+export async function connectReplay(
+  page: Page,
+  dir: string,
+  address: string,
+  key = freshKey(),
+): Promise<ServiceSandbox> {
   const service = await startServiceSandbox(['--api-key', key, '--replay', dir])
   try {
     await connectService(page, service.info, key)

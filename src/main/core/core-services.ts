@@ -21,6 +21,7 @@ import { NotesStore } from './notes/notes-store'
 import { LabelsStore } from './labels/labels-store'
 import { CaseStore } from './cases/case-store'
 import { PdfExport, type PdfHost } from './reports/pdf-export'
+import { FileExit } from './reports/file-exit'
 import { SearchService } from './search/search-service'
 import { PresenceChecker } from './data/network-presence'
 import { ApprovalsService } from './approvals/approvals-service'
@@ -64,6 +65,8 @@ export class CoreServices {
   readonly labels: LabelsStore
   readonly cases: CaseStore
   readonly reports: PdfExport
+  /** Every file the renderer offers is checked here for the key first. */
+  readonly fileExit: FileExit
   readonly search: SearchService
   readonly presence: PresenceChecker
   readonly watch: WatchService
@@ -135,6 +138,7 @@ export class CoreServices {
       log: options.log,
       emit: (outcome) => options.emit('report.pdf', outcome),
     })
+    this.fileExit = new FileExit({ redactor: options.redactor, log: options.log, clock: options.clock })
     this.search = new SearchService({
       snapshots: this.snapshots,
       profileId: () => this.settings.activeProfileId,

@@ -12,7 +12,7 @@ import { app, BrowserWindow, dialog, resetFakeElectron, session, type FakeWebCon
 vi.mock('electron', () => import('./testing/fake-electron'))
 
 const KEY = 'sbx_live_key_0123456789abcdef'
-const REPORT = `<!doctype html><title>r</title><p>Echo ${KEY}</p><img src="https://evil.example/x.png">`
+const REPORT = `<!doctype html><title>r</title><p>Echo a name</p><img src="https://evil.example/x.png">`
 const log: Logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() }
 let dir: string
 let loaded: { url: string; html: string }[]
@@ -105,9 +105,7 @@ describe('saving a report as PDF in the desktop app', () => {
     ])
       expect(decide(url), url).toBe(true)
 
-    // The key never reaches the page (so never the PDF): what was loaded holds its redacted form.
-    expect(loaded[0]!.html).not.toContain(KEY)
-    expect(loaded[0]!.html).toContain(`Echo …${KEY.slice(-4)}`)
+    expect(loaded[0]!.html).toContain('Echo a name')
     expect(w.webContents.printToPDF).toHaveBeenCalledWith({ printBackground: true, preferCSSPageSize: true })
     expect([...readFileSync(target)]).toEqual([0x25, 0x50, 0x44, 0x46])
     expect(dialog.showSaveDialog.mock.calls[0]![0]).toMatchObject({
@@ -116,6 +114,19 @@ describe('saving a report as PDF in the desktop app', () => {
     })
     // The window is gone and the temporary copy of the report deleted.
     expect(w.isDestroyed()).toBe(true)
+    expect(readdirSync(join(dir, 'temp'))).toEqual([])
+  })
+
+  it('refuses a report holding the key, hidden or not, in words: nothing is printed, asked or written', () => {
+    for (const hidden of [KEY, `${KEY.slice(0, 5)}\u200B${KEY.slice(5)}`, `${KEY.slice(0, 5)}&shy;${KEY.slice(5)}`]) {
+      const report = REPORT.replace('a name', hidden)
+      expect(() => exporter().save(report, 'report-case.pdf')).toThrow(
+        /^report-case\.pdf was not saved: it holds this profile's API key/,
+      )
+    }
+    expect(windows).toEqual([])
+    expect(dialog.showSaveDialog).not.toHaveBeenCalled()
+    expect(outcomes).toEqual([])
     expect(readdirSync(join(dir, 'temp'))).toEqual([])
   })
 

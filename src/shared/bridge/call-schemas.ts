@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
+import { fileCheckCalls } from './file-check'
 import { labelEditCalls } from './label-edit'
 import { addressInput as address } from './address-input'
 import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
@@ -212,6 +213,7 @@ export const bridgeCalls = {
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
   ...reportPdfCalls,
+  ...fileCheckCalls,
   ...labelEditCalls,
 } as const
 

@@ -3,6 +3,7 @@ import type { AddressLabel, LabelImportPreview } from '../domain/address-label'
 import type { ApprovalsView } from '../domain/approvals-view'
 import type { CaseFile } from '../domain/case-file'
 import type { CostEstimate } from '../domain/cost'
+import type { FileCheckAnswer } from './file-check'
 import type { AppInfo, ExportFile, Notice, SandboxStatus, Settings } from './app-types'
 import type { HeightView, LimiterState } from './budget-types'
 import type { bridgeCalls } from './call-schemas'
@@ -93,6 +94,8 @@ export interface BridgeCallOutputs {
   'report.pdfAvailable': boolean
   /** Started: the outcome comes as the `report.pdf` event with this id. */
   'report.savePdf': { id: string }
+  /** A file's part received; on its last part, checked for the key (refused if it holds it). */
+  'files.check': FileCheckAnswer
   'labels.set': AddressLabel
   'labels.remove': null
 }

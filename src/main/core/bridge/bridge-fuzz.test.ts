@@ -97,6 +97,7 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'approvals.stopScan': { network: 'one', address: A },
   'report.pdfAvailable': {},
   'report.savePdf': { html: '<!doctype html><p>r</p>', filename: 'report.pdf' },
+  'files.check': { id: 'file-0001', name: 'report.html', part: 0, text: '<p>r</p>', last: true },
   'labels.set': { address: A, network: 'one', label: 'Hot wallet', note: '', seen: null },
   'labels.remove': { address: A, network: 'one', seen: { label: 'x', note: '' } },
 }

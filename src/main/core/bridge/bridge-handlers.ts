@@ -93,6 +93,7 @@ export function bridgeHandlers(
     'approvals.stopScan': ({ network, address }) => reads.stopApprovalScan(network, address),
     'report.pdfAvailable': () => s.reports.available(),
     'report.savePdf': ({ html, filename }) => s.reports.save(html, filename),
+    'files.check': (input) => s.fileExit.check(input),
     'labels.set': ({ address, network, label, note, seen }) => s.labels.set(address, network, { label, note }, seen),
     'labels.remove': ({ address, network, seen }) => s.labels.remove(address, network, seen),
   }

@@ -4,6 +4,7 @@ import type { PdfOutcome } from '@shared/bridge/report-pdf'
 import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import { writeFileAtomic } from '../util/atomic-file'
+import { refuseWithKey } from './file-exit'
 import type { Logger, Redact } from '../util/logger'
 
 /** What a host that can print gives: the desktop app (src/main/electron/pdf-printer.ts). */
@@ -57,6 +58,9 @@ export class PdfExport {
       )
     if (this.#running)
       throw new AppError('conflict', 'A PDF is already being saved. Finish or cancel its save dialog first.')
+    // The HTML comes from the renderer, built from answers main had already cleaned; it is
+    // checked once more before it becomes a file, since a file outlives any later fix.
+    refuseWithKey(this.#o, filename, html)
     this.#running = true
     const id = randomUUID()
     void this.#run(host, id, html, filename).finally(() => (this.#running = false))
@@ -65,15 +69,8 @@ export class PdfExport {
 
   async #run(host: PdfHost, id: string, html: string, filename: string): Promise<void> {
     const { redactor, log, emit } = this.#o
-    // The HTML comes from the renderer, built from answers main had already cleaned; it is
-    // checked once more before it becomes a file, since a file outlives any later fix.
-    let safe = html
-    if (redactor.contains(html)) {
-      safe = redactor.redact(html)
-      log.warn('a report sent for PDF held a secret; it was redacted before printing')
-    }
     try {
-      const pdf = await this.#print(host, safe)
+      const pdf = await this.#print(host, html)
       // No deadline here: the save dialog waits on the user.
       const path = await host.choosePath(filename)
       if (path === null) return emit({ id, outcome: 'cancelled', file: null, message: null })

@@ -1,5 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { findSpans, holdsAny, secretNeedles } from './secret-scan'
 
 export interface Logger {
   info(message: string): void
@@ -7,98 +8,80 @@ export interface Logger {
   error(message: string): void
 }
 
-/**
- * Secrets registered here are replaced by `…last4` in every line before it is written.
- * Each secret is matched as written and in every form a server is known to echo it back in
- * (see `secretPattern`), so a server that echoes the request URL or the key in an error page
- * or a JSON body does not get it past main.
- */
 /** What a writer needs of the `Redactor`: whether a text holds a key, and the text without it. */
 export type Redact = Pick<Redactor, 'contains' | 'redact'>
 
+/**
+ * Secrets registered here are replaced by `…last4` in every line before it is written. A secret
+ * is found however it is written (secret-scan.ts): with invisible characters, spaces or accents
+ * inside, in full-width or look-alike letters, in any case, percent-encoded, JSON-escaped, as HTML
+ * character references, in hex or base64; the whole span it was found in is replaced, the
+ * invisible characters inside it too. The search folds each character as the renderer's display
+ * does and more (`foldForSecrets`, shared/domain/visible-text.ts), so a name the display would
+ * show as the key is always found here first (docs/decisions/secret-matching.md).
+ */
 export class Redactor {
-  readonly #secrets = new Map<string, { test: RegExp; all: RegExp }>()
+  readonly #secrets = new Map<string, string[]>()
 
   add(secret: string): void {
     if (secret.length < 4 || this.#secrets.has(secret)) return
-    const source = secretPattern(secret)
-    this.#secrets.set(secret, { test: new RegExp(source), all: new RegExp(source, 'g') })
+    const needles = secretNeedles(secret)
+    if (needles.length > 0) this.#secrets.set(secret, needles)
   }
 
   delete(secret: string): void {
     this.#secrets.delete(secret)
   }
 
+  #needles(): string[] {
+    return [...this.#secrets.values()].flat()
+  }
+
   /** Whether `text` holds any registered secret, in any of the forms it is matched in. */
   contains(text: string): boolean {
-    for (const { test } of this.#secrets.values()) if (test.test(text)) return true
-    return false
+    if (this.#secrets.size === 0 || text.length < 4) return false
+    return holdsAny(text, this.#needles())
   }
 
   redact(text: string): string {
+    // Replacing can join what is left into a new match (a key written inside itself): again, a
+    // few times at most, and past that nothing of the text is kept.
     let out = text
-    for (const [secret, { all }] of this.#secrets) out = out.replace(all, `…${secret.slice(-4)}`)
-    return out
+    for (let round = 0; round < 4; round++) {
+      if (!this.contains(out)) return out
+      out = this.#replace(out)
+    }
+    return this.contains(out) ? '[redacted]' : out
+  }
+
+  #replace(text: string): string {
+    const secrets = [...this.#secrets]
+    const spans = findSpans(
+      text,
+      secrets.map(([, needles]) => needles),
+    )
+    let out = ''
+    let at = 0
+    for (const { start, end, owner } of spans) {
+      out += `${text.slice(at, start)}…${secrets[owner]![0].slice(-4)}`
+      at = end
+    }
+    return out + text.slice(at)
   }
 }
 
 /**
  * Whether a value whose JSON text is `json` may hold a registered secret in any string or key: one
  * look at the text instead of a walk over every string and key (a page of 50 transactions is
- * thousands of strings). Sound because a secret's forms without a backslash survive JSON's
- * escaping: letters, digits and `%&#;+/=` are written as they are, and for `"`, `\` and control
- * characters the redactor also matches the escaped forms JSON writes (`\"`, `\\`, `\n` and the
- * other short escapes, `\u00XX`). Those escaped forms can also stand in a string as it is (a field
- * holding JSON text, a PHP-style `\/`): JSON writes their backslash doubled, out of the pattern's
- * reach, so a text with any backslash in a string or key (`\\` in the JSON) may hold one. The value
- * must be plain data (parsed JSON, plain objects): JSON must see every string a walk would.
+ * thousands of strings). Sound because the search reads JSON's escapes as the characters they
+ * stand for (`\"`, `\\`, `\n`, `\u00XX`, secret-scan.ts), so a string's JSON text folds as the
+ * string does. Except where a string holds a backslash itself: JSON writes it doubled (`\\` in
+ * the text), and what follows it (`u200b`, a PHP-style `/`) is then read as written, not as the
+ * escape the string's own text is read as; so a text with `\\` may hold one and is walked. The
+ * value must be plain data (parsed JSON, plain objects): JSON must see every string a walk would.
  */
 export function jsonMayHoldSecret(json: string, r: { contains(text: string): boolean }): boolean {
   return json.includes('\\\\') || r.contains(json)
-}
-
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
-/** A hex digit pair matched in either case ("2f" and "2F"), without making the rest case-blind. */
-const hexCi = (n: number, width: number): string =>
-  n
-    .toString(16)
-    .padStart(width, '0')
-    .split('')
-    .map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d))
-    .join('')
-const NAMED: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;', "'": '&#39;' }
-/** JSON's short escapes of control characters (`\n` rather than `\u000a`). */
-const JSON_SHORT: Record<string, string> = { '\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r' }
-
-/**
- * One regular expression for a secret in every form a server is known to echo it in: as
- * written; URL-encoded (component or form, either case of hex); JSON-escaped (`\/`, `\"`,
- * `\u002f`: PHP and others escape `/`; `\n` and JSON's other short escapes); as HTML entities
- * (an error page); and whole in base64 or base64url. Each character outside `[A-Za-z0-9_.-]` may
- * take any of its forms, so a body that mixes encoders is matched too.
- */
-function secretPattern(secret: string): string {
-  const parts: string[] = []
-  for (const c of secret) {
-    if (/[A-Za-z0-9_.-]/.test(c)) {
-      parts.push(escapeRegex(c))
-      continue
-    }
-    const cp = c.codePointAt(0)!
-    const forms = [escapeRegex(c), [...Buffer.from(c, 'utf8')].map((b) => `%${hexCi(b, 2)}`).join('')]
-    if (c === ' ') forms.push('\\+')
-    if (c === '"' || c === '\\' || c === '/') forms.push(`\\\\${escapeRegex(c)}`)
-    if (cp <= 0xffff) forms.push(`\\\\u${hexCi(cp, 4)}`)
-    if (JSON_SHORT[c]) forms.push(`\\\\${JSON_SHORT[c]}`)
-    forms.push(`&#[xX]0*${hexCi(cp, 1)};`, `&#0*${cp};`)
-    if (NAMED[c]) forms.push(NAMED[c])
-    parts.push(`(?:${forms.join('|')})`)
-  }
-  const b64 = Buffer.from(secret, 'utf8').toString('base64')
-  const whole = [b64, b64.replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('base64url')].map((f) =>
-    escapeRegex(f).replaceAll('\\/', '(?:\\/|\\\\/)'),
-  )
-  return [parts.join(''), ...whole].join('|')
 }
 
 /** Writes to stderr and, when given, to a log file; every line passes through the redactor. */

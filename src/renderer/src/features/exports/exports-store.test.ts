@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { makeBalance, makeBalances, makePage, ME } from '../../testing/samples'
 import { setupTestApp, type TestApp } from '../../testing/mount'
+import { answerFileChecks } from '../../testing/file-checks'
 import { useBalancesStore } from '../balances'
 import { useExportsStore } from './exports-store'
 import { useTransactionsStore } from '../transactions'
@@ -8,8 +9,10 @@ import { useTransactionsStore } from '../transactions'
 describe('exports store', () => {
   let t: TestApp
   let saved: { name: string; blob: Blob }[]
+  let checked: string[]
   beforeEach(() => {
     t = setupTestApp()
+    checked = answerFileChecks(t.bridge, 'REFUSED')
     saved = []
     let lastBlob: Blob | null = null
     vi.spyOn(URL, 'createObjectURL').mockImplementation((b) => {
@@ -42,6 +45,18 @@ describe('exports store', () => {
     expect(seen.at(-1)).toBe(100)
     expect(store.progress).toBeNull()
     expect(store.message).toMatch(/^Saved transactions-alpha-/)
+    // Main was shown exactly the file that was offered.
+    expect(checked).toEqual([text])
+  })
+
+  it('saves nothing when main refuses the file, and says why', async () => {
+    t.bridge.handle('data.balances', () => makeBalances([makeBalance('REFUSED', '1', '6')]))
+    await useBalancesStore().load('alpha', ME)
+    const store = useExportsStore()
+    expect(await store.exportBalances('csv')).toBe(false)
+    expect(saved).toEqual([])
+    expect(store.message).toMatch(/^Export failed: balances-alpha-.* was not saved: it holds the key\.$/)
+    expect(store.lastFile).toBeNull()
   })
 
   it('saves balances as JSON and says when there is nothing to export', async () => {

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { saveText, fileSafe } from '../../ui/download'
+import { fileSafe } from '../../ui/download'
+import { saveText } from '../../platform/save-file'
 import { balancesExport, ExportCancelled, transactionsExport, type ExportFormat } from './export-build'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
@@ -33,7 +34,11 @@ export const useExportsStore = defineStore('exports', () => {
       const text = await build(controller.signal, (done, total) => {
         progress.value = { label, done, total }
       })
-      saveText(filename, mime, text)
+      const refused = await saveText(filename, mime, text)
+      if (refused) {
+        message.value = `Export failed: ${refused.message}`
+        return false
+      }
       lastFile.value = filename
       message.value = `Saved ${filename}.`
       return true

@@ -1,6 +1,7 @@
 import type { PdfOutcome } from '@shared/bridge/report-pdf'
 import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
+import { checkedByMain } from '../../platform/save-file'
 
 let pdfAnswer: Promise<boolean> | null = null
 
@@ -52,8 +53,11 @@ export async function savePdf(html: string, filename: string): Promise<PdfOutcom
 /**
  * The browser's own print of the report (its print stylesheet makes a clean PDF through
  * "Save as PDF"): a hidden frame that may run no script holds the report while it prints.
+ * Main checks it for the key first, as every file (`checkedByMain`); null once printing.
  */
-export function printHtml(html: string): void {
+export async function printHtml(html: string, name: string): Promise<BridgeError | null> {
+  const refused = await checkedByMain(name, html)
+  if (refused) return refused
   const frame = document.createElement('iframe')
   frame.setAttribute('sandbox', 'allow-same-origin allow-modals')
   frame.setAttribute('aria-hidden', 'true')
@@ -66,4 +70,5 @@ export function printHtml(html: string): void {
   })
   frame.srcdoc = html
   document.body.appendChild(frame)
+  return null
 }
