@@ -158,6 +158,12 @@ export class CoreServices {
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
       log,
+      now: () => options.clock.now(),
+      // A reset's chains start again at the seed: nothing cached from the old ones may remain.
+      clearCache: async () => {
+        await this.snapshots.removeProfile(SANDBOX_PROFILE_ID)
+        this.forgetRuntime(SANDBOX_PROFILE_ID)
+      },
       onStatus: (status) => options.emit('sandbox', status),
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
