@@ -26,7 +26,7 @@ export interface Notice {
 export interface SandboxStatus {
   state: 'starting' | 'ready' | 'stopped' | 'failed'
   message: string | null
-  /** When it stopped (ISO time), while `stopped`; null or absent otherwise, and before its first start. */
+  /** When it stopped (ISO time), while it stays stopped until the user starts it; null or absent otherwise. */
   stoppedAt?: string | null
   /** Stopped without being asked to (it crashed or was killed): the app says so and offers to start it. */
   unexpected?: boolean
