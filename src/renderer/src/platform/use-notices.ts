@@ -21,14 +21,20 @@ export function useNotices(): void {
   }
 
   const off = bridge.on('notice', show)
+  /** The "stopped unexpectedly" toast stays until the sandbox runs again. */
+  let crashToast: string | number | null = null
   watch(
     () => session.sandbox,
     (s, before) => {
       if (!s || s.state === before?.state) return
+      if (crashToast !== null && (s.state === 'starting' || s.state === 'ready')) {
+        toast.dismiss(crashToast)
+        crashToast = null
+      }
       if (s.state === 'failed') toast.error(`The sandbox failed: ${s.message ?? 'no reason given'}`)
       else if (s.state === 'stopped' && s.unexpected)
         // Never restarted behind the user's back (issue 38): said, with its time, and offered.
-        toast.warning(
+        crashToast = toast.warning(
           `The sandbox stopped unexpectedly at ${formatClock(parseTime(s.stoppedAt))}. Saved data stays available.`,
           {
             duration: Infinity,
