@@ -10,7 +10,11 @@ import { descendants, isAlive, type ProcInfo } from '../testing/process-tree'
  * core's launcher, as the web host does; the sandbox; its two anvil chains (each under its sh
  * watchdog) — checked in /proc after a SIGKILL that runs no exit handler.
  */
-const HOST = join(ROOT, 'src', 'main', 'core', 'testing', 'sandbox-host.ts')
+/** Through core's launcher (stdin a pipe), or with stdin from /dev/null as Electron's utility process. */
+const HOSTS = {
+  pipe: join(ROOT, 'src', 'main', 'core', 'testing', 'sandbox-host.ts'),
+  'no-stdin': join(ROOT, 'sandbox', 'no-stdin-host.ts'),
+}
 const GONE_WITHIN_MS = 5000
 
 let host: ChildProcess | null = null
@@ -28,8 +32,8 @@ afterEach(async () => {
   tree = []
 })
 
-async function startHost(): Promise<{ sandbox: ProcInfo; anvils: ProcInfo[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOST, '--block-time', '0'], {
+async function startHost(kind: keyof typeof HOSTS = 'pipe'): Promise<{ sandbox: ProcInfo; anvils: ProcInfo[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOSTS[kind], '--block-time', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -71,6 +75,14 @@ describe('the sandbox leaves no process behind', { timeout: 400_000 }, () => {
     process.kill(host!.pid!, 'SIGKILL')
     const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
     console.log(`host SIGKILL: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
+    expect(alive).toEqual([])
+  })
+
+  it('a SIGKILLed host whose sandbox has no stdin pipe (as in Electron): the sandbox notices its new parent', async () => {
+    const { sandbox, anvils } = await startHost('no-stdin')
+    process.kill(host!.pid!, 'SIGKILL')
+    const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
+    console.log(`host SIGKILL, no stdin pipe: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
     expect(alive).toEqual([])
   })
 
