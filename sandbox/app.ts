@@ -159,6 +159,7 @@ export async function startSandbox(
         root: options.liveStateDir,
         chains: networks.map((network, i) => ({ network, live: lives[i]! })),
         log: report.log,
+        everyMs: options.saveEveryS * 1000,
       })
     : null
   saver?.start()

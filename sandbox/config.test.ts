@@ -16,6 +16,7 @@ describe('parseOptions', () => {
       seedTxs: 2600,
       liveStateDir: null,
       fresh: false,
+      saveEveryS: 15,
     })
     expect(o.apiKey).toMatch(/^sbx_[0-9a-f]{32}$/)
     expect(parseOptions([]).apiKey).not.toBe(o.apiKey)
@@ -64,6 +65,8 @@ describe('parseOptions', () => {
       '--live-state',
       '/tmp/live',
       '--fresh',
+      '--save-every',
+      '2.5',
     ])
     expect(o).toEqual({
       port: 8545,
@@ -80,6 +83,7 @@ describe('parseOptions', () => {
       replay: '/tmp/r',
       liveStateDir: '/tmp/live',
       fresh: true,
+      saveEveryS: 2.5,
       plainErrors: true,
       modes: {
         billing: 'call-plus-batch',
@@ -100,6 +104,7 @@ describe('parseOptions', () => {
     [['--networks', 'a,b,c'], /exactly two/],
     [['--networks', 'Alpha,beta'], /"Alpha"/],
     [['--networks', 'same,same'], /different/],
+    [['--save-every', '0'], /--save-every must be seconds between 0.1 and 3600/],
     [['--fresh'], /--fresh forgets the chains saved by --live-state DIR, so it needs --live-state/],
     [['--rate', '0'], /--rate/],
     [['--rate', ''], /--rate/],

@@ -45,6 +45,8 @@ export interface SandboxOptions {
   liveStateDir: string | null
   /** `--fresh`: forget what `--live-state` holds and start from the seed (a reset). Default off. */
   fresh: boolean
+  /** `--save-every S`: seconds between saves of the live chains while their head moves. Default 15. */
+  saveEveryS: number
 }
 
 export class UsageError extends Error {
@@ -106,6 +108,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'item-errors': { type: 'string' },
         'live-state': { type: 'string' },
         fresh: { type: 'boolean' },
+        'save-every': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -149,6 +152,13 @@ export function parseOptions(argv: string[]): SandboxOptions {
     replay: str('replay') ?? null,
     liveStateDir: str('live-state') ?? null,
     fresh: values.fresh === true,
+    saveEveryS: number(
+      'save-every',
+      str('save-every'),
+      15,
+      (n) => n >= 0.1 && n <= 3600,
+      'seconds between 0.1 and 3600',
+    ),
     plainErrors: values['plain-errors'] === true,
     modes: {
       billing: oneOf('billing', str('billing'), BILLING_MODES, DEFAULT_MODES.billing),

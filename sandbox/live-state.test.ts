@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { dataUrl, http, rpc } from './test-helpers'
 import { startSandbox as startOne, type StartedSandbox } from './testing'
 
@@ -59,6 +59,7 @@ describe('the sandbox keeps its chains across its restarts', { timeout: 300_000 
     const { hash, block } = r.json
     expect(block).toBeGreaterThan(seedHead + 3)
     expect(await first.stop()).toBe(0)
+    expect(first.stderr()).toMatch(new RegExp(`saved alpha at block ${block} in \\d+ ms`))
 
     const again = await start()
     expect(again.stderr()).toMatch(/alpha: .*resumed from its saved state/)
@@ -72,6 +73,34 @@ describe('the sandbox keeps its chains across its restarts', { timeout: 300_000 
     expect(await head(fresh)).toBe(seedHead)
     expect(await txOnChain(fresh, hash)).toBeNull()
     expect(await indexedHashes(fresh, to)).not.toContain(hash)
+  })
+
+  it('after a crash (SIGKILL, no exit handler) resumes from the last periodic save', async () => {
+    const first = await start(['--fresh', '--save-every', '0.2'])
+    const to = first.info.demo_addresses.alpha!.empty!
+    const r = await http<{ hash: string; block: number }>(`${first.info.base_url}/__sandbox/transfer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ network: 'alpha', to, kind: 'native', after: 2 }),
+    })
+    const { hash, block } = r.json
+    // --fresh removed every save: wait for the first one made after the transfer.
+    await vi.waitFor(
+      () =>
+        expect(readFileSync(join(dir, readdirOne(dir, '7001-'), 'current'), 'utf8')).toMatch(new RegExp(`^h${block}-`)),
+      {
+        timeout: 20_000,
+        interval: 100,
+      },
+    )
+    process.kill(first.pid, 'SIGKILL')
+    await first.exited
+
+    const again = await start()
+    expect(again.stderr()).toMatch(/alpha: .*resumed from its saved state/)
+    expect(await head(again)).toBe(block)
+    expect(await txOnChain(again, hash)).toMatchObject({ hash })
+    expect(await indexedHashes(again, to)).toContain(hash)
   })
 
   it('refuses to start from a saved chain it cannot load, naming the reset, instead of falling back to the seed', async () => {

@@ -10,9 +10,6 @@ import { chainDir } from './live-state-files'
 /** Saving the live chains (`--live-state`); the layout and the reading side are in live-state-files.ts. */
 const gunzipAsync = promisify(gunzip)
 
-/** Between saves while running: a crash loses at most this much of the live chain. */
-export const SAVE_EVERY_MS = 15_000
-
 /**
  * Saves one network now; answers the head hash it saved. Call it between blocks
  * (LiveChain.exclusive) or once block production stopped.
@@ -45,23 +42,28 @@ export async function saveNetwork(root: string, network: Network): Promise<strin
 export class LiveSaver {
   readonly #saved = new Map<Network, string>()
   #timer: NodeJS.Timeout | null = null
-  #running: Promise<void> = Promise.resolve()
+  #running: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly o: {
       root: string
       chains: { network: Network; live: LiveChain }[]
       log(message: string): void
-      everyMs?: number
+      /** Between saves while running (`--save-every`): a crash loses at most this much of the live chain. */
+      everyMs: number
     },
   ) {
     for (const { network } of o.chains) this.#saved.set(network, network.store.headHash)
   }
 
   start(): void {
+    let busy = false
     this.#timer = setInterval(() => {
-      this.#running = this.#running.then(() => this.#saveMoved(true))
-    }, this.o.everyMs ?? SAVE_EVERY_MS)
+      // A save slower than the interval is not queued behind itself again and again.
+      if (busy) return
+      busy = true
+      this.#running = this.#saveMoved(true).finally(() => (busy = false))
+    }, this.o.everyMs)
     this.#timer.unref()
   }
 
@@ -69,20 +71,28 @@ export class LiveSaver {
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer)
     await this.#running
-    await this.#saveMoved(false)
+    const started = performance.now()
+    const saved = await this.#saveMoved(false)
+    if (saved.length > 0) this.o.log(`saved ${saved.join(' and ')} in ${Math.round(performance.now() - started)} ms`)
   }
 
-  async #saveMoved(betweenBlocks: boolean): Promise<void> {
-    for (const { network, live } of this.o.chains) {
-      if (this.#saved.get(network) === network.store.headHash) continue
-      const save = (): Promise<string> => saveNetwork(this.o.root, network)
-      try {
-        this.#saved.set(network, await (betweenBlocks ? live.exclusive(save) : save()))
-      } catch (error) {
-        this.o.log(
-          `${network.spec.name}: could not save the chain: ${error instanceof Error ? error.message : String(error)}`,
-        )
-      }
-    }
+  /** Both networks at once; answers what it saved ("alpha at block 812"). */
+  async #saveMoved(betweenBlocks: boolean): Promise<string[]> {
+    const saved = await Promise.all(
+      this.o.chains.map(async ({ network, live }) => {
+        if (this.#saved.get(network) === network.store.headHash) return null
+        const save = (): Promise<string> => saveNetwork(this.o.root, network)
+        try {
+          this.#saved.set(network, await (betweenBlocks ? live.exclusive(save) : save()))
+          return `${network.spec.name} at block ${network.store.head}`
+        } catch (error) {
+          this.o.log(
+            `${network.spec.name}: could not save the chain: ${error instanceof Error ? error.message : String(error)}`,
+          )
+          return null
+        }
+      }),
+    )
+    return saved.filter((s): s is string => s !== null)
   }
 }
