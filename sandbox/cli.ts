@@ -34,6 +34,9 @@ function shutdown(why: string): void {
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))
 // No orphans: the sandbox, and with it both chains, ends when its parent is gone (parent-watch.ts).
+// Its pipes then have no reader: a write fails with EPIPE, which must not end the sandbox before
+// it has saved its chains and stopped them.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
 watchParent({ onGone: (reason) => shutdown(`the app is gone (${reason})`) })
 
 async function main(): Promise<void> {

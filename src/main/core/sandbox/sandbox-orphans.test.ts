@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -32,17 +34,20 @@ afterEach(async () => {
   tree = []
 })
 
-async function startHost(kind: keyof typeof HOSTS = 'pipe'): Promise<{ sandbox: ProcInfo; anvils: ProcInfo[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', HOSTS[kind], '--block-time', '0'], {
+async function startHost(
+  kind: keyof typeof HOSTS = 'pipe',
+  args: string[] = [],
+): Promise<{ sandbox: ProcInfo; anvils: ProcInfo[]; baseUrl: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', HOSTS[kind], '--block-time', '0', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   host = child
   let stderr = ''
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)))
-  await new Promise<void>((resolve, reject) => {
+  const baseUrl = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.startsWith('ready ')) resolve()
+      if (line.startsWith('ready ')) resolve(line.slice('ready '.length))
     })
     child.once('exit', (code) => reject(new Error(`host exited (${code}) before ready:\n${stderr}`)))
   })
@@ -51,7 +56,7 @@ async function startHost(kind: keyof typeof HOSTS = 'pipe'): Promise<{ sandbox: 
   const anvils = tree.filter((p) => p.comm === 'anvil')
   expect(sandbox, 'the sandbox process').toBeDefined()
   expect(anvils).toHaveLength(2)
-  return { sandbox: sandbox!, anvils }
+  return { sandbox: sandbox!, anvils, baseUrl }
 }
 
 /** Polls /proc until none of `pids` is alive or the deadline passes; answers those still alive. */
@@ -70,12 +75,25 @@ async function survivors(pids: number[]): Promise<{ alive: number[]; ms: number 
 }
 
 describe('the sandbox leaves no process behind', { timeout: 400_000 }, () => {
-  it('a SIGKILLed host takes the sandbox and both anvils with it', async () => {
-    const { sandbox, anvils } = await startHost()
-    process.kill(host!.pid!, 'SIGKILL')
-    const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
-    console.log(`host SIGKILL: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
-    expect(alive).toEqual([])
+  it('a SIGKILLed host takes the sandbox and both anvils with it, and the sandbox saves its chains on the way out', async () => {
+    const live = mkdtempSync(join(tmpdir(), 'sandbox-orphans-'))
+    try {
+      const { sandbox, anvils, baseUrl } = await startHost('pipe', ['--admin', '--live-state', live])
+      const r = await fetch(`${baseUrl}/__sandbox/transfer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ network: 'alpha', to: `0x${'22'.repeat(20)}`, kind: 'native', after: 1 }),
+      })
+      const { block } = (await r.json()) as { block: number }
+      process.kill(host!.pid!, 'SIGKILL')
+      const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
+      console.log(`host SIGKILL: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
+      expect(alive).toEqual([])
+      const chain = readdirSync(live).find((n) => n.startsWith('7001-'))!
+      expect(readFileSync(join(live, chain, 'current'), 'utf8')).toMatch(new RegExp(`^h${block}-`))
+    } finally {
+      rmSync(live, { recursive: true, force: true })
+    }
   })
 
   it('a SIGKILLed host whose sandbox has no stdin pipe (as in Electron): the sandbox notices its new parent', async () => {
