@@ -113,6 +113,10 @@ test('Settings: Stop sandbox says it is stopped and offers Start; Start resumes 
   await audit('settings, sandbox stopped unexpectedly')
   // Views that read the chain do not start it again.
   await page.getByRole('link', { name: 'Chainscope home' }).click()
+  const home = page.getByRole('main').getByRole('status').filter({ hasText: 'The sandbox stopped unexpectedly.' })
+  await expect(home.getByRole('link', { name: 'Start it again in Settings' })).toBeVisible()
+  await shootBothThemes(page, testInfo, '44-home-sandbox-crashed', { fullPage: false })
+  await audit('home, sandbox stopped unexpectedly')
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
   await expect(panel.getByRole('button', { name: 'Start sandbox' })).toBeVisible()
   expect(lastAlphaStart(dataDir)!.url).toBe(resumed.url)
