@@ -93,6 +93,12 @@ describe('the sandbox through Stop, Start, a crash and Reset', { timeout: 300_00
     expect(await failure('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).toMatchObject({
       message: expect.stringMatching(/stopped unexpectedly/),
     })
+    // Choosing the profile again does not start it either; it hears the status again.
+    const before = events.length
+    await call('profiles.activate', { id: SANDBOX_PROFILE_ID })
+    expect(events.slice(before).filter((e) => e.event === 'sandbox')).toEqual([
+      { event: 'sandbox', payload: expect.objectContaining({ state: 'stopped', unexpected: true }) },
+    ])
     expect(launcher.running).toBe(crashed)
     await call('sandbox.start', {})
     expect(await head()).toBe(block)

@@ -90,9 +90,13 @@ describe('SandboxManager lifecycle', () => {
       kind: 'offline',
       message: expect.stringMatching(/stopped unexpectedly/),
     })
+    const said = r.statuses.length
     await expect(r.manager.ensure()).rejects.toMatchObject({ kind: 'offline' })
     expect(r.launches).toHaveLength(1)
-    expect(r.statuses.at(-1)).toMatchObject({ state: 'stopped', unexpected: true })
+    // A refused use says nothing new; resend() (an activation) says the status again.
+    expect(r.statuses).toHaveLength(said)
+    r.manager.resend()
+    expect(r.statuses.slice(said)).toEqual([expect.objectContaining({ state: 'stopped', unexpected: true })])
 
     await r.manager.start()
     expect(r.launches).toEqual([{ fresh: false }, { fresh: false }])

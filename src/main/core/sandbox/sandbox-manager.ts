@@ -64,12 +64,14 @@ export class SandboxManager {
   ensure(): Promise<SandboxInfo> {
     if (this.#running) return Promise.resolve(this.#running.info)
     if (this.#starting) return this.#starting
-    if (this.#hold && !this.#disposed) {
-      // Said again, so a view that assumed a start (an activation) shows the truth.
-      this.#set(this.#status)
+    if (this.#hold && !this.#disposed)
       return Promise.reject(new AppError('offline', this.#status.message ?? 'The built-in sandbox is stopped.'))
-    }
     return this.#launch()
+  }
+
+  /** Says the status again, so a view that assumed a start (an activation while held) shows the truth. */
+  resend(): void {
+    this.#set(this.#status)
   }
 
   /** The user's Start: lifts a stop and starts the sandbox (its chains resume where they were). */
