@@ -324,6 +324,12 @@ export class CoreServices {
     this.#runtimes.get(profileId)?.dispose()
     this.#runtimes.delete(profileId)
     this.#learnt.forget(profileId)
+    // Its height watcher asked through the runtime just disposed (and holds the old chain's
+    // heads, which a sandbox reset takes back): a new one follows the new runtime.
+    if (this.#watcher?.profileId === profileId) {
+      this.#watcher.watcher.dispose()
+      this.#watcher = null
+    }
     this.#syncWatcher()
   }
 

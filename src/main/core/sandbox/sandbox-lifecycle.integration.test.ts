@@ -106,11 +106,17 @@ describe('the sandbox through Stop, Start, a crash and Reset', { timeout: 300_00
   })
 
   it('Reset goes back to the seed and clears the profile cache', async () => {
+    // The header's heights are watched (a visible window): after the reset they follow the new chain.
+    await call('app.setVisible', { visible: true })
+    const alphaHeight = async (): Promise<string | null> =>
+      (await call('height.get', {})).find((h) => h.network === 'alpha')?.height ?? null
+    await expect.poll(alphaHeight, { timeout: 30_000 }).toBe(String(block))
     expect(existsSync(join(dir, 'snapshots', SANDBOX_PROFILE_ID))).toBe(true)
     expect(await failure('sandbox.reset', {} as never)).toMatchObject({ kind: 'invalid-input' })
     expect(await call('sandbox.reset', { confirm: true })).toMatchObject({ state: 'starting' })
     expect(existsSync(join(dir, 'snapshots', SANDBOX_PROFILE_ID))).toBe(false)
     expect(await head()).toBe(seedHead)
     expect(await hashesOf(empty)).not.toContain(hash)
+    await expect.poll(alphaHeight, { timeout: 30_000 }).toBe(String(seedHead))
   })
 })
