@@ -12,6 +12,8 @@ import { resolveAnvilBinary } from './paths'
 import { defaultShippedDir } from './shipped-state'
 import { TOKENS } from './seed/tokens'
 import type { SandboxInfo } from '@shared/domain/sandbox-info'
+import { LiveSaver } from './live-state'
+import { clearLiveState } from './live-state-files'
 
 export type { SandboxInfo }
 
@@ -82,6 +84,10 @@ export async function startSandbox(
     networks: served,
     log: report.log,
   })
+  if (options.fresh && options.liveStateDir) {
+    clearLiveState(options.liveStateDir)
+    report.log('starting from the seed: the saved chains were forgotten (--fresh)')
+  }
   const settled = await Promise.allSettled(
     options.networks.map((name, position) =>
       prepareNetwork({
@@ -93,6 +99,7 @@ export async function startSandbox(
         onProgress: (p) => report.progress({ ...p, network: name }),
         shippedDir: extras.shippedDir === undefined ? defaultShippedDir() : extras.shippedDir,
         log: report.log,
+        liveStateDir: options.liveStateDir,
       }),
     ),
   )
@@ -134,7 +141,9 @@ export async function startSandbox(
           ? `seeded in ${(network.manifest.seedMs / 1000).toFixed(1)} s`
           : network.source === 'shipped'
             ? 'loaded from the shipped state'
-            : 'loaded from cache'),
+            : network.source === 'saved'
+              ? 'resumed from its saved state'
+              : 'loaded from cache'),
     )
     void network.anvil.exited.then((code) => {
       if (!stopping) report.log(`${network.spec.name}: anvil exited unexpectedly (code ${code})`)
@@ -145,12 +154,23 @@ export async function startSandbox(
     if (!live) throw new Error(`no live chain for ${input.network}`)
     return live.transfer(input)
   }
+  const saver = options.liveStateDir
+    ? new LiveSaver({
+        root: options.liveStateDir,
+        chains: networks.map((network, i) => ({ network, live: lives[i]! })),
+        log: report.log,
+        everyMs: options.saveEveryS * 1000,
+      })
+    : null
+  saver?.start()
   report.log(`ready in ${((Date.now() - started) / 1000).toFixed(2)} s`)
   let stopping = false
   const stop = async (): Promise<void> => {
     if (stopping) return
     stopping = true
     await Promise.all(lives.map((l) => l.stop()))
+    // Blocks have stopped: the last save holds the chain as it ends.
+    await saver?.stop()
     await server.close()
     await Promise.all(networks.map((n) => n.anvil.stop()))
   }

@@ -1,11 +1,12 @@
 import { startSandbox, type RunningSandbox } from './app'
 import { parseOptions, UsageError } from './config'
+import { watchParent } from './parent-watch'
 
 /**
  * `npm run sandbox -- [--port N] [--rate R] [--burst B] [--quota Q] [--api-key K]
  * [--networks a,b] [--block-time S] [--admin] [--no-batch] [--plain-errors] [--state-dir DIR] [--seed-txs N] [--replay DIR]`
  * (also built as out/main/sandbox.js). When ready, exactly one line of JSON goes to stdout;
- * progress (`sandbox-progress {...}`) and logs go to stderr. SIGINT/SIGTERM stop both chains
+ * progress (`sandbox-progress {...}`) and logs go to stderr. SIGINT/SIGTERM (and the end of its parent: a closed stdin pipe or a new parent pid) stop both chains
  * and exit 0; a signal while still preparing exits 130 (the chains die with the process, and
  * a half-written seed is never used: cache entries are renamed into place only when complete).
  */
@@ -16,10 +17,10 @@ const log = (message: string): void => {
 let sandbox: RunningSandbox | null = null
 let stopping = false
 
-function shutdown(signal: string): void {
+function shutdown(why: string): void {
   if (stopping) return
   stopping = true
-  log(`${signal}: stopping`)
+  log(`${why}: stopping`)
   if (!sandbox) process.exit(130)
   sandbox.stop().then(
     () => process.exit(0),
@@ -32,6 +33,11 @@ function shutdown(signal: string): void {
 
 process.on('SIGINT', () => shutdown('SIGINT'))
 process.on('SIGTERM', () => shutdown('SIGTERM'))
+// No orphans: the sandbox, and with it both chains, ends when its parent is gone (parent-watch.ts).
+// Its pipes then have no reader: a write fails with EPIPE, which must not end the sandbox before
+// it has saved its chains and stopped them.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {})
+watchParent({ onGone: (reason) => shutdown(`the app is gone (${reason})`) })
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2))

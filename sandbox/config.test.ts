@@ -14,6 +14,9 @@ describe('parseOptions', () => {
       blockTimeS: 2,
       admin: false,
       seedTxs: 2600,
+      liveStateDir: null,
+      fresh: false,
+      saveEveryS: 15,
     })
     expect(o.apiKey).toMatch(/^sbx_[0-9a-f]{32}$/)
     expect(parseOptions([]).apiKey).not.toBe(o.apiKey)
@@ -59,6 +62,11 @@ describe('parseOptions', () => {
       '--quota-402',
       '--item-errors',
       '10',
+      '--live-state',
+      '/tmp/live',
+      '--fresh',
+      '--save-every',
+      '2.5',
     ])
     expect(o).toEqual({
       port: 8545,
@@ -73,6 +81,9 @@ describe('parseOptions', () => {
       stateDir: '/tmp/x',
       seedTxs: 60,
       replay: '/tmp/r',
+      liveStateDir: '/tmp/live',
+      fresh: true,
+      saveEveryS: 2.5,
       plainErrors: true,
       modes: {
         billing: 'call-plus-batch',
@@ -93,6 +104,8 @@ describe('parseOptions', () => {
     [['--networks', 'a,b,c'], /exactly two/],
     [['--networks', 'Alpha,beta'], /"Alpha"/],
     [['--networks', 'same,same'], /different/],
+    [['--save-every', '0'], /--save-every must be seconds between 0.1 and 3600/],
+    [['--fresh'], /--fresh forgets the chains saved by --live-state DIR, so it needs --live-state/],
     [['--rate', '0'], /--rate/],
     [['--rate', ''], /--rate/],
     [['--burst', '1.5'], /--burst/],

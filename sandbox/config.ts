@@ -38,6 +38,15 @@ export interface SandboxOptions {
   plainErrors: boolean
   /** The provider it plays (`--billing`, `--batch-cap`, `--log-cap`, ...; api/provider-modes.ts). */
   modes: ProviderModes
+  /**
+   * `--live-state DIR`: the chains are saved here (while running and on stop) and a start resumes
+   * from them instead of the seed (live-state.ts). Default none: every start begins at the seed.
+   */
+  liveStateDir: string | null
+  /** `--fresh`: forget what `--live-state` holds and start from the seed (a reset). Default off. */
+  fresh: boolean
+  /** `--save-every S`: seconds between saves of the live chains while their head moves. Default 15. */
+  saveEveryS: number
 }
 
 export class UsageError extends Error {
@@ -97,6 +106,9 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'no-finalized': { type: 'boolean' },
         'quota-402': { type: 'boolean' },
         'item-errors': { type: 'string' },
+        'live-state': { type: 'string' },
+        fresh: { type: 'boolean' },
+        'save-every': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -113,6 +125,8 @@ export function parseOptions(argv: string[]): SandboxOptions {
     if (!check.success) throw new UsageError(`--networks: "${name}": ${check.error.issues[0]?.message}`)
   }
   if (names[0] === names[1]) throw new UsageError('--networks needs two different names')
+  if (values.fresh === true && str('live-state') === undefined)
+    throw new UsageError('--fresh forgets the chains saved by --live-state DIR, so it needs --live-state')
   const apiKey = str('api-key') ?? `sbx_${randomBytes(16).toString('hex')}`
   if (!/^[A-Za-z0-9._~-]{1,128}$/.test(apiKey)) {
     throw new UsageError('--api-key must be 1-128 characters of A-Z a-z 0-9 . _ ~ - (it travels as a URL path segment)')
@@ -136,6 +150,15 @@ export function parseOptions(argv: string[]): SandboxOptions {
       'an integer 50-100000',
     ),
     replay: str('replay') ?? null,
+    liveStateDir: str('live-state') ?? null,
+    fresh: values.fresh === true,
+    saveEveryS: number(
+      'save-every',
+      str('save-every'),
+      15,
+      (n) => n >= 0.1 && n <= 3600,
+      'seconds between 0.1 and 3600',
+    ),
     plainErrors: values['plain-errors'] === true,
     modes: {
       billing: oneOf('billing', str('billing'), BILLING_MODES, DEFAULT_MODES.billing),

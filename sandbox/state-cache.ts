@@ -25,8 +25,12 @@ export function cacheKey(parts: unknown): string {
 
 export function cacheEntry(stateDir: string, chainId: number, key: string): CacheEntry {
   const dir = join(stateDir, `${chainId}-${key}`)
+  return { dir, ...entryFiles(dir) }
+}
+
+/** The three files of an entry (also of a live-state save, live-state.ts) in `dir`. */
+export function entryFiles(dir: string): Omit<CacheEntry, 'dir'> {
   return {
-    dir,
     anvilState: join(dir, 'anvil-state.json'),
     index: join(dir, 'index.json'),
     manifest: join(dir, 'manifest.json'),

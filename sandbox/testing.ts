@@ -13,6 +13,8 @@ export const SEED_TIMEOUT_MS = 600_000
 
 export interface StartedSandbox {
   info: SandboxInfo
+  /** Its process id (to kill it without its exit handlers, as a crash does). */
+  pid: number
   /** The last 20,000 characters the sandbox wrote to stderr. */
   stderr(): string
   /** Everything written to stdout (the ready line, and nothing else). */
@@ -77,5 +79,5 @@ export async function startSandbox(options: StartOptions = {}): Promise<StartedS
     clearTimeout(timer)
     return code
   }
-  return { info, stderr: () => stderr, stdout: () => stdout, stop, exited }
+  return { info, pid: child.pid!, stderr: () => stderr, stdout: () => stdout, stop, exited }
 }

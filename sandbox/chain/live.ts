@@ -80,7 +80,8 @@ export class LiveChain {
     const due = this.startedAt + this.slot * slotMs + (Math.random() * 2 - 1) * jitter * (slotMs / 2)
     const delay = Math.max(0, due - now)
     this.timer = setTimeout(() => {
-      this.busy = this.produce()
+      // Behind whatever is queued (a transfer, a save), never beside it.
+      void this.exclusive(() => this.produce())
         .catch((error: unknown) =>
           this.options.log(`${this.network.spec.name}: block production failed: ${String(error)}`),
         )
@@ -93,7 +94,12 @@ export class LiveChain {
    * at once. Queued behind block production so the two never mine at the same moment.
    */
   transfer(input: TransferInput): Promise<TransferResult> {
-    const run = this.busy.then(() => this.sendAndMine(input))
+    return this.exclusive(() => this.sendAndMine(input))
+  }
+
+  /** Runs `fn` between blocks, queued behind block production and transfers (e.g. a save, live-state.ts). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.busy.then(fn)
     this.busy = run.then(
       () => undefined,
       () => undefined,

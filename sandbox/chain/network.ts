@@ -17,6 +17,7 @@ import {
 } from '../seed/roles'
 import { executePlan } from '../seed/seeder'
 import { readShippedIndex, unpackShipped } from '../shipped-state'
+import { savedEntry } from '../live-state-files'
 import { cacheEntry, cacheKey, isComplete, pruneOtherEntries, withEntryLock, writeEntry } from '../state-cache'
 import { startAnvil, type AnvilChain } from './anvil'
 
@@ -48,8 +49,13 @@ export interface Network {
   manifest: SeedManifest
   /** True when this start seeded the chain (no cache entry existed). */
   seeded: boolean
-  /** Where the chain came from: seeded now, the state dir's cache, or the shipped state (unpacked into the cache). */
-  source: 'seeded' | 'cache' | 'shipped'
+  /**
+   * Where the chain came from: seeded now, the state dir's cache, the shipped state (unpacked
+   * into the cache), or the chain this sandbox saved before (`--live-state`, live-state.ts).
+   */
+  source: 'seeded' | 'cache' | 'shipped' | 'saved'
+  /** The seed's cache key (seedKey): a saved chain is kept under it. */
+  key: string
 }
 
 export interface PrepareOptions {
@@ -63,6 +69,8 @@ export interface PrepareOptions {
   shippedDir?: string | null
   /** Why the shipped state was not used, when it was not. */
   log?(message: string): void
+  /** `--live-state DIR`: resume from the chain saved there, when there is one for this seed. */
+  liveStateDir?: string | null
 }
 
 /** The cache key of a chain: everything that shapes it, so a change anywhere reseeds. */
@@ -102,6 +110,20 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     accounts: SEED_ACCOUNTS,
     balance: SEED_BALANCE,
     genesisTimestamp: GENESIS_TIMESTAMP,
+  }
+  const saved = options.liveStateDir
+    ? savedEntry({ root: options.liveStateDir, chainId: spec.chainId, key, log: options.log })
+    : null
+  if (saved) {
+    // Never a silent fall back to the seed: that is a reset, which the user chooses.
+    const loaded = await loadNetwork(options, saved.anvilState, saved.index, saved.manifest, anvilOptions).catch(
+      (error: unknown) => {
+        throw new Error(
+          `${spec.name}: the chain this sandbox saved (${saved.dir}) could not be loaded: ${error instanceof Error ? error.message : String(error)}. Reset the sandbox to start again from its seed.`,
+        )
+      },
+    )
+    return { ...loaded, source: 'saved', key }
   }
   let source: Network['source'] = 'cache'
   const seeded = await withEntryLock(
@@ -152,7 +174,7 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
           manifest: JSON.stringify(manifest, null, 1),
         })
         pruneOtherEntries(options.stateDir, spec.chainId, key)
-        return { spec, anvil, store, indexer, manifest, seeded: true, source: 'seeded' }
+        return { spec, anvil, store, indexer, manifest, seeded: true, source: 'seeded', key }
       } catch (error) {
         await anvil.stop()
         throw error
@@ -161,7 +183,7 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     () => options.onProgress({ stage: 'waiting for another sandbox to finish seeding' }),
   )
   if (seeded) return seeded
-  return { ...(await loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)), source }
+  return { ...(await loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)), source, key }
 }
 
 async function loadNetwork(
@@ -170,7 +192,7 @@ async function loadNetwork(
   indexFile: string,
   manifestFile: string,
   anvilOptions: Parameters<typeof startAnvil>[0],
-): Promise<Omit<Network, 'source'>> {
+): Promise<Omit<Network, 'source' | 'key'>> {
   options.onProgress({ stage: 'loading' })
   const anvilPromise = startAnvil({ ...anvilOptions, loadState: anvilState })
   const store = ChainStore.fromSnapshot(JSON.parse(readFileSync(indexFile, 'utf8')) as StoreSnapshot)

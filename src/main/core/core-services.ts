@@ -162,6 +162,12 @@ export class CoreServices {
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
       log,
+      now: () => options.clock.now(),
+      // A reset's chains start again at the seed: nothing cached from the old ones may remain.
+      clearCache: async () => {
+        await this.snapshots.removeProfile(SANDBOX_PROFILE_ID)
+        this.forgetRuntime(SANDBOX_PROFILE_ID)
+      },
       onStatus: (status) => options.emit('sandbox', status),
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
@@ -322,6 +328,12 @@ export class CoreServices {
     this.#runtimes.get(profileId)?.dispose()
     this.#runtimes.delete(profileId)
     this.#learnt.forget(profileId)
+    // Its height watcher asked through the runtime just disposed (and holds the old chain's
+    // heads, which a sandbox reset takes back): a new one follows the new runtime.
+    if (this.#watcher?.profileId === profileId) {
+      this.#watcher.watcher.dispose()
+      this.#watcher = null
+    }
     this.#syncWatcher()
   }
 

@@ -15,6 +15,7 @@ import { createMainWindow, revealWindow } from './main-window'
 import { denyAllPermissions } from './permissions'
 import { electronPdfHost } from './pdf-printer'
 import { createUtilitySandboxLauncher, sandboxEnv } from './sandbox-utility'
+import { SANDBOX_LIVE_DIR } from '../core/sandbox/sandbox-launcher'
 import { claimSingleInstance } from './single-instance'
 import { VisibilityTracker } from './visibility'
 import { guardWebContents } from './web-contents-guard'
@@ -128,6 +129,8 @@ async function startWindows(options: StartOptions): Promise<ElectronApp> {
     ...(app.isPackaged
       ? { stateDir: join(dataDir, 'sandbox'), seedStateDir: join(process.resourcesPath, 'sandbox-state') }
       : { stateDir: PATHS.devSandboxState }),
+    // The sandbox's own chains, kept across its restarts: per data folder, never shared.
+    liveStateDir: join(dataDir, SANDBOX_LIVE_DIR),
     log,
     redactor,
     env: sandboxEnv({

@@ -7,7 +7,9 @@ import { errorMessage } from '@shared/guards'
 import { AppError } from '../core/util/app-error'
 import type { Logger, Redactor } from '../core/util/logger'
 import {
+  liveStateArgs,
   sandboxProgressSchema,
+  type LaunchOptions,
   type RunningSandbox,
   type SandboxInfo,
   type SandboxLauncher,
@@ -33,6 +35,8 @@ export interface UtilitySandboxOptions {
   log: Logger
   /** The sandbox's key is registered here the moment it is known, so no log line shows it. */
   redactor: Redactor
+  /** Where the sandbox keeps its chains across its restarts (`--live-state`). Default none: each start is a seed. */
+  liveStateDir?: string
   /** Extra CLI arguments. Default none (`--port 0 --state-dir …` are always passed). */
   args?: string[]
   /** Environment of the sandbox. Default `process.env`. */
@@ -63,17 +67,23 @@ export function createUtilitySandboxLauncher(
   /** Every forked sandbox not yet exited, ready or still starting: all stop with the app. */
   const live = new Set<() => Promise<void>>()
 
-  async function launch({
-    onProgress,
-    signal,
-  }: { onProgress?: (p: SandboxProgress) => void; signal?: AbortSignal } = {}): Promise<RunningSandbox> {
+  async function launch({ onProgress, signal, fresh }: LaunchOptions = {}): Promise<RunningSandbox> {
     const cancelled = (): AppError => new AppError('cancelled', 'Starting the sandbox was cancelled.')
     if (signal?.aborted) throw cancelled()
     // Only an installed app has a seed to copy; otherwise the fork happens at once.
     if (options.seedStateDir) await copySeedState(options, options.seedStateDir)
     // Cancelled during the copy (the app quits on its first run): nothing is forked.
     if (signal?.aborted) throw cancelled()
-    const child = fork(options.modulePath, ['--port', '0', '--state-dir', options.stateDir, ...(options.args ?? [])], {
+    const args = [
+      '--port',
+      '0',
+      '--state-dir',
+      options.stateDir,
+      ...liveStateArgs(options.liveStateDir, fresh),
+      ...(options.args ?? []),
+    ]
+    // No stdin pipe here: the sandbox sees the app's end as a new parent pid (sandbox/parent-watch.ts).
+    const child = fork(options.modulePath, args, {
       stdio: 'pipe',
       env: options.env ?? process.env,
       serviceName: 'Chainscope sandbox',

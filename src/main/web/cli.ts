@@ -8,6 +8,7 @@ import { createCore } from '../core/app-core'
 import { defaultDataDir } from '../core/util/data-dir'
 import { createLogger, Redactor } from '../core/util/logger'
 import { childProcessSandboxLauncher } from '../core/sandbox/sandbox-process'
+import { SANDBOX_LIVE_DIR } from '../core/sandbox/sandbox-launcher'
 import { startWebHost } from './web-host'
 
 /**
@@ -40,7 +41,13 @@ async function main(): Promise<void> {
   const sandboxScript = join(here, 'sandbox.js')
   const extra = (process.env.CHAINSCOPE_SANDBOX_ARGS ?? '').split(' ').filter(Boolean)
   const sandboxLauncher = existsSync(sandboxScript)
-    ? childProcessSandboxLauncher({ args: [sandboxScript, '--port', '0', ...extra], cwd: join(here, '..', '..'), log })
+    ? childProcessSandboxLauncher({
+        args: [sandboxScript, '--port', '0', ...extra],
+        cwd: join(here, '..', '..'),
+        // The sandbox's own chains, kept across its restarts: per data folder, never shared.
+        liveStateDir: join(dataDir, SANDBOX_LIVE_DIR),
+        log,
+      })
     : undefined
   if (!sandboxLauncher) log.warn(`no sandbox at ${sandboxScript}; the sandbox profile is unavailable`)
   const core = await createCore({

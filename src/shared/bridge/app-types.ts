@@ -19,10 +19,17 @@ export interface Notice {
   at: string
 }
 
-/** The built-in sandbox's life; `progress` while it prepares (first-time seeding). */
+/**
+ * The built-in sandbox's life; `progress` while it prepares (first-time seeding). A sandbox
+ * stopped (by the user, or unexpectedly) stays stopped until the user starts it again.
+ */
 export interface SandboxStatus {
   state: 'starting' | 'ready' | 'stopped' | 'failed'
   message: string | null
+  /** When it stopped (ISO time), while it stays stopped until the user starts it; null or absent otherwise. */
+  stoppedAt?: string | null
+  /** Stopped without being asked to (it crashed or was killed): the app says so and offers to start it. */
+  unexpected?: boolean
   progress?: { stage: string; network?: string; done?: number; total?: number } | null
   /** While starting: the latest stage of each network (they prepare side by side), in first-seen order. */
   stages?: { stage: string; network?: string; done?: number; total?: number }[] | null

@@ -62,6 +62,10 @@ export const bridgeCalls = {
   'app.setVisible': z.object({ visible: z.boolean() }).strict(),
   'app.notices': empty,
   'sandbox.status': empty,
+  'sandbox.start': empty,
+  'sandbox.stop': empty,
+  /** Destructive (back to the seed, the profile's cache cleared): the caller says it means it. */
+  'sandbox.reset': z.object({ confirm: z.literal(true, 'a reset must be confirmed (confirm: true)') }).strict(),
 
   'profiles.list': empty,
   'profiles.save': profileInputSchema,

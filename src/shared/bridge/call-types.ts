@@ -26,6 +26,12 @@ export interface BridgeCallOutputs {
   /** Notices raised before the renderer listened (the 'notice' event carries later ones). */
   'app.notices': Notice[]
   'sandbox.status': SandboxStatus
+  /** Answers at once ('starting'); progress, readiness and failure arrive as 'sandbox' events. */
+  'sandbox.start': SandboxStatus
+  /** Answers once the sandbox has saved its chains and exited ('stopped'). */
+  'sandbox.stop': SandboxStatus
+  /** Answers once stopped and the cache is cleared, with the fresh start under way ('starting'). */
+  'sandbox.reset': SandboxStatus
   'profiles.list': ProfileView[]
   'profiles.save': ProfileView
   'profiles.remove': null

@@ -22,6 +22,9 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'app.setVisible': { visible: false },
   'app.notices': {},
   'sandbox.status': {},
+  'sandbox.start': {},
+  'sandbox.stop': {},
+  'sandbox.reset': { confirm: true },
   'profiles.list': {},
   'profiles.save': {
     name: 'P',

@@ -27,6 +27,9 @@ export function bridgeHandlers(
     'app.setVisible': ({ visible }) => (setVisible(visible), null),
     'app.notices': () => s.notices,
     'sandbox.status': () => s.sandbox.status,
+    'sandbox.start': () => (void s.sandbox.start().catch(() => {}), s.sandbox.status),
+    'sandbox.stop': async () => (await s.sandbox.stop(), s.sandbox.status),
+    'sandbox.reset': async () => (await s.sandbox.reset(), s.sandbox.status),
 
     'profiles.list': () => s.profileViews(),
     'profiles.save': (input) => profiles.save(input),

@@ -109,7 +109,9 @@ export class ProfileRuntime {
 
   /** The profile as it is now; the sandbox's is complete only once it runs. */
   async ready(): Promise<Profile> {
-    if (this.profileId === SANDBOX_PROFILE_ID) await this.#deps.sandbox.ensure()
+    // A stopped sandbox is not started by a read: its profile (networks remembered) still
+    // serves the cache, and a request fails offline saying it is stopped (key() below).
+    if (this.profileId === SANDBOX_PROFILE_ID && !this.#deps.sandbox.held) await this.#deps.sandbox.ensure()
     return this.#deps.settings.get(this.profileId)
   }
 
@@ -118,7 +120,7 @@ export class ProfileRuntime {
     const key = await this.#deps.keys.get(this.#deps.settings.keyRef(this.profileId))
     if (key) return key
     if (this.profileId === SANDBOX_PROFILE_ID)
-      throw new AppError('offline', 'The built-in sandbox stopped; it restarts on the next request.')
+      throw new AppError('offline', 'The built-in sandbox stopped; start it again in Settings.')
     throw new AppError(
       'auth',
       `No API key is set for the profile "${this.#deps.settings.get(this.profileId).name}". Add it in Settings → Profiles.`,

@@ -74,8 +74,12 @@ export class ProfileUseCases {
     const s = this.#s
     s.settings.activate(id)
     s.profilesChanged()
-    // Nobody waits for the start: its progress and failure arrive as sandbox status events.
-    if (id === SANDBOX_PROFILE_ID) void s.sandbox.ensure().catch(() => {})
+    // Nobody waits for the start: its progress and failure arrive as sandbox status events. A
+    // stopped sandbox stays stopped (Settings starts it): its status is said again instead.
+    if (id === SANDBOX_PROFILE_ID) {
+      if (s.sandbox.held) s.sandbox.resend()
+      else void s.sandbox.ensure().catch(() => {})
+    }
     return this.#view(id)
   }
 

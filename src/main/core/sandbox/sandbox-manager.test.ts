@@ -5,19 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxManager, type SandboxStatus } from './sandbox-manager'
 import { slowToStopChild } from '../testing/slow-to-stop-child'
 import { childProcessSandboxLauncher } from './sandbox-process'
+import { SANDBOX_READY } from '../testing/sandbox-ready'
 
 /**
  * The manager's status events while a sandbox starts, against a real child process that
  * speaks the start-up protocol with both networks reporting progress interleaved.
  */
 let dir: string
-const READY = {
-  base_url: 'http://127.0.0.1:1',
-  rpc_url: 'http://127.0.0.1:1/rpc',
-  networks: ['alpha', 'beta'],
-  api_key: 'sbx_0123456789abcdef',
-  demo_addresses: { alpha: { whale: `0x${'1'.repeat(40)}` } },
-}
+const READY = SANDBOX_READY
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-manager-'))

@@ -6,6 +6,7 @@ import { slowToStopChild } from '../testing/slow-to-stop-child'
 import type { Logger } from '../util/logger'
 import { childProcessSandboxLauncher } from './sandbox-process'
 import type { SandboxProgress } from './sandbox-launcher'
+import { SANDBOX_READY } from '../testing/sandbox-ready'
 
 /**
  * The launcher against real child processes: small scripts that speak the sandbox's
@@ -14,13 +15,7 @@ import type { SandboxProgress } from './sandbox-launcher'
  * service.integration.test.ts.
  */
 let dir: string
-const READY = {
-  base_url: 'http://127.0.0.1:1',
-  rpc_url: 'http://127.0.0.1:1/rpc',
-  networks: ['alpha', 'beta'],
-  api_key: 'sbx_0123456789abcdef',
-  demo_addresses: { alpha: { whale: '0x1' } },
-}
+const READY = SANDBOX_READY
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-launcher-'))

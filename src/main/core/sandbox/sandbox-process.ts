@@ -4,11 +4,12 @@ import { z } from 'zod'
 import { AppError } from '../util/app-error'
 import type { Logger } from '../util/logger'
 import {
+  liveStateArgs,
   sandboxProgressSchema,
+  type LaunchOptions,
   type RunningSandbox,
   type SandboxInfo,
   type SandboxLauncher,
-  type SandboxProgress,
 } from './sandbox-launcher'
 import { withDefaults } from '../util/options'
 
@@ -23,6 +24,8 @@ export interface ChildSandboxLauncherOptions {
   readyTimeoutMs?: number
   /** After SIGTERM, SIGKILL follows after this. Default 5 s. */
   stopTimeoutMs?: number
+  /** Where the sandbox keeps its chains across its restarts (`--live-state`). Default none: each start is a seed. */
+  liveStateDir?: string
   log?: Logger
 }
 
@@ -51,14 +54,13 @@ let exitHookInstalled = false
  */
 export function childProcessSandboxLauncher(options: ChildSandboxLauncherOptions): SandboxLauncher {
   return {
-    launch: ({ onProgress, signal }) => launch(options, onProgress, signal),
+    launch: (launchOptions) => launch(options, launchOptions),
   }
 }
 
 function launch(
   options: ChildSandboxLauncherOptions,
-  onProgress?: (p: SandboxProgress) => void,
-  signal?: AbortSignal,
+  { onProgress, signal, fresh }: LaunchOptions,
 ): Promise<RunningSandbox> {
   const { readyTimeoutMs, stopTimeoutMs } = withDefaults(DEFAULT_TIMEOUTS, options)
   if (!exitHookInstalled) {
@@ -68,10 +70,11 @@ function launch(
       for (const child of children) child.kill('SIGKILL')
     })
   }
-  const child = spawn(options.command ?? process.execPath, options.args, {
+  const args = [...options.args, ...liveStateArgs(options.liveStateDir, fresh)]
+  const child = spawn(options.command ?? process.execPath, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    // stdin stays open: a sandbox may treat its end as "the app is gone".
+    // stdin stays open: its end tells the sandbox the app is gone (sandbox/parent-watch.ts).
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   children.add(child)
@@ -158,7 +161,7 @@ function launch(
       }
       settled = true
       clearTimeout(timer)
-      resolve({ info, stop, exited })
+      resolve({ info, stop, exited, pid: child.pid })
     })
   })
 }

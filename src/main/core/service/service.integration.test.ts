@@ -396,13 +396,19 @@ describe('core against the sandbox', () => {
     })
   })
 
-  it('restarts a sandbox that died, on the next use, with a fresh key and count', async () => {
+  it('says a sandbox died and does not restart it silently; Start brings it back with a fresh key and count', async () => {
     const first = launcher.running!
     await first.stop() // from outside the core: to the core this is a crash
     await expect
       .poll(() => events.filter((e) => e.event === 'sandbox').at(-1)?.payload)
-      .toMatchObject({ state: 'failed' })
+      .toMatchObject({ state: 'stopped', unexpected: true, stoppedAt: expect.any(String) })
     expect(await call('key.status', { profileId: 'sandbox' })).toMatchObject({ set: false })
+    expect(await failure('rpc.call', { network: 'beta', method: 'eth_chainId' })).toMatchObject({
+      kind: 'offline',
+      message: expect.stringMatching(/stopped unexpectedly.*Start it again in Settings/),
+    })
+    expect(launcher.running).toBe(first)
+    expect(await call('sandbox.start', {})).toMatchObject({ state: 'starting' })
     expect((await call('rpc.call', { network: 'beta', method: 'eth_chainId' })).result).toBe('0x1b5a')
     expect(launcher.running).not.toBe(first)
     expect(launcher.info!.api_key).not.toBe(info.api_key)

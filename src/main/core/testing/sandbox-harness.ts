@@ -8,12 +8,13 @@ import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox/sa
  */
 export const ROOT = resolve(import.meta.dirname, '..', '..', '..', '..')
 
-export function tsxSandboxLauncher(args: string[] = []): SandboxLauncher {
+export function tsxSandboxLauncher(args: string[] = [], extra: { liveStateDir?: string } = {}): SandboxLauncher {
   return childProcessSandboxLauncher({
     command: process.execPath,
     args: ['--import', 'tsx', join(ROOT, 'sandbox', 'cli.ts'), '--port', '0', ...args],
     cwd: ROOT,
     readyTimeoutMs: 300_000,
+    liveStateDir: extra.liveStateDir,
   })
 }
 

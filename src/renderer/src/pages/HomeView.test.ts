@@ -46,6 +46,25 @@ describe('HomeView', () => {
     w.unmount()
   })
 
+  it('says the sandbox is stopped and where to start it again', async () => {
+    const session = useSessionStore()
+    session.profiles = [sandboxProfile(true, false)]
+    session.sandbox = {
+      state: 'stopped',
+      message: null,
+      progress: null,
+      stoppedAt: '2026-11-27T07:33:12Z',
+      unexpected: true,
+    }
+    const w = mountWith(HomeView, t)
+    const status = w.findAll('[role="status"]').find((s) => s.text().includes('stopped'))!
+    expect(status.text()).toBe(
+      'The sandbox stopped unexpectedly. Saved data stays available. Start it again in Settings.',
+    )
+    expect(status.get('a').attributes('href')).toMatch(/settings$/)
+    w.unmount()
+  })
+
   it('lists recent addresses of this profile’s networks and can clear them', async () => {
     const session = useSessionStore()
     session.profiles = [{ ...sandboxProfile(true, true), kind: 'service', id: 'svc' }]

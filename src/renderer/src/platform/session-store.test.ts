@@ -72,6 +72,23 @@ describe('session store', () => {
     expect(s.ready).toBe(true)
   })
 
+  it('does not start a sandbox that was stopped (by the user or unexpectedly) when the app opens', async () => {
+    t.bridge.handle('profiles.list', () => [sandboxProfile(true, false)])
+    t.bridge.handle('key.status', () => keyStatus('sandbox', false))
+    t.bridge.handle('sandbox.status', () => ({
+      state: 'stopped',
+      message: 'The built-in sandbox stopped unexpectedly.',
+      progress: null,
+      stoppedAt: '2026-11-27T07:33:12.000Z',
+      unexpected: true,
+    }))
+    const s = useSessionStore()
+    await s.load()
+    await settle()
+    expect(t.bridge.callsOf('profiles.activate')).toEqual([])
+    expect(s.sandbox).toMatchObject({ state: 'stopped', unexpected: true })
+  })
+
   it('hands the key to main and keeps only its status', async () => {
     const service = { ...sandboxProfile(false), id: 'svc', kind: 'service' as const, name: 'Service' }
     t.bridge.handle('profiles.save', () => service)

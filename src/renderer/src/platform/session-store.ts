@@ -52,12 +52,14 @@ export const useSessionStore = defineStore('session', () => {
       if (status.ok && sandbox.value === null) sandbox.value = status.value
     }
     loaded.value = true
-    // The sandbox profile was left active: start its sandbox again (main starts it on demand).
+    // The sandbox profile was left active: start its sandbox again (main starts it on demand),
+    // unless it was stopped (by the user, or unexpectedly): then only the user starts it.
     if (
       current?.kind === 'sandbox' &&
       current.baseUrl === '' &&
       sandbox.value?.state !== 'starting' &&
-      sandbox.value?.state !== 'ready'
+      sandbox.value?.state !== 'ready' &&
+      !sandbox.value?.stoppedAt
     )
       void startSandbox()
   }
@@ -97,6 +99,18 @@ export const useSessionStore = defineStore('session', () => {
     // Main may answer once the sandbox is up, before its 'ready' event arrives.
     if (result.value.baseUrl !== '' && sandbox.value?.state === 'starting')
       sandbox.value = { state: 'ready', message: null, progress: null }
+    return result
+  }
+
+  /** Settings' Stop / Start / Reset of the sandbox: main answers its status, events follow. */
+  async function controlSandbox(
+    action: 'sandbox.stop' | 'sandbox.start' | 'sandbox.reset',
+  ): Promise<BridgeResult<SandboxStatus>> {
+    const result =
+      action === 'sandbox.reset' ? await bridge.invoke(action, { confirm: true }) : await bridge.invoke(action, {})
+    // An event may have said more already (ready after 'starting'): only a newer state replaces it.
+    if (result.ok && !(result.value.state === 'starting' && sandbox.value?.state === 'ready'))
+      sandbox.value = result.value
     return result
   }
 
@@ -159,6 +173,7 @@ export const useSessionStore = defineStore('session', () => {
     refreshKeyStatus,
     refreshSandboxStatus,
     startSandbox,
+    controlSandbox,
     activate,
     saveProfile,
     removeProfile,

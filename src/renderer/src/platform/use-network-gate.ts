@@ -22,7 +22,9 @@ export function useNetworkGate(): ComputedRef<NetworkGate> {
         blocked: true,
         reason:
           session.active.kind === 'sandbox'
-            ? 'The sandbox is not running yet.'
+            ? session.sandbox?.stoppedAt
+              ? 'The sandbox is stopped: start it again in Settings.'
+              : 'The sandbox is not running yet.'
             : 'This profile has no API key yet: add one in Settings.',
       }
     }

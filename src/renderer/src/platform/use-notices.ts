@@ -3,6 +3,7 @@ import { toast } from 'vue-sonner'
 import type { Notice } from '@shared/bridge/contract'
 import { bridge } from './bridge'
 import { useSessionStore } from './session-store'
+import { formatClock, parseTime } from '../ui/time'
 
 /**
  * Main's notices (a file restored from its backup, …) and the sandbox's end as toasts, each
@@ -20,11 +21,26 @@ export function useNotices(): void {
   }
 
   const off = bridge.on('notice', show)
+  /** The "stopped unexpectedly" toast stays until the sandbox runs again. */
+  let crashToast: string | number | null = null
   watch(
     () => session.sandbox,
     (s, before) => {
       if (!s || s.state === before?.state) return
+      if (crashToast !== null && (s.state === 'starting' || s.state === 'ready')) {
+        toast.dismiss(crashToast)
+        crashToast = null
+      }
       if (s.state === 'failed') toast.error(`The sandbox failed: ${s.message ?? 'no reason given'}`)
+      else if (s.state === 'stopped' && s.unexpected)
+        // Never restarted behind the user's back (issue 38): said, with its time, and offered.
+        crashToast = toast.warning(
+          `The sandbox stopped unexpectedly at ${formatClock(parseTime(s.stoppedAt))}. Saved data stays available.`,
+          {
+            duration: Infinity,
+            action: { label: 'Start sandbox', onClick: () => void session.controlSandbox('sandbox.start') },
+          },
+        )
       else if (s.state === 'stopped' && session.active?.kind === 'sandbox')
         toast.warning('The sandbox stopped. Saved data stays available.')
     },
