@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '@shared/bridge/contract'
+import type {
+  BridgeEventName,
+  BridgeEvents,
+  ConnectionView,
+  LimiterState,
+  Notice,
+  ProfileView,
+} from '@shared/bridge/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '@shared/domain/profile'
 import { AppError } from './util/app-error'
 import { DiskReports } from './util/disk-error'
@@ -74,7 +81,8 @@ export class CoreServices {
   readonly #notices: Notice[] = []
   #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
   #visible = false
-  #online: boolean | null = null
+  /** The last connection view published (an unchanged one is not sent again). */
+  #connectionSent = ''
 
   constructor(options: CoreServicesOptions) {
     this.#o = options
@@ -242,7 +250,10 @@ export class CoreServices {
         log: this.#o.log,
         tuning: this.#o.tuning,
         onLimiter: (state) => this.#o.emit('limiter', state),
-        onReachability: (reachable, reason) => this.#reachability(reachable, reason),
+        onConnection: (id) => {
+          if (id === this.settings.activeProfileId) this.#publishConnection()
+        },
+        workOffline: () => this.settings.workOffline,
         onHead: (id, network, head, at) => {
           if (this.#watcher?.profileId === id) this.#watcher.watcher.observe(network, head, at)
         },
@@ -340,13 +351,34 @@ export class CoreServices {
 
   #profilesChanged(): void {
     this.#syncWatcher()
+    this.#publishConnection()
     this.#o.emit('profiles.changed', this.profileViews())
   }
 
-  #reachability(reachable: boolean, reason: string | null): void {
-    if (this.#online === reachable) return
-    this.#online = reachable
-    this.#o.emit('connectivity', { online: reachable, reason })
+  /** What real calls to the active profile's endpoints did (one event; the header's one source). */
+  connectionView(): ConnectionView {
+    const id = this.settings.activeProfileId
+    const runtime = id ? this.#runtimes.get(id) : undefined
+    return {
+      profileId: id,
+      workOffline: this.settings.workOffline,
+      endpoints: runtime?.client.connection.endpoints() ?? [],
+    }
+  }
+
+  /** Switches "Work offline" (saved); while on, the breaker refuses every attempt (circuit-breaker.ts). */
+  setWorkOffline(on: boolean): ConnectionView {
+    this.settings.setWorkOffline(on)
+    this.#publishConnection()
+    return this.connectionView()
+  }
+
+  #publishConnection(): void {
+    const view = this.connectionView()
+    const text = JSON.stringify(view)
+    if (text === this.#connectionSent) return
+    this.#connectionSent = text
+    this.#o.emit('connectivity', view)
   }
 
   /** One height watcher, for the active profile and its current networks. */
