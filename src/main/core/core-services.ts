@@ -374,6 +374,7 @@ export class CoreServices {
   }
 
   #publishConnection(): void {
+    this.#watcher?.watcher.refresh()
     const view = this.connectionView()
     const text = JSON.stringify(view)
     if (text === this.#connectionSent) return
@@ -398,6 +399,11 @@ export class CoreServices {
       quotaPerDay: () => this.settings.find(id)?.limits.quotaPerDay ?? 0,
       clock: this.#o.clock,
       onHeight: (view) => this.#o.emit('height', view),
+      // The connection state's word on the RPC endpoint stops the extrapolation at once.
+      answering: (network) => {
+        const { state } = runtime.client.connection.record(network, 'rpc')
+        return !this.settings.workOffline && (state === 'answering' || state === 'unknown')
+      },
       log: this.#o.log,
       ...this.#o.height,
     })
