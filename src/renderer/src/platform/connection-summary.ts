@@ -21,7 +21,8 @@ function retryWords(at: string | null, nowMs: number): string {
   const ms = parseTime(at)
   if (ms === null) return ''
   const s = Math.ceil((ms - nowMs) / 1000)
-  return s > 0 ? ` · retrying in ${s} s` : ' · retrying now'
+  // Main sends no probe of its own: the next request (a view, the live height) is the try.
+  return s > 0 ? ` · retrying in ${s} s` : ' · retrying with the next request'
 }
 
 /**

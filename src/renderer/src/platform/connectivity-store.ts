@@ -29,13 +29,14 @@ export const useConnectivityStore = defineStore('connectivity', () => {
   const summary = computed(() => connectionSummary(view.value, clock.now, (n) => chain.labelOf(n)))
   const workOffline = computed(() => view.value?.workOffline ?? false)
   /**
-   * Whether work that needs the service can go: not while Work offline is on, nor while every
-   * endpoint called is not answering (main's breaker would refuse it).
+   * Whether work that needs the service can go: not while Work offline is on, nor while main's
+   * breaker holds an endpoint until a later try (a click then would be refused at once). Once
+   * the try is due the next request is the probe: allowed again.
    */
   const online = computed(() => {
     if (workOffline.value) return false
-    const known = (view.value?.endpoints ?? []).filter((e) => e.state !== 'unknown')
-    return !known.length || known.some((e) => e.state !== 'not-answering')
+    const held = (next: string | null): boolean => next !== null && Date.parse(next) > clock.now
+    return !(view.value?.endpoints ?? []).some((e) => e.state === 'not-answering' && held(e.nextRetryAt))
   })
   const reason = computed(() => (online.value ? null : summary.value.text))
 

@@ -46,13 +46,13 @@ describe('small stores', () => {
       state,
       lastSuccessAt: null,
       since: '2026-01-01T07:33:00.000Z',
-      nextRetryAt: null,
+      nextRetryAt: state === 'not-answering' ? new Date(Date.now() + 60_000).toISOString() : null,
       until: null,
       reason: 'Nothing answers at the service address (connection refused)',
     })
     t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: false, endpoints: [endpoint('not-answering')] })
     expect(conn.online).toBe(false)
-    expect(conn.reason).toMatch(/^Not answering since \d\d:\d\d$/)
+    expect(conn.reason).toMatch(/^Not answering since \d\d:\d\d · retrying in \d+ s$/)
     t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: false, endpoints: [endpoint('answering')] })
     expect(conn.online).toBe(true)
     t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: true, endpoints: [endpoint('answering')] })

@@ -180,7 +180,7 @@ describe('transactions store', () => {
           state: 'not-answering',
           lastSuccessAt: null,
           since: '2026-01-01T10:00:00.000Z',
-          nextRetryAt: null,
+          nextRetryAt: new Date(Date.now() + 60_000).toISOString(),
           until: null,
           reason: 'connection refused',
         },
