@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import type {
-  BridgeEventName,
-  BridgeEvents,
-  ConnectionView,
-  LimiterState,
-  Notice,
-  ProfileView,
-} from '@shared/bridge/contract'
+import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '@shared/bridge/contract'
 import { SANDBOX_PROFILE_ID, type Profile } from '@shared/domain/profile'
 import { AppError } from './util/app-error'
 import { DiskReports } from './util/disk-error'
@@ -34,6 +27,7 @@ import { ApprovalsService } from './approvals/approvals-service'
 import { ScanStore } from './approvals/scan-store'
 import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
+import { ConnectionPublisher } from './service/connection-publisher'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -81,8 +75,8 @@ export class CoreServices {
   readonly #notices: Notice[] = []
   #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
   #visible = false
-  /** The last connection view published (an unchanged one is not sent again). */
-  #connectionSent = ''
+  /** What real calls to the active profile's endpoints did, and Work offline: the one `connectivity` event. */
+  readonly connection: ConnectionPublisher
 
   constructor(options: CoreServicesOptions) {
     this.#o = options
@@ -90,6 +84,13 @@ export class CoreServices {
     // Writes nobody waits for (quota count, watch state, cache, learned settings) report here.
     const disk = new DiskReports((message) => this.notify('warning', message))
     this.settings = new SettingsStore(dataDir, disk)
+    this.connection = new ConnectionPublisher({
+      activeId: () => this.settings.activeProfileId,
+      stateOf: (id) => this.#runtimes.get(id)?.client.connection,
+      workOffline: { get: () => this.settings.workOffline, set: (on) => this.settings.setWorkOffline(on) },
+      emit: (view) => options.emit('connectivity', view),
+      onChange: () => this.#watcher?.watcher.refresh(),
+    })
     this.keys = new KeyStore({
       backend: options.keychain,
       service: options.keychainService,
@@ -251,7 +252,7 @@ export class CoreServices {
         tuning: this.#o.tuning,
         onLimiter: (state) => this.#o.emit('limiter', state),
         onConnection: (id) => {
-          if (id === this.settings.activeProfileId) this.#publishConnection()
+          if (id === this.settings.activeProfileId) this.connection.publish()
         },
         workOffline: () => this.settings.workOffline,
         onHead: (id, network, head, at) => {
@@ -351,35 +352,8 @@ export class CoreServices {
 
   #profilesChanged(): void {
     this.#syncWatcher()
-    this.#publishConnection()
+    this.connection.publish()
     this.#o.emit('profiles.changed', this.profileViews())
-  }
-
-  /** What real calls to the active profile's endpoints did (one event; the header's one source). */
-  connectionView(): ConnectionView {
-    const id = this.settings.activeProfileId
-    const runtime = id ? this.#runtimes.get(id) : undefined
-    return {
-      profileId: id,
-      workOffline: this.settings.workOffline,
-      endpoints: runtime?.client.connection.endpoints() ?? [],
-    }
-  }
-
-  /** Switches "Work offline" (saved); while on, the breaker refuses every attempt (circuit-breaker.ts). */
-  setWorkOffline(on: boolean): ConnectionView {
-    this.settings.setWorkOffline(on)
-    this.#publishConnection()
-    return this.connectionView()
-  }
-
-  #publishConnection(): void {
-    this.#watcher?.watcher.refresh()
-    const view = this.connectionView()
-    const text = JSON.stringify(view)
-    if (text === this.#connectionSent) return
-    this.#connectionSent = text
-    this.#o.emit('connectivity', view)
   }
 
   /** One height watcher, for the active profile and its current networks. */

@@ -46,8 +46,8 @@ export function bridgeHandlers(
     'work.cancel': ({ scope }) => ({ cancelled: s.cancelScope(scope) }),
     'limiter.state': () => s.limiterState(),
     'height.get': () => s.heightViews(),
-    'connection.get': () => s.connectionView(),
-    'connection.setWorkOffline': ({ on }) => s.setWorkOffline(on),
+    'connection.get': () => s.connection.view(),
+    'connection.setWorkOffline': ({ on }) => s.connection.setWorkOffline(on),
 
     'settings.get': () => s.settings.settings,
     'settings.set': (patch) => s.settings.setSettings(patch),

@@ -161,10 +161,14 @@ export class RequestSender {
       if (error.kind === 'rate-limited')
         limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
       if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
-      const wait =
+      const backoff =
         error.kind === 'rate-limited'
           ? (error.details.retryAfterMs ?? 1000)
           : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+      // An open breaker lets no attempt go before its next try: the retry waits for it (and is
+      // then its probe), or is not made when that is further off than a retry may wait.
+      const opensAt = o.connection.record(network, endpoint).nextRetryAt
+      const wait = Math.max(backoff, opensAt === null ? 0 : opensAt - o.clock.now())
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
       o.log?.warn(
         `${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
