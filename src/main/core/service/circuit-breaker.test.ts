@@ -223,4 +223,21 @@ describe('circuit breaker', () => {
     expect(await waiting).toBe('0x3ee')
     expect(server.seen).toHaveLength(2)
   })
+
+  it('a failing service (5xx) is told, but not held back: the next call goes', async () => {
+    const { call, alpha } = setup()
+    server.script((_req, res) => json(res, 503, { error: 'unavailable' }))
+    const failed = call().catch((e: unknown) => e)
+    for (let i = 0; i < 5; i++) {
+      await io()
+      await vi.advanceTimersByTimeAsync(1000)
+    }
+    expect(await failed).toMatchObject({ kind: 'server' })
+    // Its own retries, bounded (3 attempts).
+    expect(server.seen).toHaveLength(3)
+    expect(alpha()).toMatchObject({ state: 'not-answering', nextRetryAt: null, reason: expect.stringMatching(/503/) })
+    server.script(answer)
+    expect(await call()).toBe('0x3ee')
+    expect(alpha()).toMatchObject({ state: 'answering' })
+  })
 })

@@ -9,7 +9,7 @@ export interface ConnectionStateOptions {
   onChange?: () => void
   /** Whether "Work offline" is on, read at each call. */
   workOffline?: () => boolean
-  /** Failures in a row (of connection or 5xx) before the breaker opens; a timeout counts as all of them. Default 3. */
+  /** Connection failures in a row before the breaker opens; a timeout counts as all of them. Default 3. */
   openAfter?: number
   /** The first pause of an open breaker; doubles with each failed probe. Default 10 s. */
   firstPauseMs?: number
@@ -25,8 +25,11 @@ export interface ConnectionStateOptions {
 /** How a call ended, as far as the service's health goes. */
 export type CallOutcome =
   | { kind: 'answered' }
-  /** `probe`: the attempt was the open breaker's one probe (its failure doubles the pause). */
-  | { kind: 'failed'; reason: string; timedOut: boolean; probe?: boolean }
+  /**
+   * `probe`: the attempt was the open breaker's one probe (its failure doubles the pause);
+   * `heard`: the service answered, with a 5xx: failing, but not hanging (the breaker closes).
+   */
+  | { kind: 'failed'; reason: string; timedOut: boolean; probe?: boolean; heard?: boolean }
   | { kind: 'refused'; reason: string }
   | { kind: 'quota'; untilMs: number; reason: string }
 
@@ -86,7 +89,7 @@ export class ConnectionState {
   report(network: string, endpoint: ConnectionEndpoint, outcome: CallOutcome): void {
     const r = this.#rec(network, endpoint)
     const now = this.#o.clock.now()
-    if (outcome.kind !== 'failed') r.lastHeardAt = now
+    if (outcome.kind !== 'failed' || outcome.heard) r.lastHeardAt = now
     switch (outcome.kind) {
       case 'answered':
         Object.assign(r, { ...CLEAR, state: 'answering', lastSuccessAt: now })
@@ -95,6 +98,11 @@ export class ConnectionState {
         if (r.state !== 'not-answering') r.since = now
         r.state = 'not-answering'
         r.reason = outcome.reason
+        if (outcome.heard) {
+          // A 5xx is an answer: its own request's retries are bounded; nothing to hold back.
+          Object.assign(r, { failures: 0, nextRetryAt: null, pauseMs: 0 })
+          break
+        }
         // A timeout is the service not answering for the whole deadline: the breaker opens at once.
         r.failures = outcome.timedOut ? Math.max(r.failures + 1, this.#o.openAfter) : r.failures + 1
         // Attempts that left before the breaker opened are the same outage: only a failed probe

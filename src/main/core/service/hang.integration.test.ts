@@ -40,7 +40,6 @@ function sandboxPid(): number {
   throw new Error('the sandbox process was not found among this process’s children')
 }
 
-
 describe('a frozen service (SIGSTOP for 90 s) while the core holds cached data', () => {
   let core: Core
   let info: SandboxInfo

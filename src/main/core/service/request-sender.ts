@@ -180,15 +180,16 @@ export class RequestSender {
 }
 
 /**
- * What an error says of the service's health: connection failures, timeouts and 5xx answers are
- * failures (the breaker counts them); 401/403 a refusal; a used-up quota its own state; null
- * for what says nothing (a cancelled call, a queue deadline).
+ * What an error says of the service's health: connection failures and timeouts are failures
+ * the breaker counts; a 5xx answer a failure it does not (the service answers); 401/403 a
+ * refusal; a used-up quota its own state; null for what says nothing (a cancelled call).
  */
 function outcomeOfError(error: AppError, nowMs: number): CallOutcome | null {
   switch (error.kind) {
     case 'offline':
-    case 'server':
       return { kind: 'failed', reason: error.message, timedOut: false }
+    case 'server':
+      return { kind: 'failed', reason: error.message, timedOut: false, heard: true }
     case 'timeout':
       return { kind: 'failed', reason: error.message, timedOut: true }
     case 'auth':
