@@ -373,10 +373,16 @@ export class CoreServices {
       quotaPerDay: () => this.settings.find(id)?.limits.quotaPerDay ?? 0,
       clock: this.#o.clock,
       onHeight: (view) => this.#o.emit('height', view),
-      // The connection state's word on the RPC endpoint stops the extrapolation at once.
+      // The connection state stops the extrapolation at once when either endpoint of the
+      // network is failing (both are the same service, as a rule).
       answering: (network) => {
-        const { state } = runtime.client.connection.record(network, 'rpc')
-        return !this.settings.workOffline && (state === 'answering' || state === 'unknown')
+        const ok = (state: string): boolean => state === 'answering' || state === 'unknown'
+        const { connection } = runtime.client
+        return (
+          !this.settings.workOffline &&
+          ok(connection.record(network, 'rpc').state) &&
+          ok(connection.record(network, 'data').state)
+        )
       },
       log: this.#o.log,
       ...this.#o.height,

@@ -48,6 +48,14 @@ export interface HeightView {
    * `height` is then the last observed one, seen at `observedAt`.
    */
   stale: boolean
+  /** The last height a real answer gave (at `observedAt`). */
+  observedHeight: string | null
+  /**
+   * Until when the extrapolated `height` may be shown: a few block times after the observation
+   * (docs/decisions/connection-truth.md). Later, or when stale or null, show `observedHeight`
+   * with its time instead.
+   */
+  liveUntil: string | null
   gasPriceWei: string | null
   /** When the gas price was read (a real `eth_gasPrice` answer); null with it. */
   gasObservedAt: string | null

@@ -411,13 +411,23 @@ describe('HeightWatcher: no extrapolation past what is known (issue 38)', () => 
     w.setVisible(true)
     await vi.advanceTimersByTimeAsync(60_000)
     expect(w.views()[0]).toMatchObject({ estimated: true, stale: false })
+    // The header may show the extrapolation only a few block times past the observation.
+    const live = w.views()[0]!
+    expect(Date.parse(live.liveUntil!) - Date.parse(live.observedAt!)).toBe(3 * live.blockTimeMs!)
+    expect(live.observedHeight).toBe(String(answered.at(-1)))
     const polls = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length
     c.fail(new AppError('timeout', 'The service did not answer within 15 s.'))
     for (let s = 0; s < 3600 && c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length === polls; s++)
       await vi.advanceTimersByTimeAsync(1000)
     const failedAt = Date.now()
     const view = w.views()[0]!
-    expect(view).toMatchObject({ height: String(answered.at(-1)), estimated: false, stale: true })
+    expect(view).toMatchObject({
+      height: String(answered.at(-1)),
+      observedHeight: String(answered.at(-1)),
+      estimated: false,
+      stale: true,
+      liveUntil: null,
+    })
     // The chain went on; the view does not pretend to know.
     expect(c.height()).toBeGreaterThan(answered.at(-1)!)
     const observedAt = view.observedAt

@@ -116,7 +116,10 @@ interface NetworkState {
  * the baseline grows. Between polls the height is extrapolated (marked `estimated`); every
  * answer that carries a block number corrects it for free; `stale` when polls fail or stop.
  */
-/** A poll that has not answered this many block times after it was due stops the extrapolation. */
+/**
+ * A poll that has not answered this many block times after it was due stops the extrapolation;
+ * the header shows an extrapolation only this many block times past its observation.
+ */
 const OVERDUE_BLOCKS = 3
 /** ...plus this, for a request's own round trip. */
 const OVERDUE_SLACK_MS = 2000
@@ -290,11 +293,14 @@ export class HeightWatcher {
     const stale = !last || untrusted || age > 2 * Math.max(interval, net.gapMs) + 60_000
     const est = stale ? (last ? { height: last.height, estimated: false } : null) : net.estimator.estimate(now)
     const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+    const liveUntil = last && bt !== null && !stale ? last.atMs + OVERDUE_BLOCKS * bt : null
     return {
       network,
       height: est ? String(est.height) : null,
       estimated: est?.estimated ?? false,
       stale,
+      observedHeight: last ? String(last.height) : null,
+      liveUntil: iso(liveUntil),
       gasPriceWei: net.gasPriceWei,
       gasObservedAt: iso(net.gasAt),
       observedAt: iso(last?.atMs ?? null),

@@ -90,6 +90,8 @@ export function makeHeight(network: string, height: string | null, extra: Partia
     estimated: false,
     stale: false,
     gasPriceWei: '1500000000',
+    observedHeight: height,
+    liveUntil: '2999-01-01T00:00:00.000Z',
     gasObservedAt: '2026-01-01T00:00:00.000Z',
     observedAt: '2026-01-01T00:00:00.000Z',
     blockTimeMs: 2000,

@@ -71,6 +71,20 @@ describe('header widgets', () => {
     expect(groups[0]!.attributes('aria-label')).toBe('Alpha block height and gas price')
     expect(groups[0]!.text()).toMatch(/Alpha\s*#1,234,567\s*estimated\s*1.5 gwei at 07:31/)
     expect(groups[1]!.text()).toMatch(/Beta\s*#1,006\s*· seen 07:31\s*2.5 gwei at 07:31/)
+    // An extrapolation past a few block times after its observation is not shown: the
+    // observation is, with its time.
+    t.bridge.emit(
+      'height',
+      makeHeight('alpha', '1010', {
+        estimated: true,
+        observedHeight: '1006',
+        observedAt: seen,
+        liveUntil: new Date(Date.now() - 1000).toISOString(),
+      }),
+    )
+    await flushPromises()
+    expect(w.findAll('[role="group"]')[0]!.text()).toMatch(/Alpha\s*#1,006\s*· seen 07:31/)
+    expect(w.findAll('[role="group"]')[0]!.text()).not.toContain('estimated')
     // No reading, no gas price: absent rather than a number of unknown age.
     t.bridge.emit('height', makeHeight('beta', '1006', { gasPriceWei: null, gasObservedAt: null }))
     await flushPromises()
