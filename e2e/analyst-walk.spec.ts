@@ -308,9 +308,15 @@ test('an analyst connects, explores, exports, keeps a watchlist and goes offline
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible()
       await stopServiceUnderRefresh(page, service!)
       service = null
-      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Offline')
+      await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(
+        /^Saved copy as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d .*the service cannot be reached\.$/,
+        { timeout: 30_000 },
+      )
+      await expect(page.getByRole('status', { name: 'Connection' })).toHaveText(/answering since \d\d:\d\d · retrying/)
       await expect(main.getByRole('button', { name: 'Refresh' })).toBeDisabled()
-      await expect(main.getByRole('note').filter({ hasText: /^Offline: / })).toBeVisible()
+      await expect(
+        main.getByRole('note').filter({ hasText: /answering since .*Saved copies are shown\.$/ }),
+      ).toBeVisible()
       await main.getByRole('tab', { name: 'Transactions' }).click()
       await expect(txTable.getByRole('row').nth(1)).toBeVisible()
       await expect(main.getByRole('status', { name: 'Data freshness' })).toHaveText(

@@ -28,6 +28,7 @@ import { ApprovalsService } from './approvals/approvals-service'
 import { ScanStore } from './approvals/scan-store'
 import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
+import { ConnectionPublisher } from './service/connection-publisher'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -77,7 +78,8 @@ export class CoreServices {
   readonly #notices: Notice[] = []
   #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
   #visible = false
-  #online: boolean | null = null
+  /** What real calls to the active profile's endpoints did, and Work offline: the one `connectivity` event. */
+  readonly connection: ConnectionPublisher
 
   constructor(options: CoreServicesOptions) {
     this.#o = options
@@ -85,6 +87,13 @@ export class CoreServices {
     // Writes nobody waits for (quota count, watch state, cache, learned settings) report here.
     const disk = new DiskReports((message) => this.notify('warning', message))
     this.settings = new SettingsStore(dataDir, disk)
+    this.connection = new ConnectionPublisher({
+      activeId: () => this.settings.activeProfileId,
+      stateOf: (id) => this.#runtimes.get(id)?.client.connection,
+      workOffline: { get: () => this.settings.workOffline, set: (on) => this.settings.setWorkOffline(on) },
+      emit: (view) => options.emit('connectivity', view),
+      onChange: () => this.#watcher?.watcher.refresh(),
+    })
     this.keys = new KeyStore({
       backend: options.keychain,
       service: options.keychainService,
@@ -252,7 +261,10 @@ export class CoreServices {
         log: this.#o.log,
         tuning: this.#o.tuning,
         onLimiter: (state) => this.#o.emit('limiter', state),
-        onReachability: (reachable, reason) => this.#reachability(reachable, reason),
+        onConnection: (id) => {
+          if (id === this.settings.activeProfileId) this.connection.publish()
+        },
+        workOffline: () => this.settings.workOffline,
         onHead: (id, network, head, at) => {
           if (this.#watcher?.profileId === id) this.#watcher.watcher.observe(network, head, at)
         },
@@ -356,13 +368,8 @@ export class CoreServices {
 
   #profilesChanged(): void {
     this.#syncWatcher()
+    this.connection.publish()
     this.#o.emit('profiles.changed', this.profileViews())
-  }
-
-  #reachability(reachable: boolean, reason: string | null): void {
-    if (this.#online === reachable) return
-    this.#online = reachable
-    this.#o.emit('connectivity', { online: reachable, reason })
   }
 
   /** One height watcher, for the active profile and its current networks. */
@@ -382,6 +389,17 @@ export class CoreServices {
       quotaPerDay: () => this.settings.find(id)?.limits.quotaPerDay ?? 0,
       clock: this.#o.clock,
       onHeight: (view) => this.#o.emit('height', view),
+      // The connection state stops the extrapolation at once when either endpoint of the
+      // network is failing (both are the same service, as a rule).
+      answering: (network) => {
+        const ok = (state: string): boolean => state === 'answering' || state === 'unknown'
+        const { connection } = runtime.client
+        return (
+          !this.settings.workOffline &&
+          ok(connection.record(network, 'rpc').state) &&
+          ok(connection.record(network, 'data').state)
+        )
+      },
       log: this.#o.log,
       ...this.#o.height,
     })

@@ -208,11 +208,11 @@ describe('web host', () => {
           }
         })
         // Emit once the stream is open.
-        setImmediate(() => bridge.emit('connectivity', { online: false, reason: 'test' }))
+        setImmediate(() => bridge.emit('connectivity', { profileId: 'p', workOffline: true, endpoints: [] }))
       })
       req.on('error', reject)
       req.end()
     })
-    expect(received).toContain('data: {"event":"connectivity","payload":{"online":false,"reason":"test"}}')
+    expect(received).toContain('data: {"event":"connectivity","payload":{"profileId":"p","workOffline":true,"endpoints":[]}}')
   })
 })

@@ -38,12 +38,27 @@ export interface LimiterState {
 
 export interface HeightView {
   network: string
+  /** The extrapolated head while observations are trusted; else the last observed height. */
   height: string | null
   /** True while the height is extrapolated from the learned block time. */
   estimated: boolean
-  /** No observation for a long time (hidden window, offline, budget exhausted). */
+  /**
+   * No extrapolation: the last observation failed, its confirmation is overdue by a few block
+   * times, or the RPC endpoint is not answering (hidden window, offline, budget exhausted).
+   * `height` is then the last observed one, seen at `observedAt`.
+   */
   stale: boolean
+  /** The last height a real answer gave (at `observedAt`). */
+  observedHeight: string | null
+  /**
+   * Until when the extrapolated `height` may be shown: a few block times after the observation
+   * (docs/decisions/connection-truth.md). Later, or when stale or null, show `observedHeight`
+   * with its time instead.
+   */
+  liveUntil: string | null
   gasPriceWei: string | null
+  /** When the gas price was read (a real `eth_gasPrice` answer); null with it. */
+  gasObservedAt: string | null
   observedAt: string | null
   blockTimeMs: number | null
 }

@@ -130,6 +130,8 @@ export const bridgeCalls = {
   'work.cancel': z.object({ scope: z.string().min(1).max(80) }).strict(),
   'limiter.state': empty,
   'height.get': empty,
+  'connection.get': empty,
+  'connection.setWorkOffline': z.object({ on: z.boolean() }).strict(),
 
   'settings.get': empty,
   'settings.set': z.object({ allowRemoteIcons: z.boolean().optional() }).strict(),

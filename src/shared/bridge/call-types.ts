@@ -7,6 +7,7 @@ import type { FileCheckAnswer } from './file-check'
 import type { AppInfo, ExportFile, Notice, SandboxStatus, Settings } from './app-types'
 import type { HeightView, LimiterState } from './budget-types'
 import type { bridgeCalls } from './call-schemas'
+import type { ConnectionView } from './connection-types'
 import type { BalancesView, RpcBatchItem, RpcCallResult, TransactionsPage } from './data-types'
 import type { NetworkPresence, Note, SearchAnswer } from './lookup-types'
 import type { KeyStatus, ProfileView } from './profile-types'
@@ -48,6 +49,10 @@ export interface BridgeCallOutputs {
   'work.cancel': { cancelled: number }
   'limiter.state': LimiterState
   'height.get': HeightView[]
+  /** What real calls to the active profile's endpoints did, and the Work offline switch. */
+  'connection.get': ConnectionView
+  /** Switches "Work offline" (saved): while on, nothing is sent; cached answers are served. */
+  'connection.setWorkOffline': ConnectionView
   'settings.get': Settings
   'settings.set': Settings
   'watchlists.list': Watchlist[]

@@ -8,6 +8,7 @@
 export type * from './app-types'
 export type * from './budget-types'
 export type * from './call-types'
+export type * from './connection-types'
 export type * from './data-types'
 export type * from './lookup-types'
 export type * from './profile-types'

@@ -12,8 +12,11 @@ export type DataSource = 'network' | 'cache' | 'snapshot'
 export interface Provenance {
   source: DataSource
   fetchedAt: string
-  /** Set when shown from a snapshot because the network or quota is unavailable. */
-  staleReason: 'offline' | 'quota' | 'rate-limited' | null
+  /**
+   * Set when shown from a snapshot because the network or quota is unavailable, or because the
+   * user chose to work offline (`offline-by-choice`: nothing was sent).
+   */
+  staleReason: 'offline' | 'offline-by-choice' | 'quota' | 'rate-limited' | null
   /**
    * Set when cached data older than its freshness window was kept because the service said the
    * address had not changed since (a revalidation, data/revalidate.ts): `fetchedAt` stays when

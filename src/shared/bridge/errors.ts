@@ -9,6 +9,8 @@ export const ERROR_KINDS = [
   'rate-limited',
   'quota-exhausted',
   'offline',
+  /** The user switched "Work offline" on: nothing is sent (switch it off to fetch again). */
+  'offline-by-choice',
   'timeout',
   'server',
   'protocol',

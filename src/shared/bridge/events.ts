@@ -2,6 +2,7 @@ import type { AddressLabel } from '../domain/address-label'
 import type { CaseFile } from '../domain/case-file'
 import type { Notice, SandboxStatus } from './app-types'
 import type { HeightView, LimiterState } from './budget-types'
+import type { ConnectionView } from './connection-types'
 import type { Note } from './lookup-types'
 import type { PdfOutcome } from './report-pdf'
 import type { ProfileView } from './profile-types'
@@ -12,7 +13,8 @@ import type { WatchStatus, Watchlist } from './watch-types'
 export interface BridgeEvents {
   height: HeightView
   limiter: LimiterState
-  connectivity: { online: boolean; reason: string | null }
+  /** What real calls to each network's endpoints did, and the Work offline switch (connection-types.ts). */
+  connectivity: ConnectionView
   'profiles.changed': ProfileView[]
   'watchlists.changed': Watchlist[]
   'notes.changed': Note[]

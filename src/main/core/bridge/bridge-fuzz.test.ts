@@ -49,6 +49,8 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'work.cancel': { scope: 'view' },
   'limiter.state': {},
   'height.get': {},
+  'connection.get': {},
+  'connection.setWorkOffline': { on: false },
   'settings.get': {},
   'settings.set': { allowRemoteIcons: true },
   'watchlists.list': {},

@@ -49,6 +49,8 @@ export function bridgeHandlers(
     'work.cancel': ({ scope }) => ({ cancelled: s.cancelScope(scope) }),
     'limiter.state': () => s.limiterState(),
     'height.get': () => s.heightViews(),
+    'connection.get': () => s.connection.view(),
+    'connection.setWorkOffline': ({ on }) => s.connection.setWorkOffline(on),
 
     'settings.get': () => s.settings.settings,
     'settings.set': (patch) => s.settings.setSettings(patch),

@@ -11,6 +11,8 @@ export function staleReasonFor(error: unknown): Stale | undefined {
     case 'timeout':
     case 'server':
       return 'offline'
+    case 'offline-by-choice':
+      return 'offline-by-choice'
     case 'quota-exhausted':
       return 'quota'
     case 'rate-limited':

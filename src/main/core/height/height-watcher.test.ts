@@ -390,3 +390,96 @@ describe('ChainEstimator', () => {
     expect(gap).toBeGreaterThan(3600_000)
   })
 })
+
+describe('HeightWatcher: no extrapolation past what is known (issue 38)', () => {
+  /** The chain, with the heights its polls answered (the last observed one is the last of them). */
+  function observedChain() {
+    const c = chain(2000)
+    const answered: number[] = []
+    const head = c.source.head.bind(c.source)
+    c.source.head = async (network, o) => {
+      const h = await head(network, o)
+      if (network === 'alpha') answered.push(h.height)
+      return h
+    }
+    return { c, answered }
+  }
+
+  it('stops after a failed observation: the last observed height with its time, however long it lasts', async () => {
+    const { c, answered } = observedChain()
+    const w = watcher(c.source)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(w.views()[0]).toMatchObject({ estimated: true, stale: false })
+    // The header may show the extrapolation only a few block times past the observation.
+    const live = w.views()[0]!
+    expect(Date.parse(live.liveUntil!) - Date.parse(live.observedAt!)).toBe(3 * live.blockTimeMs!)
+    expect(live.observedHeight).toBe(String(answered.at(-1)))
+    const polls = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length
+    c.fail(new AppError('timeout', 'The service did not answer within 15 s.'))
+    for (let s = 0; s < 3600 && c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length === polls; s++)
+      await vi.advanceTimersByTimeAsync(1000)
+    const failedAt = Date.now()
+    const view = w.views()[0]!
+    expect(view).toMatchObject({
+      height: String(answered.at(-1)),
+      observedHeight: String(answered.at(-1)),
+      estimated: false,
+      stale: true,
+      liveUntil: null,
+    })
+    // The chain went on; the view does not pretend to know.
+    expect(c.height()).toBeGreaterThan(answered.at(-1)!)
+    const observedAt = view.observedAt
+    expect(Date.parse(observedAt!)).toBeLessThan(failedAt)
+    await vi.advanceTimersByTimeAsync(10 * 60_000)
+    expect(w.views()[0]).toMatchObject({ height: String(answered.at(-1)), stale: true, observedAt })
+    // The gas price is the reading of the last answered poll, with that poll's time.
+    expect(w.views()[0]!.gasObservedAt).toBe(observedAt)
+    // An answer again: extrapolation resumes from it.
+    c.fail(null)
+    await vi.advanceTimersByTimeAsync(w.intervalMs())
+    expect(w.views()[0]).toMatchObject({ stale: false })
+    expect(Math.abs(Number(w.views()[0]!.height) - c.height())).toBeLessThanOrEqual(2)
+    w.dispose()
+  })
+
+  it('stops at once when the connection state says the RPC endpoint is not answering', async () => {
+    const { c, answered } = observedChain()
+    let answering = true
+    const w = new HeightWatcher({
+      networks: ['alpha'],
+      source: c.source,
+      quotaPerDay: () => 1000,
+      onHeight: () => undefined,
+      answering: () => answering,
+    })
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(w.views()[0]).toMatchObject({ estimated: true, stale: false })
+    answering = false
+    expect(w.views()[0]).toMatchObject({ height: String(answered.at(-1)), estimated: false, stale: true })
+    answering = true
+    expect(w.views()[0]).toMatchObject({ estimated: true, stale: false })
+    w.dispose()
+  })
+
+  it('stops when the poll due has not answered within a few block times (a hanging request)', async () => {
+    const { c, answered } = observedChain()
+    const w = watcher(c.source)
+    w.setVisible(true)
+    await vi.advanceTimersByTimeAsync(60_000)
+    const polls = c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha').length
+    // The next poll hangs: it never answers nor fails.
+    c.source.head = () => new Promise(() => undefined)
+    let hungAt = 0
+    for (let s = 0; s < 3600 && !w.views()[0]!.stale; s++) {
+      await vi.advanceTimersByTimeAsync(1000)
+      hungAt = s
+    }
+    expect(w.views()[0]).toMatchObject({ height: String(answered.at(-1)), estimated: false, stale: true })
+    expect(hungAt).toBeGreaterThan(0)
+    expect(c.calls.filter((x) => x.kind === 'head' && x.network === 'alpha')).toHaveLength(polls)
+    w.dispose()
+  })
+})

@@ -71,12 +71,18 @@ export interface HeightWatcherOptions {
   /** Fewest milliseconds between two events of one network. Default 1000. */
   tickMs?: number
   onHeight: (view: HeightView) => void
+  /**
+   * Whether the network's RPC endpoint answers as far as the connection state knows (read at
+   * each view): false stops the extrapolation at once. Default: always.
+   */
+  answering?: (network: string) => boolean
   log?: Logger
 }
 
 interface NetworkState {
   estimator: ChainEstimator
   gasPriceWei: string | null
+  gasAt: number | null
   nextPollAt: number
   polling: boolean
   /** Block-time seed requests made (at most 3 per session, only after failed requests; a refused seed is not asked again). */
@@ -110,6 +116,14 @@ interface NetworkState {
  * the baseline grows. Between polls the height is extrapolated (marked `estimated`); every
  * answer that carries a block number corrects it for free; `stale` when polls fail or stop.
  */
+/**
+ * A poll that has not answered this many block times after it was due stops the extrapolation;
+ * the header shows an extrapolation only this many block times past its observation.
+ */
+const OVERDUE_BLOCKS = 3
+/** ...plus this, for a request's own round trip. */
+const OVERDUE_SLACK_MS = 2000
+
 /** The defaults of `HeightWatcherOptions` (documented on each field). */
 const WATCHER_DEFAULTS = {
   budgetFraction: 0.1,
@@ -137,6 +151,7 @@ export class HeightWatcher {
       this.#nets.set(network, {
         estimator: new ChainEstimator(),
         gasPriceWei: null,
+        gasAt: null,
         nextPollAt: 0,
         polling: false,
         seeds: 0,
@@ -229,7 +244,10 @@ export class HeightWatcher {
     if (!net || this.#disposed) return
     this.#judgePace(net, height, atMs)
     net.estimator.observe(height, atMs)
-    if (gasPriceWei !== null) net.gasPriceWei = gasPriceWei
+    if (gasPriceWei !== null) {
+      net.gasPriceWei = gasPriceWei
+      net.gasAt = atMs
+    }
     if (!net.polling && net.lastFailedAt === null) {
       const gap = this.#gap(net, this.intervalMs(network))
       if (atMs + gap > net.nextPollAt) {
@@ -255,23 +273,37 @@ export class HeightWatcher {
     this.#timer = null
   }
 
+  /** Re-reads every view (the connection state changed): sends those that changed. */
+  refresh(): void {
+    for (const network of this.#nets.keys()) this.#emit(network)
+  }
+
   #view(network: string): HeightView {
     const net = this.#nets.get(network)!
     const now = this.#clock.now()
-    const est = net.estimator.estimate(now)
     const last = net.estimator.last
+    const bt = net.estimator.blockTimeMs()
     const interval = this.intervalMs()
     const age = last ? now - last.atMs : Infinity
-    const stale =
-      !last || age > 2 * Math.max(interval, net.gapMs) + 60_000 || (net.lastFailedAt !== null && age > interval)
-    const bt = net.estimator.blockTimeMs()
+    // No extrapolation past what is known (docs/decisions/connection-truth.md): once a poll
+    // failed, the endpoint is not answering, or the poll due has not answered within a few
+    // block times, the last observed height is shown with its time.
+    const overdue = now > net.nextPollAt + OVERDUE_BLOCKS * (bt ?? 0) + OVERDUE_SLACK_MS
+    const untrusted = net.lastFailedAt !== null || this.#o.answering?.(network) === false || (last !== null && overdue)
+    const stale = !last || untrusted || age > 2 * Math.max(interval, net.gapMs) + 60_000
+    const est = stale ? (last ? { height: last.height, estimated: false } : null) : net.estimator.estimate(now)
+    const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
+    const liveUntil = last && bt !== null && !stale ? last.atMs + OVERDUE_BLOCKS * bt : null
     return {
       network,
       height: est ? String(est.height) : null,
       estimated: est?.estimated ?? false,
       stale,
+      observedHeight: last ? String(last.height) : null,
+      liveUntil: iso(liveUntil),
       gasPriceWei: net.gasPriceWei,
-      observedAt: last ? new Date(last.atMs).toISOString() : null,
+      gasObservedAt: iso(net.gasAt),
+      observedAt: iso(last?.atMs ?? null),
       blockTimeMs: bt === null ? null : Math.round(bt),
     }
   }
@@ -312,7 +344,10 @@ export class HeightWatcher {
       const wantSeed = !net.seeded && net.seeds < 3 && this.#o.source.batches(network)
       const head = await this.#o.source.head(network, { seed: wantSeed })
       const at = this.#clock.now()
-      net.gasPriceWei = head.gasPriceWei
+      if (head.gasPriceWei !== null) {
+        net.gasPriceWei = head.gasPriceWei
+        net.gasAt = at
+      }
       net.lastFailedAt = null
       net.failures = 0
       this.#judgePace(net, head.height, at)

@@ -20,6 +20,7 @@ import { isRecord } from '@shared/guards'
 import { SAFE_BILLING } from '@shared/domain/billing'
 import { BlockTags } from '../height/block-tags'
 import type { LearntLimitsStore } from '../service/learnt-limits-store'
+import { ConnectionState, type ConnectionStateOptions } from '../service/connection-state'
 
 /** Tuning knobs shared by every profile's services (tests and benchmarks shorten them). */
 export interface RuntimeTuning {
@@ -27,6 +28,8 @@ export interface RuntimeTuning {
     Pick<ServiceClientOptions, 'timeoutMs' | 'maxAttempts' | 'backoffMs' | 'maxRetryWaitMs' | 'maxBodyBytes'>
   >
   freshness?: Partial<Freshness>
+  /** The circuit breaker's pauses (connection-state.ts). */
+  connection?: Pick<ConnectionStateOptions, 'openAfter' | 'firstPauseMs' | 'maxPauseMs'>
   /** Default true: see `queueSafe` in limiter.ts. */
   queueSafe?: boolean
   reserveFraction?: number
@@ -44,7 +47,10 @@ export interface RuntimeDeps {
   log: Logger
   tuning: RuntimeTuning
   onLimiter: (state: LimiterState) => void
-  onReachability: (reachable: boolean, reason: string | null) => void
+  /** After any change of what calls to this profile's endpoints did (ConnectionState). */
+  onConnection: (profileId: string) => void
+  /** Whether "Work offline" is on: nothing is sent while it is. */
+  workOffline: () => boolean
   onHead: (profileId: string, network: string, head: number, atMs: number) => void
   headOf: (profileId: string, network: string) => number | null
   /** A revalidation's head and gas price (DataServiceOptions.onPoll). */
@@ -89,7 +95,12 @@ export class ProfileRuntime {
       log: deps.log,
       clock: deps.clock,
       fetch: deps.fetch,
-      onReachability: deps.onReachability,
+      connection: new ConnectionState({
+        ...deps.tuning.connection,
+        clock: deps.clock,
+        workOffline: deps.workOffline,
+        onChange: () => deps.onConnection(profileId),
+      }),
       learnt: deps.learnt?.forProfile(profileId, () => profile().rpcUrl),
       ...deps.tuning.client,
     })

@@ -48,6 +48,8 @@ const fileSchema = z.object({
   sandbox: z.object({ limits: limitsSchema.nullable(), networks: z.array(networkConfigSchema).max(8) }),
   balanceSpelling: z.record(z.string(), z.enum(['balance', 'balances'])),
   settings: z.object({ allowRemoteIcons: z.boolean() }),
+  // The "Work offline" switch (docs/decisions/work-offline.md); absent in files written before it.
+  workOffline: z.boolean().default(false),
 })
 type SettingsFile = z.infer<typeof fileSchema>
 const WHAT = 'settings'
@@ -60,6 +62,7 @@ const empty = (): SettingsFile => ({
   sandbox: { limits: null, networks: [] },
   balanceSpelling: {},
   settings: { allowRemoteIcons: false },
+  workOffline: false,
 })
 
 const newKeyId = (): string => randomBytes(16).toString('hex')
@@ -319,6 +322,15 @@ export class SettingsStore {
   setSettings(patch: Partial<Settings>): Settings {
     this.#save({ ...this.#data, settings: { ...this.#data.settings, ...patch } })
     return this.settings
+  }
+
+  /** The "Work offline" switch: while on, nothing is sent to the service. */
+  get workOffline(): boolean {
+    return this.#data.workOffline
+  }
+
+  setWorkOffline(on: boolean): void {
+    if (on !== this.#data.workOffline) this.#save({ ...this.#data, workOffline: on })
   }
 
   #newId(name: string): string {

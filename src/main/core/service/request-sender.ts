@@ -8,6 +8,8 @@ import { httpAttempt, type HttpAnswer } from './http-attempt'
 import { followRedirects, HopNotSent } from './redirects'
 import { errorForStatus, MAX_SERVER_PAUSE_MS, utcClock } from './response-errors'
 import type { Endpoint, RequestOptions } from './service-types'
+import { admit } from './circuit-breaker'
+import type { CallOutcome, ConnectionState } from './connection-state'
 
 export interface RequestSenderOptions {
   getKey: () => Promise<string>
@@ -22,14 +24,17 @@ export interface RequestSenderOptions {
   backoffMs: number
   maxRetryWaitMs: number
   maxBodyBytes: number
-  onReachability?: (reachable: boolean, reason: string | null) => void
+  /** What real calls did, per network and endpoint; its breaker decides whether an attempt goes. */
+  connection: ConnectionState
   random: () => number
 }
 
 /** One HTTP request as built for a key: the key goes only into this URL, handed to fetch. */
 export type BuildRequest = (key: string) => Promise<{ url: string; init: RequestInit }>
 
-const RETRYABLE = new Set(['offline', 'timeout', 'server', 'rate-limited'])
+// Not 'timeout': a call that hung for its whole deadline says the service is not answering; the
+// breaker (circuit-breaker.ts) decides when to try again, one probe at a time.
+const RETRYABLE = new Set(['offline', 'server', 'rate-limited'])
 
 /** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
 export function keyTag(key: string): string {
@@ -89,53 +94,81 @@ export class RequestSender {
         }
         return held
       }
-      const permit = await acquire()
+      // The breaker first: while the endpoint is not answering, nothing is counted or sent.
+      const ticket = await admit(o.connection, network, endpoint, options.signal)
+      const report = (outcome: CallOutcome | null): void => {
+        if (!outcome) return
+        o.connection.report(
+          network,
+          endpoint,
+          outcome.kind === 'failed' ? { ...outcome, probe: ticket.probe } : outcome,
+        )
+      }
       let error: AppError
       try {
-        const answer = await followRedirects(
-          { url, init },
-          async (hop, index) => {
-            const held = index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
-            try {
-              return await httpAttempt({
-                ...hop,
-                clock: o.clock,
-                fetch: o.fetch,
-                timeoutMs: o.timeoutMs,
-                maxBodyBytes: o.maxBodyBytes,
-                what,
-              })
-            } finally {
-              held.release()
-            }
-          },
-          what,
-          o.redact,
-        )
-        o.onReachability?.(true, null)
-        const refused = classify?.(answer) ?? null
-        const ok = answer.status >= 200 && answer.status < 300
-        const limited = answer.status === 429 || refused?.kind === 'rate-limited'
-        if (!limited) limiter.noteAccepted()
-        if (ok && !refused) return answer
-        error = refused ?? errorForStatus(answer, what, o.clock.now(), o.redact)
-        if (limited) error = refusalOf(error, limiter.noteRefused())
-      } catch (caught) {
-        if (caught instanceof HopNotSent) throw caught.reason
-        if (!(caught instanceof AppError)) throw caught
-        if (caught.kind === 'offline') o.onReachability?.(false, caught.message)
-        error = caught
+        const permit = await acquire().catch((e: unknown) => {
+          // Only a used-up quota says something of the service here (a queue deadline does not).
+          if (e instanceof AppError && e.kind === 'quota-exhausted') report(outcomeOfError(e, o.clock.now()))
+          throw e
+        })
+        const back = o.connection.leaving(network, endpoint)
+        try {
+          const answer = await followRedirects(
+            { url, init },
+            async (hop, index) => {
+              const held =
+                index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
+              try {
+                return await httpAttempt({
+                  ...hop,
+                  clock: o.clock,
+                  fetch: o.fetch,
+                  timeoutMs: o.timeoutMs,
+                  maxBodyBytes: o.maxBodyBytes,
+                  what,
+                })
+              } finally {
+                held.release()
+              }
+            },
+            what,
+            o.redact,
+          )
+          const refused = classify?.(answer) ?? null
+          const ok = answer.status >= 200 && answer.status < 300
+          const limited = answer.status === 429 || refused?.kind === 'rate-limited'
+          if (!limited) limiter.noteAccepted()
+          if (ok && !refused) {
+            report({ kind: 'answered' })
+            return answer
+          }
+          error = refused ?? errorForStatus(answer, what, o.clock.now(), o.redact)
+          report(outcomeOfError(error, o.clock.now()) ?? { kind: 'answered' })
+          if (limited) error = refusalOf(error, limiter.noteRefused())
+        } catch (caught) {
+          if (caught instanceof HopNotSent) throw caught.reason
+          if (!(caught instanceof AppError)) throw caught
+          report(outcomeOfError(caught, o.clock.now()))
+          error = caught
+        } finally {
+          back()
+          permit.release()
+        }
       } finally {
-        permit.release()
+        ticket.done()
       }
       // Clamped: a Retry-After of years must not freeze the profile (docs/decisions/service-edges.md).
       if (error.kind === 'rate-limited')
         limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
       if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
-      const wait =
+      const backoff =
         error.kind === 'rate-limited'
           ? (error.details.retryAfterMs ?? 1000)
           : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+      // An open breaker lets no attempt go before its next try: the retry waits for it (and is
+      // then its probe), or is not made when that is further off than a retry may wait.
+      const opensAt = o.connection.record(network, endpoint).nextRetryAt
+      const wait = Math.max(backoff, opensAt === null ? 0 : opensAt - o.clock.now())
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
       o.log?.warn(
         `${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
@@ -143,6 +176,31 @@ export class RequestSender {
       if (!retry) throw error
       await sleep(o.clock, wait, options.signal)
     }
+  }
+}
+
+/**
+ * What an error says of the service's health: connection failures and timeouts are failures
+ * the breaker counts; a 5xx answer a failure it does not (the service answers); 401/403 a
+ * refusal; a used-up quota its own state; null for what says nothing (a cancelled call).
+ */
+function outcomeOfError(error: AppError, nowMs: number): CallOutcome | null {
+  switch (error.kind) {
+    case 'offline':
+      return { kind: 'failed', reason: error.message, timedOut: false }
+    case 'server':
+      return { kind: 'failed', reason: error.message, timedOut: false, heard: true }
+    case 'timeout':
+      return { kind: 'failed', reason: error.message, timedOut: true }
+    case 'auth':
+      return { kind: 'refused', reason: error.message }
+    case 'quota-exhausted':
+      return { kind: 'quota', untilMs: nowMs + (error.details.retryAfterMs ?? 0), reason: error.message }
+    case 'cancelled':
+    case 'offline-by-choice':
+      return null
+    default:
+      return { kind: 'answered' }
   }
 }
 

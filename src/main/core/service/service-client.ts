@@ -11,6 +11,7 @@ import { DataApi } from './data-api'
 import { LogRanges } from './log-range'
 import { RequestSender } from './request-sender'
 import { RpcTransport } from './rpc-transport'
+import { ConnectionState } from './connection-state'
 import type { BalanceSpelling, Endpoint, RequestOptions, RpcCallSpec } from './service-types'
 
 export interface ServiceClientOptions {
@@ -36,8 +37,8 @@ export interface ServiceClientOptions {
   maxRetryWaitMs?: number
   /** Largest body accepted. Default 16 MiB. */
   maxBodyBytes?: number
-  /** Called after every attempt: whether the service answered at all. */
-  onReachability?: (reachable: boolean, reason: string | null) => void
+  /** What real calls did per network and endpoint, read by the circuit breaker (default: this client's own). */
+  connection?: ConnectionState
   random?: () => number
   /** Where batch sizes and log-range caps learnt are kept across runs (none: this session only). */
   learnt?: LearntLimits
@@ -66,8 +67,9 @@ const CLIENT_DEFAULTS = {
  * handed to fetch; no message, log line or error carries it.
  */
 export class ServiceClient {
-  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'onReachability' | 'learnt'>> &
-    Pick<ServiceClientOptions, 'log' | 'onReachability'>
+  readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'connection' | 'learnt'>> & Pick<ServiceClientOptions, 'log'>
+  /** What real calls did per network and endpoint (connection-state.ts). */
+  readonly connection: ConnectionState
   readonly #data: DataApi
   /** The JSON-RPC endpoint: calls, batches in the size it takes, refusals in the body. */
   readonly #rpc: RpcTransport
@@ -77,7 +79,12 @@ export class ServiceClient {
   constructor(options: ServiceClientOptions) {
     this.#o = { ...options, ...withDefaults(CLIENT_DEFAULTS, options) }
     const o = this.#o
-    const sender = new RequestSender({ ...o, limiterOf: (network, endpoint) => this.#limiterOf(network, endpoint) })
+    this.connection = options.connection ?? new ConnectionState({ clock: o.clock })
+    const sender = new RequestSender({
+      ...o,
+      connection: this.connection,
+      limiterOf: (network, endpoint) => this.#limiterOf(network, endpoint),
+    })
     this.#data = new DataApi({
       sender,
       profile: o.profile,

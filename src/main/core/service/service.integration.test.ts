@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type {
@@ -8,6 +9,7 @@ import type {
   BridgeCallName,
   BridgeCallOutputs,
   BridgeEventName,
+  ConnectionView,
   TransactionsPage,
 } from '@shared/bridge/contract'
 import type { BridgeError } from '@shared/bridge/errors'
@@ -61,7 +63,10 @@ beforeAll(async () => {
       keychain: undefined,
       keychainService: KEYCHAIN_SERVICE,
       // Short timeouts and backoffs keep the fault tests quick; the defaults are tested elsewhere.
-      tuning: { client: { timeoutMs: 1500, backoffMs: 50, maxAttempts: 2, maxRetryWaitMs: 3000 } },
+      tuning: {
+        client: { timeoutMs: 1500, backoffMs: 50, maxAttempts: 2, maxRetryWaitMs: 3000 },
+        connection: { firstPauseMs: 300 },
+      },
     }),
   )
   core.bridge.subscribe((event, payload) => events.push({ event, payload }))
@@ -275,12 +280,24 @@ describe('core against the sandbox', () => {
       expect((await call('rpc.call', { network: 'alpha', method: 'eth_blockNumber' })).result).toMatch(/^0x/)
     })
 
-    it('slow answers → timeout', async () => {
+    it('slow answers → timeout, not retried; the breaker then holds calls until its probe', async () => {
       await ops.faults({ latency_ms: 2500, match: 'rpc', times: 2 })
       expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({
         kind: 'timeout',
       })
+      // Sent once: the second slow answer is still armed, and the breaker refuses at once.
+      expect(await failure('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).toMatchObject({
+        kind: 'offline',
+        message: expect.stringMatching(/has not answered since .*tries again at/),
+      })
+      const beta = (await call('connection.get', {})).endpoints.find(
+        (e) => e.network === 'beta' && e.endpoint === 'rpc',
+      )
+      expect(beta).toMatchObject({ state: 'not-answering', nextRetryAt: expect.any(String) })
       await ops.clear()
+      // The breaker's first pause (300 ms here) passes for real: the sandbox runs in real time.
+      await sleep(400)
+      expect((await call('rpc.call', { network: 'beta', method: 'eth_blockNumber' })).result).toMatch(/^0x/)
     })
 
     it('dropped connections → offline, and the connectivity event says so', async () => {
@@ -289,12 +306,15 @@ describe('core against the sandbox', () => {
         kind: 'offline',
         message: expect.stringMatching(/dropped/),
       })
-      const connectivity = events
-        .filter((e) => e.event === 'connectivity')
-        .map((e) => (e.payload as { online: boolean }).online)
-      expect(connectivity).toContain(false)
+      const betaRpc = (payload: unknown) =>
+        (payload as ConnectionView).endpoints.find((e) => e.network === 'beta' && e.endpoint === 'rpc')
+      const states = events.filter((e) => e.event === 'connectivity').map((e) => betaRpc(e.payload)?.state)
+      expect(states).toContain('not-answering')
       await call('rpc.call', { network: 'beta', method: 'eth_blockNumber' })
-      expect(events.filter((e) => e.event === 'connectivity').at(-1)!.payload).toEqual({ online: true, reason: null })
+      expect(betaRpc(events.filter((e) => e.event === 'connectivity').at(-1)!.payload)).toMatchObject({
+        state: 'answering',
+        reason: null,
+      })
     })
 
     it('a 429 storm → rate-limited with Retry-After; a single 429 is waited out', async () => {

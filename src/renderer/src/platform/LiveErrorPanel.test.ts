@@ -35,6 +35,24 @@ describe('ErrorPanel', () => {
     w.unmount()
   })
 
+  it('offline by choice: the way forward switches Work offline off, then tries again', async () => {
+    const asked: boolean[] = []
+    t.bridge.handle('connection.setWorkOffline', ({ on }) => {
+      asked.push(on)
+      return { profileId: 'sandbox', workOffline: on, endpoints: [] }
+    })
+    const w = mountWith(ErrorPanel, t, {
+      props: { error: { kind: 'offline-by-choice', message: 'Work offline is on: Chainscope sends nothing.' } },
+    })
+    expect(w.text()).toContain('Work offline is on')
+    await w.get('button.primary').trigger('click')
+    await vi.advanceTimersByTimeAsync(0)
+    expect(w.get('button.primary').text()).toBe('Switch Work offline off')
+    expect(asked).toEqual([false])
+    expect(w.emitted('retry')).toHaveLength(1)
+    w.unmount()
+  })
+
   it('counts from when it was given the error when no arrival time is passed', async () => {
     const w = mountWith(ErrorPanel, t, { props: { error: null } })
     await vi.advanceTimersByTimeAsync(10_000)

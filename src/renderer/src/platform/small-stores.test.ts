@@ -3,6 +3,7 @@ import { makeHeight, makeLimiter, ME, sandboxProfile } from '../testing/samples'
 import { setupTestApp, type TestApp } from '../testing/mount'
 import { useChainStore } from './chain-store'
 import { useClockStore } from './clock-store'
+import type { EndpointConnection } from '@shared/bridge/contract'
 import { useConnectivityStore } from './connectivity-store'
 import { useLimiterStore } from './limiter-store'
 import { useRecentStore } from './recent-store'
@@ -39,11 +40,24 @@ describe('small stores', () => {
     t.bridge.emit('limiter', makeLimiter({ leftToday: 0, usedToday: 1000 }))
     expect(limiter.exhausted).toBe(true)
     expect(limiter.resetsAtMs).toBe(Date.parse('2026-01-02T00:00:00.000Z'))
-    t.bridge.emit('connectivity', { online: false, reason: 'ECONNREFUSED' })
+    const endpoint = (state: EndpointConnection['state']): EndpointConnection => ({
+      network: 'alpha',
+      endpoint: 'rpc',
+      state,
+      lastSuccessAt: null,
+      since: '2026-01-01T07:33:00.000Z',
+      nextRetryAt: state === 'not-answering' ? new Date(Date.now() + 60_000).toISOString() : null,
+      until: null,
+      reason: 'Nothing answers at the service address (connection refused)',
+    })
+    t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: false, endpoints: [endpoint('not-answering')] })
     expect(conn.online).toBe(false)
-    expect(conn.reason).toBe('ECONNREFUSED')
-    t.bridge.emit('connectivity', { online: true, reason: null })
+    expect(conn.reason).toMatch(/^Not answering since \d\d:\d\d · retrying in \d+ s$/)
+    t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: false, endpoints: [endpoint('answering')] })
     expect(conn.online).toBe(true)
+    t.bridge.emit('connectivity', { profileId: 'sandbox', workOffline: true, endpoints: [endpoint('answering')] })
+    expect(conn.online).toBe(false)
+    expect(conn.reason).toBe('Offline by choice')
   })
 
   it('recent: newest first, deduplicated, bounded and robust to bad storage', () => {

@@ -31,7 +31,7 @@ export function useNetworkGate(): ComputedRef<NetworkGate> {
     if (!connectivity.online)
       return {
         blocked: true,
-        reason: `Offline: ${connectivity.reason ?? 'the service cannot be reached'}. Saved copies are shown.`,
+        reason: `${connectivity.reason ?? 'The service cannot be reached'}. Saved copies are shown.`,
       }
     if (limiter.exhausted)
       return {

@@ -1,7 +1,7 @@
 import type { BridgeError, ErrorKind } from '@shared/bridge/errors'
 
 /** What the user can do about an error. */
-export type ErrorAction = 'retry' | 'fix-key' | 'saved-data' | 'none'
+export type ErrorAction = 'retry' | 'fix-key' | 'saved-data' | 'work-online' | 'none'
 
 export interface ErrorDescription {
   title: string
@@ -39,6 +39,11 @@ const TEXT: Record<ErrorKind, { title: string; hint: string; actions: ErrorActio
     title: 'The service cannot be reached',
     hint: 'Check the connection. Anything opened before is shown from saved copies.',
     actions: ['retry', 'saved-data'],
+  },
+  'offline-by-choice': {
+    title: 'Work offline is on',
+    hint: 'Nothing is sent to the service; saved copies are shown. Switch Work offline off to fetch this.',
+    actions: ['work-online', 'saved-data'],
   },
   timeout: {
     title: 'The service did not answer in time',

@@ -170,7 +170,22 @@ describe('transactions store', () => {
     await s.loadMore()
     // The offline answer does not flip connectivity: only main's 'connectivity' event does.
     expect(useConnectivityStore().online).toBe(true)
-    t.bridge.emit('connectivity', { online: false, reason: 'connection refused' })
+    t.bridge.emit('connectivity', {
+      profileId: 'sandbox',
+      workOffline: false,
+      endpoints: [
+        {
+          network: 'alpha',
+          endpoint: 'data',
+          state: 'not-answering',
+          lastSuccessAt: null,
+          since: '2026-01-01T10:00:00.000Z',
+          nextRetryAt: new Date(Date.now() + 60_000).toISOString(),
+          until: null,
+          reason: 'connection refused',
+        },
+      ],
+    })
     expect(useConnectivityStore().online).toBe(false)
     expect(s.items).toHaveLength(100)
   })
