@@ -1,6 +1,6 @@
 /**
  * What main knows of the service's endpoints from the outcome of real calls
- * (ARCHITECTURE.md "Connection truth"): one record per network and endpoint, pushed as the
+ * (docs/architecture.md "Connection truth"): one record per network and endpoint, pushed as the
  * `connectivity` event. The header and every "as of" read it; main's circuit breaker reads the
  * same records.
  */

@@ -16,7 +16,7 @@ export interface ConnectionPublisherOptions {
 
 /**
  * The active profile's connection records and the Work offline switch, as the one
- * `connectivity` event (ARCHITECTURE.md "Connection truth"); an unchanged view is not sent again.
+ * `connectivity` event (docs/architecture.md "Connection truth"); an unchanged view is not sent again.
  */
 export class ConnectionPublisher {
   readonly #o: ConnectionPublisherOptions

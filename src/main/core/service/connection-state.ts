@@ -61,7 +61,7 @@ const CLEAR = { since: null, failures: 0, nextRetryAt: null, pauseMs: 0, until: 
 const DEFAULTS = { clock: systemClock, openAfter: 3, firstPauseMs: 10_000, maxPauseMs: 60_000, holdAfterMs: 2000 }
 
 /**
- * The one record of what real calls to each network's endpoints did (ARCHITECTURE.md
+ * The one record of what real calls to each network's endpoints did (docs/architecture.md
  * "Connection truth"): the request sender reports every attempt's outcome here, the circuit
  * breaker (circuit-breaker.ts) reads it before every attempt, and the core publishes it.
  */

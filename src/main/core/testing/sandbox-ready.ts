@@ -1,5 +1,5 @@
 /**
- * A sandbox's ready line (sandbox-api.md) for stand-in sandboxes: small scripts that speak the
+ * A sandbox's ready line (sandbox/README.md) for stand-in sandboxes: small scripts that speak the
  * start-up protocol without the chains. Test support only.
  */
 export const SANDBOX_READY = {

@@ -1,7 +1,7 @@
 import type { ConnectionView, EndpointConnection } from '@shared/bridge/contract'
 import { formatClock, parseTime } from '../ui/time'
 
-/** What the header says of the connection, from main's one event (ARCHITECTURE.md "Connection truth"). */
+/** What the header says of the connection, from main's one event (docs/architecture.md "Connection truth"). */
 export interface ConnectionSummary {
   kind: 'online' | 'unknown' | 'not-answering' | 'refused' | 'quota' | 'offline-by-choice'
   /** Short, visible words: "Online", "Not answering since 07:33 · retrying in 40 s". */
