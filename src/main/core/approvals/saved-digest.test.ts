@@ -69,12 +69,12 @@ const txArb = fc
 
 describe('approvals digests kept beside the pages', () => {
   let dir: string
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'approval-digests-'))
   })
   afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('a digest kept as JSON and read back equals the one made from the page', () => {
+  it('a digest kept as JSON and read back equals the one made from the page', async () => {
     // A page names each party once: their order in it is not kept (see fromSaved).
     const byHash = (d: PageDigest) => ({ ...d, parties: d.parties.toSorted((a, b) => a.hash.localeCompare(b.hash)) })
     fc.assert(
@@ -151,7 +151,7 @@ describe('approvals digests kept beside the pages', () => {
       rows: { token: { address: string }; spender: { address: string }; allowance: string | null }[]
     }) => v.rows.map((r) => [r.token.address, r.spender.address, r.allowance])
 
-    beforeEach(() => {
+    beforeEach(async () => {
       reads = []
       warn.mockClear()
       // A scan found a grant by log in a loaded transaction: its time comes from the page's digest.
@@ -163,10 +163,11 @@ describe('approvals digests kept beside the pages', () => {
         logIndex: '0x0',
         transactionHash: makeTx(3).hash,
       }
-      new ScanStore(dir).set(ScanStore.key('p', 'alpha', ME), {
+      await new ScanStore(dir).set(ScanStore.key('p', 'alpha', ME), {
         scannedTo: 999,
         anchor: { block: 999, hash: `0x${'ab'.repeat(32)}` },
         approvals: foldApprovals(eventsFromLogs([logged], ME), new Map()),
+        skippedLogs: 0,
       })
     })
 

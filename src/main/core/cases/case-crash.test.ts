@@ -22,8 +22,8 @@ describe('cases under SIGKILL', () => {
   it('a writer killed mid-write leaves the last good file, which opens without recovery', async () => {
     const data = join(dir, 'data')
     const seed = new CaseStore({ dataDir: data })
-    const c = seed.create('Case', { address: addr(`0x${'1'.repeat(40)}`), network: 'alpha' })
-    seed.setNotes(c.id, 'gen-0')
+    const c = await seed.create('Case', { address: addr(`0x${'1'.repeat(40)}`), network: 'alpha' })
+    await seed.setNotes(c.id, 'gen-0')
     let lastSaved = 0
     let midWrite = 0
     for (let round = 0; round < 20; round++) {

@@ -13,7 +13,7 @@ import {
 import type { Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { exportCase, parseCaseImport } from './case-io'
 
 type CasesFile = { version: 1; cases: CaseFile[] }
@@ -23,6 +23,8 @@ export interface CaseStoreOptions {
   dataDir: string
   now?: () => number
   onChange?: (cases: CaseFile[]) => void
+  /** A test's faulty disk and clock. */
+  faults?: FileFaults
 }
 
 /** An address of a case as the bridge hands it over: parsed (lowercase, checked) already. */
@@ -41,7 +43,6 @@ export class CaseStore {
   readonly #file: VersionedFile<CasesFile>
   readonly #now: () => number
   readonly #onChange: CaseStoreOptions['onChange']
-  #cases: CaseFile[]
   readonly notice: string | null
 
   constructor(options: CaseStoreOptions) {
@@ -54,19 +55,16 @@ export class CaseStore {
       migrate: (raw) => casesFileSchema.parse(raw),
       empty: () => ({ version: 1, cases: [] }),
       now: this.#now,
+      ...options.faults,
     })
-    const loaded = this.#file.load()
-    this.#cases = loaded.data.cases
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
   }
 
   list(): CaseFile[] {
-    return structuredClone(this.#cases)
+    return structuredClone(this.#file.data.cases)
   }
 
-  create(name: string, first?: AddressRef): CaseFile {
-    if (this.#cases.length >= CASE_LIMITS.cases)
-      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
+  async create(name: string, first?: AddressRef): Promise<CaseFile> {
     const at = this.#iso()
     const c: CaseFile = {
       id: randomUUID(),
@@ -77,20 +75,22 @@ export class CaseStore {
       notes: '',
       graph: emptyGraphState(),
     }
-    this.#commit([...this.#cases, c])
-    return structuredClone(c)
+    await this.#commit((cases) => [...roomFor(cases), c])
+    return this.#copy(c.id)
   }
 
-  rename(id: string, name: string): CaseFile {
+  rename(id: string, name: string): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, name: name.trim() }))
   }
 
-  delete(id: string): void {
-    this.#find(id)
-    this.#commit(this.#cases.filter((c) => c.id !== id))
+  async delete(id: string): Promise<void> {
+    await this.#commit((cases) => {
+      find(cases, id)
+      return cases.filter((c) => c.id !== id)
+    })
   }
 
-  addAddress(id: string, a: AddressRef & { label?: string; note?: string }): CaseFile {
+  addAddress(id: string, a: AddressRef & { label?: string; note?: string }): Promise<CaseFile> {
     return this.#change(id, (c) => {
       const r = ref(a)
       if (c.addresses.some((x) => same(x, r))) throw new AppError('conflict', 'This address is in the case already.')
@@ -101,7 +101,7 @@ export class CaseStore {
     })
   }
 
-  updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): CaseFile {
+  updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): Promise<CaseFile> {
     return this.#change(id, (c) => {
       const at = c.addresses.findIndex((x) => same(x, a))
       if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
@@ -115,61 +115,74 @@ export class CaseStore {
     })
   }
 
-  removeAddress(id: string, a: AddressRef): CaseFile {
+  removeAddress(id: string, a: AddressRef): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, a)) }))
   }
 
-  setNotes(id: string, notes: string): CaseFile {
+  setNotes(id: string, notes: string): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, notes }))
   }
 
-  setGraph(id: string, graph: GraphState): CaseFile {
+  setGraph(id: string, graph: GraphState): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, graph: structuredClone(graph) }))
   }
 
   export(id: string): ExportFile {
-    return exportCase(this.#find(id))
+    return exportCase(find(this.#file.data.cases, id))
   }
 
   /** Adds the case in the file as a new case (a new id), so an import never replaces one. */
-  import(text: string): CaseFile {
+  async import(text: string): Promise<CaseFile> {
     const c = parseCaseImport(text)
-    if (this.#cases.length >= CASE_LIMITS.cases)
-      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
-    const taken = new Set(this.#cases.map((x) => x.name))
-    let name = c.name
-    for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
-    const added = { ...c, id: randomUUID(), name }
-    this.#commit([...this.#cases, added])
-    return structuredClone(added)
+    const id = randomUUID()
+    await this.#commit((cases) => {
+      const taken = new Set(cases.map((x) => x.name))
+      let name = c.name
+      for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
+      return [...roomFor(cases), { ...c, id, name }]
+    })
+    return this.#copy(id)
   }
 
-  #find(id: string): CaseFile {
-    const c = this.#cases.find((x) => x.id === id)
-    if (!c) throw new AppError('not-found', 'This case no longer exists.')
-    return c
+  #copy(id: string): CaseFile {
+    return structuredClone(find(this.#file.data.cases, id))
   }
 
-  #change(id: string, f: (c: CaseFile) => CaseFile): CaseFile {
-    const next = { ...f(this.#find(id)), updatedAt: this.#iso() }
-    this.#commit(this.#cases.map((c) => (c.id === id ? next : c)))
-    return structuredClone(next)
+  async #change(id: string, f: (c: CaseFile) => CaseFile): Promise<CaseFile> {
+    await this.#commit((cases) => {
+      const next = { ...f(find(cases, id)), updatedAt: this.#iso() }
+      return cases.map((c) => (c.id === id ? next : c))
+    })
+    return this.#copy(id)
   }
 
   #iso(): string {
     return new Date(this.#now()).toISOString()
   }
 
-  #commit(cases: CaseFile[]): void {
+  /** The cases as `change` makes them from the current ones, current only once saved. */
+  async #commit(change: (cases: CaseFile[]) => CaseFile[]): Promise<void> {
     try {
-      this.#file.save({ version: CASES_VERSION, cases })
+      await this.#file.update((file) => ({ version: CASES_VERSION, cases: change(file.cases) }))
     } catch (error) {
       if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
     }
-    this.#cases = cases
     this.#onChange?.(this.list())
   }
+}
+
+function find(cases: readonly CaseFile[], id: string): CaseFile {
+  const c = cases.find((x) => x.id === id)
+  if (!c) throw new AppError('not-found', 'This case no longer exists.')
+  return c
+}
+
+/** The cases, when there is room for one more. */
+function roomFor(cases: CaseFile[]): CaseFile[] {
+  if (cases.length >= CASE_LIMITS.cases)
+    throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
+  return cases
 }
 
 /** Only the address and network of a ref that may carry more (the bridge's label and note). */

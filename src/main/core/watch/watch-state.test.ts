@@ -61,7 +61,7 @@ function fakeRuntime(logs: unknown[], head = 100, quantity = 1n): CheckRuntime {
 }
 
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watch-state-'))
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
@@ -101,7 +101,9 @@ describe('WatchStateStore', () => {
     const delta = state.addresses[stateKey('alpha', A)]!.tokenDeltas[`erc1155|${TOKEN}`]!
     expect(delta).toBe((UINT256_MAX * 1000n).toString())
     expect(delta).toHaveLength(81)
-    new WatchStateStore(dir).save('p', state)
+    const store = new WatchStateStore(dir)
+    store.save('p', state)
+    await store.settled()
     const again = new WatchStateStore(dir)
     expect(again.notice).toBeNull()
     expect(again.profile('p')).toEqual(state)
@@ -109,7 +111,7 @@ describe('WatchStateStore', () => {
 })
 
 describe('token deltas', () => {
-  it('are held within ±(2^320 - 1), the most any node can make them sum to', () => {
+  it('are held within ±(2^320 - 1), the most any node can make them sum to', async () => {
     expect(addTokenDelta(undefined, 5n)).toBe('5')
     expect(addTokenDelta('-3', 1n)).toBe('-2')
     expect(addTokenDelta(TOKEN_DELTA_MAX.toString(), 1n)).toBe(TOKEN_DELTA_MAX.toString())
@@ -186,6 +188,7 @@ describe('WatchStateStore property', () => {
               }
               store.save('p', state)
             }
+            await store.settled()
             const again = new WatchStateStore(dir)
             expect(again.notice).toBeNull()
             expect(again.profile('p')).toEqual(store.profile('p'))
