@@ -16,7 +16,7 @@ import { eventsFromLogs } from './approval-events'
 import { foldApprovals } from './approval-fold'
 import { ApprovalsService, type ApprovalsRuntime } from './approvals-service'
 import { digestOf, type PageDigest } from './page-digests'
-import { fromSaved, approvalsDigester, savedDigestSchema, toSaved } from './saved-digest'
+import { DIGEST_TEXT_MAX, fromSaved, approvalsDigester, savedDigestSchema, toSaved } from './saved-digest'
 import { ScanStore } from './scan-store'
 
 const TOKENS = ['0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000ab']
@@ -243,6 +243,21 @@ describe('approvals digests kept beside the pages', () => {
       reads = []
       expect((await service().view(runtime, 'alpha', OWNER)).rows).toEqual(expected.rows)
       expect(reads).toEqual([])
+    })
+
+    it('a party name longer than any digest text is kept cut: the digest written is one its reader takes, each opening', async () => {
+      const long = 'N'.repeat(DIGEST_TEXT_MAX + 50_000)
+      const page = [approve(1, TOKENS[0]!, SPENDERS[0]!, 5n), makeTx(2, { to: party(SPENDERS[0]!, { name: long }) })]
+      const store = storeOf()
+      await write(store, null, page)
+      for (let opening = 0; opening < 2; opening++) {
+        const view = await service().view(runtime, 'alpha', OWNER)
+        expect(reads).toEqual([])
+        expect(warn).not.toHaveBeenCalled()
+        expect(view.rows.find((r) => r.spender.address === SPENDERS[0])!.spender.name).toBe(
+          long.slice(0, DIGEST_TEXT_MAX),
+        )
+      }
     })
 
     it("goes with its page: removed with the profile's snapshots", async () => {
