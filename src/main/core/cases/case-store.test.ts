@@ -56,9 +56,9 @@ describe('CaseStore', () => {
   it('refuses the same address twice on one network, and keeps the file unchanged', async () => {
     const store = open()
     const c = await store.create('x', { address: addr(A), network: 'alpha' })
-    const before = readFileSync(join(dir, 'cases.json'), 'utf8')
+    const before = readFileSync(join(dir, 'cases', `${c.id}.json`), 'utf8')
     await expect(store.addAddress(c.id, { address: addr(A), network: 'alpha' })).rejects.toThrow(/in the case already/)
-    expect(readFileSync(join(dir, 'cases.json'), 'utf8')).toBe(before)
+    expect(readFileSync(join(dir, 'cases', `${c.id}.json`), 'utf8')).toBe(before)
   })
 
   it('exports a case as one file that imports back equal, as a new case beside the first', async () => {
@@ -97,11 +97,11 @@ describe('CaseStore', () => {
     const store = open()
     const c = await store.create('One')
     await store.rename(c.id, 'Two')
-    writeFileSync(join(dir, 'cases.json'), '{"version":1,"cases":[{"id":')
+    writeFileSync(join(dir, 'cases', `${c.id}.json`), '{"version":1,"case":{"id":')
     const again = open()
     expect(again.notice).toMatch(/restored from its backup/)
     expect(again.list().map((x) => x.name)).toEqual(['One'])
-    expect(readdirSync(dir).some((f) => f.startsWith('cases.json.damaged-'))).toBe(true)
+    expect(readdirSync(join(dir, 'cases')).some((f) => f.startsWith(`${c.id}.json.damaged-`))).toBe(true)
   })
 
   it('leaves a file from a newer Chainscope untouched and refuses to change it', async () => {
@@ -111,6 +111,44 @@ describe('CaseStore', () => {
     expect(store.notice).toMatch(/newer version/)
     await expect(store.create('x')).rejects.toThrow(/newer version/)
     expect(readFileSync(join(dir, 'cases.json'), 'utf8')).toBe(newer)
+  })
+
+  it('moves the cases of an earlier version’s single cases.json into one file each, keeping that file aside', async () => {
+    const store = open()
+    const one = await store.create('One', { address: addr(A), network: 'alpha' })
+    const two = await store.create('Two')
+    const single = JSON.stringify({ version: 1, cases: [one, two] })
+    rmSync(join(dir, 'cases'), { recursive: true })
+    writeFileSync(join(dir, 'cases.json'), single)
+    const moved = open()
+    expect(moved.notice).toBeNull()
+    const byId = (cs: { id: string }[]) => cs.toSorted((a, b) => a.id.localeCompare(b.id))
+    expect(byId(moved.list())).toEqual(byId([one, two]))
+    expect(readdirSync(join(dir, 'cases')).sort()).toEqual([`${one.id}.json`, `${two.id}.json`].sort())
+    expect(readFileSync(join(dir, 'cases.json.moved-to-cases-folder'), 'utf8')).toBe(single)
+    await moved.rename(two.id, 'Three')
+    expect(
+      open()
+        .list()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['One', 'Three'])
+  })
+
+  it('writes only the case that changed: a case of many addresses is not rewritten when another changes', async () => {
+    const store = open()
+    const big = await store.create('Big')
+    for (let i = 0; i < 20; i++)
+      await store.addAddress(big.id, { address: addr(`0x${(i + 1).toString(16).padStart(40, '0')}`), network: 'alpha' })
+    const small = await store.create('Small')
+    const bigFile = readFileSync(join(dir, 'cases', `${big.id}.json`), 'utf8')
+    await store.setNotes(small.id, 'only this one')
+    expect(readFileSync(join(dir, 'cases', `${big.id}.json`), 'utf8')).toBe(bigFile)
+    expect(
+      open()
+        .list()
+        .find((c) => c.id === small.id)!.notes,
+    ).toBe('only this one')
   })
 
   it('starts a case with the default graph state for the flow graph to fill', async () => {

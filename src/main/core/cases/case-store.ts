@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import type { ExportFile } from '@shared/bridge/contract'
 import {
   CASE_LIMITS,
-  CASES_VERSION,
-  casesFileSchema,
   emptyGraphState,
   type CaseAddress,
   type CaseFile,
@@ -13,13 +10,12 @@ import {
 import type { Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
-import { VersionedFile, type FileFaults } from '../util/versioned-file'
+import type { FileFaults } from '../util/versioned-file'
+import { CaseFiles } from './case-files'
 import { exportCase, parseCaseImport } from './case-io'
 
-type CasesFile = { version: 1; cases: CaseFile[] }
-
 export interface CaseStoreOptions {
-  /** The file is `<dataDir>/cases.json`, its backup `cases.json.bak`. */
+  /** The files are `<dataDir>/cases/<id>.json`, each with its backup (case-files.ts). */
   dataDir: string
   now?: () => number
   onChange?: (cases: CaseFile[]) => void
@@ -34,37 +30,30 @@ export interface AddressRef {
 }
 
 /**
- * Cases, kept like the watchlists (versioned-file.ts): every change is made on a copy, checked
- * against the one schema, written atomically with a backup of the last good file, and only
- * then made current, so a refused or failed write changes nothing. A case reads nothing from
+ * Cases, one file each (case-files.ts): every change is computed from the case as saved, checked
+ * against the one schema, written atomically with a backup, and only then made current, so a
+ * refused or failed write changes nothing. Changes run one at a time. A case reads nothing from
  * the network: opening one offline shows all it holds, and its addresses open from the cache.
  */
 export class CaseStore {
-  readonly #file: VersionedFile<CasesFile>
+  readonly #files: CaseFiles
   readonly #now: () => number
   readonly #onChange: CaseStoreOptions['onChange']
+  #queue: Promise<unknown> = Promise.resolve()
   readonly notice: string | null
 
   constructor(options: CaseStoreOptions) {
     this.#now = options.now ?? Date.now
     this.#onChange = options.onChange
-    this.#file = new VersionedFile<CasesFile>({
-      path: join(options.dataDir, 'cases.json'),
-      version: CASES_VERSION,
-      label: 'cases',
-      migrate: (raw) => casesFileSchema.parse(raw),
-      empty: () => ({ version: 1, cases: [] }),
-      now: this.#now,
-      ...options.faults,
-    })
-    this.notice = this.#file.load().notice
+    this.#files = new CaseFiles({ dataDir: options.dataDir, now: this.#now, faults: options.faults })
+    this.notice = this.#files.notice
   }
 
   list(): CaseFile[] {
-    return structuredClone(this.#file.data.cases)
+    return structuredClone(this.#files.list())
   }
 
-  async create(name: string, first?: AddressRef): Promise<CaseFile> {
+  create(name: string, first?: AddressRef): Promise<CaseFile> {
     const at = this.#iso()
     const c: CaseFile = {
       id: randomUUID(),
@@ -75,8 +64,10 @@ export class CaseStore {
       notes: '',
       graph: emptyGraphState(),
     }
-    await this.#commit((cases) => [...roomFor(cases), c])
-    return this.#copy(c.id)
+    return this.#commit(async () => {
+      this.#assertRoom()
+      return this.#files.put(c.id, () => c)
+    })
   }
 
   rename(id: string, name: string): Promise<CaseFile> {
@@ -84,9 +75,10 @@ export class CaseStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.#commit((cases) => {
-      find(cases, id)
-      return cases.filter((c) => c.id !== id)
+    await this.#commit(async () => {
+      find(this.#files.list(), id)
+      await this.#files.remove(id)
+      return null
     })
   }
 
@@ -128,47 +120,55 @@ export class CaseStore {
   }
 
   export(id: string): ExportFile {
-    return exportCase(find(this.#file.data.cases, id))
+    return exportCase(find(this.#files.list(), id))
   }
 
   /** Adds the case in the file as a new case (a new id), so an import never replaces one. */
   async import(text: string): Promise<CaseFile> {
     const c = parseCaseImport(text)
     const id = randomUUID()
-    await this.#commit((cases) => {
-      const taken = new Set(cases.map((x) => x.name))
+    return this.#commit(async () => {
+      this.#assertRoom()
+      const taken = new Set(this.#files.list().map((x) => x.name))
       let name = c.name
       for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
-      return [...roomFor(cases), { ...c, id, name }]
+      return this.#files.put(id, () => ({ ...c, id, name }))
     })
-    return this.#copy(id)
   }
 
-  #copy(id: string): CaseFile {
-    return structuredClone(find(this.#file.data.cases, id))
+  #change(id: string, f: (c: CaseFile) => CaseFile): Promise<CaseFile> {
+    return this.#commit(() =>
+      this.#files.put(id, (c) => {
+        if (!c) throw new AppError('not-found', 'This case no longer exists.')
+        return { ...f(c), updatedAt: this.#iso() }
+      }),
+    )
   }
 
-  async #change(id: string, f: (c: CaseFile) => CaseFile): Promise<CaseFile> {
-    await this.#commit((cases) => {
-      const next = { ...f(find(cases, id)), updatedAt: this.#iso() }
-      return cases.map((c) => (c.id === id ? next : c))
-    })
-    return this.#copy(id)
+  #assertRoom(): void {
+    if (this.#files.size >= CASE_LIMITS.cases)
+      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
   }
 
   #iso(): string {
     return new Date(this.#now()).toISOString()
   }
 
-  /** The cases as `change` makes them from the current ones, current only once saved. */
-  async #commit(change: (cases: CaseFile[]) => CaseFile[]): Promise<void> {
-    try {
-      await this.#file.update((file) => ({ version: CASES_VERSION, cases: change(file.cases) }))
-    } catch (error) {
-      if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
-      throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
-    }
-    this.#onChange?.(this.list())
+  /** Runs one change after the one before; memory (the files' data) changes only once it is written. */
+  #commit<R extends CaseFile | null>(run: () => Promise<R>): Promise<R> {
+    const done = this.#queue.then(async () => {
+      let result: R
+      try {
+        result = await run()
+      } catch (error) {
+        if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
+        throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
+      }
+      this.#onChange?.(this.list())
+      return result === null ? result : structuredClone(result)
+    })
+    this.#queue = done.catch(() => undefined)
+    return done
   }
 }
 
@@ -176,13 +176,6 @@ function find(cases: readonly CaseFile[], id: string): CaseFile {
   const c = cases.find((x) => x.id === id)
   if (!c) throw new AppError('not-found', 'This case no longer exists.')
   return c
-}
-
-/** The cases, when there is room for one more. */
-function roomFor(cases: CaseFile[]): CaseFile[] {
-  if (cases.length >= CASE_LIMITS.cases)
-    throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
-  return cases
 }
 
 /** Only the address and network of a ref that may carry more (the bridge's label and note). */

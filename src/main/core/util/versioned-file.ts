@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import * as promises from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
@@ -275,13 +276,17 @@ export class VersionedFile<T extends { version: number }> {
     await this.#writing
   }
 
-  async #apply(change: (current: T) => T): Promise<T> {
+  #assertWritable(): void {
     if (this.#readOnly) {
       throw new AppError(
         'conflict',
         `The ${this.#o.label} file belongs to a newer version of Chainscope or cannot be replaced safely; this version does not change it.`,
       )
     }
+  }
+
+  async #apply(change: (current: T) => T): Promise<T> {
+    this.#assertWritable()
     const next = change(this.#data)
     if (next === this.#data) return next
     const text = JSON.stringify(next, null, 1)
@@ -299,19 +304,49 @@ export class VersionedFile<T extends { version: number }> {
     return check.data
   }
 
+  /**
+   * Removes the file and its backup: the backup first, so a crash between leaves the file (still
+   * there, as if not removed), never a lone backup that the next start would restore. Within the
+   * deadline; afterwards `data` is empty.
+   */
+  remove(): Promise<void> {
+    const run = this.#queue.then(async () => {
+      this.#assertWritable()
+      await this.#onDisk(async ({ fs = promises, signal }) => {
+        await fs.rm(this.backupPath, { force: true })
+        signal.throwIfAborted()
+        await fs.rm(this.#o.path, { force: true })
+      })
+      this.#lastGood = null
+      this.#data = this.#o.empty()
+    })
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
   /** The backup, then the file; given up (and never renamed into place) past the deadline. */
-  async #write(text: string): Promise<void> {
+  #write(text: string): Promise<void> {
+    const backup = this.#lastGood
+    return this.#onDisk(async (options) => {
+      if (backup !== null && backup !== text) await writeFileAtomic(this.backupPath, backup, options)
+      await writeFileAtomic(this.#o.path, text, options)
+    })
+  }
+
+  /**
+   * Runs `op` after every earlier one has settled (two never race on the file), and refuses it
+   * past the deadline: its signal is then aborted, so it stops before its next step.
+   */
+  async #onDisk(op: (options: { fs?: WriteFs; signal: AbortSignal }) => Promise<void>): Promise<void> {
     const o = this.#o
     const ms = o.deadlineMs ?? SAVE_DEADLINE_MS
     const clock = o.clock ?? systemClock
     const stop = new AbortController()
-    const options = { fs: o.fs, signal: stop.signal }
-    const backup = this.#lastGood
-    const write = this.#writing.then(async () => {
-      if (backup !== null && backup !== text) await writeFileAtomic(this.backupPath, backup, options)
-      await writeFileAtomic(o.path, text, options)
+    const done = this.#writing.then(() => {
+      stop.signal.throwIfAborted()
+      return op({ fs: o.fs, signal: stop.signal })
     })
-    this.#writing = write.catch(() => undefined)
+    this.#writing = done.catch(() => undefined)
     let timer: unknown
     const late = new Promise<never>((_, reject) => {
       timer = clock.setTimeout(() => {
@@ -320,7 +355,7 @@ export class VersionedFile<T extends { version: number }> {
       }, ms)
     })
     try {
-      await Promise.race([write, late])
+      await Promise.race([done, late])
     } catch (error) {
       throw new DiskWriteError(o.label, error)
     } finally {
