@@ -148,7 +148,7 @@ const log = fc.oneof(
 )
 
 describe('WatchStateStore property', () => {
-  it('whatever checks, looks and settings the watch makes, the file written loads back equal', async () => {
+  it('whatever checks, looks and settings the watch makes, valid or refused, memory and the file agree after each, and load back equal', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -165,6 +165,8 @@ describe('WatchStateStore property', () => {
               periodic: fc.boolean(),
               budgetFraction: fc.double({ min: 0.001, max: 0.5, noNaN: true }),
             }),
+            // A state the file could not hold: refused, and nothing changes.
+            fc.record({ op: fc.constant('bad' as const), budgetFraction: fc.constantFrom(0, 2, Number.NaN) }),
           ),
           { minLength: 1, maxLength: 10 },
         ),
@@ -182,11 +184,20 @@ describe('WatchStateStore property', () => {
                 })
               } else if (o.op === 'seen') {
                 for (const [k, s] of Object.entries(state.addresses)) state.addresses[k] = markSeen(s, o.head)
+              } else if (o.op === 'bad') {
+                const before = store.profile('p')
+                expect(() => store.save('p', { ...state, budgetFraction: o.budgetFraction })).toThrow(
+                  expect.objectContaining({ kind: 'invalid-input' }),
+                )
+                expect(store.profile('p')).toEqual(before)
+                continue
               } else {
                 state.periodic = o.periodic
                 state.budgetFraction = o.budgetFraction
               }
               store.save('p', state)
+              await store.settled()
+              expect(new WatchStateStore(dir).profile('p')).toEqual(store.profile('p'))
             }
             await store.settled()
             const again = new WatchStateStore(dir)
