@@ -211,7 +211,7 @@ export class SettingsStore {
     this.#remembering = Promise.all([this.#remembering, saving])
   }
 
-  /** Every save of what was learnt has settled (tests, and a clean close). */
+  /** Every save of what was learnt is decided, each within the save deadline (tests, a clean close). */
   async settled(): Promise<void> {
     await this.#remembering
   }

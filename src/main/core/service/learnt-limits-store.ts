@@ -73,9 +73,9 @@ export class LearntLimitsStore {
     this.notice = this.#file.load().notice
   }
 
-  /** Every save made so far has settled (tests, and a clean close). */
+  /** Every save made so far is decided: written or refused, each within the save deadline (tests, a clean close). */
   settled(): Promise<void> {
-    return this.#file.settled()
+    return this.#file.decided()
   }
 
   /** One profile's memory; `rpcUrl` is read at each use (the profile's address may change). */

@@ -270,7 +270,12 @@ export class VersionedFile<T extends { version: number }> {
     return run
   }
 
-  /** Every update asked so far and every write made (given up or not) has settled. */
+  /** Every update asked so far is decided: saved or refused, each within the deadline. */
+  async decided(): Promise<void> {
+    await this.#queue
+  }
+
+  /** Every update asked so far and every write made (one given up too) has settled; may wait on a hung disk. */
   async settled(): Promise<void> {
     await this.#queue
     await this.#writing

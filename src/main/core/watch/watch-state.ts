@@ -139,9 +139,9 @@ export class WatchStateStore {
       )
   }
 
-  /** Every save made so far has settled. */
+  /** Every save made so far is decided: written or refused, each within the save deadline. */
   settled(): Promise<void> {
-    return this.#file.settled()
+    return this.#file.decided()
   }
 }
 
