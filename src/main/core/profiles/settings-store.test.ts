@@ -1,8 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SettingsStore } from './settings-store'
+import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
+import { DiskReports } from '../util/disk-error'
 
 let dir: string
 beforeEach(async () => {
@@ -123,6 +125,20 @@ describe('SettingsStore', () => {
     } finally {
       rmSync(other, { recursive: true, force: true })
     }
+  })
+
+  it('keeps what it learnt for the session when the disk refuses it, told once in plain words', async () => {
+    mkdirSync(join(dir, 'settings.json', 'blocker'), { recursive: true })
+    const told: string[] = []
+    const store = new SettingsStore(dir, new DiskReports((m) => told.push(m)))
+    store.spelling(SANDBOX_PROFILE_ID).set('balances')
+    await store.settled()
+    expect(store.spelling(SANDBOX_PROFILE_ID).get()).toBe('balances')
+    expect(told).toEqual([
+      expect.stringMatching(
+        /^Chainscope could not save the settings: a folder stands where a data file should be\. It goes on working from memory; what it learned/,
+      ),
+    ])
   })
 
   it('gives profiles of an older file their own entry, pointing once at the old one', async () => {

@@ -178,13 +178,18 @@ export class SettingsStore {
    * refuses it, nothing changes and they are told why. What was learnt is saved with it.
    */
   async #save(change: Change): Promise<void> {
-    const learnt = [...this.#learnt]
     try {
-      await this.#file.update((current) => change(learnt.reduce((d, f) => f(d), current)))
+      await this.#write(change)
     } catch (error) {
       if (!(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The settings could not be saved (${error.problem}); nothing was changed.`)
     }
+  }
+
+  /** `change` on what is current with what was learnt, written; what was learnt is then saved. */
+  async #write(change: Change): Promise<void> {
+    const learnt = [...this.#learnt]
+    await this.#file.update((current) => change(learnt.reduce((d, f) => f(d), current)))
     this.#learnt = this.#learnt.filter((f) => !learnt.includes(f))
     this.#disk.saved(WHAT)
   }
@@ -196,8 +201,8 @@ export class SettingsStore {
    */
   #remember(change: Change): void {
     this.#learnt.push(change)
-    const saved = this.#save((d) => d).catch((error: unknown) => {
-      if (error instanceof AppError && error.kind === 'internal') {
+    const saved = this.#write((d) => d).catch((error: unknown) => {
+      if (error instanceof DiskWriteError) {
         this.#disk.failed(WHAT, error, 'what it learned about the services is kept until it closes.')
         return
       }
