@@ -363,7 +363,12 @@ export class CoreServices {
     // The saved files do not wait on the sandbox's stop, which may take its stop timeout (a
     // start under way is cancelled and its process waited for): the host's deadline may end the
     // dispose first.
-    await Promise.all([this.sandbox.dispose(), this.snapshots.flush().then(() => this.search.close())])
+    await Promise.all([this.sandbox.dispose(), this.snapshots.flush().then(() => this.search.close()), this.settled()])
+  }
+
+  /** Every save nobody waits for (what the app learnt about the services) has settled. */
+  async settled(): Promise<void> {
+    await Promise.all([this.settings.settled(), this.#learnt.settled()])
   }
 
   #profilesChanged(): void {

@@ -56,6 +56,8 @@ export interface ApprovalScanState {
   billing: Billing
   /** The most blocks one call may span, where the provider has named a cap. */
   logCap: number | null
+  /** Logs the scan read but left out: not well-formed approval logs of the address (a hostile or broken provider). */
+  skippedLogs: number
 }
 
 export interface ApprovalsView {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { approvalsAbi, MAX_UINT256 } from '@shared/domain/approvals'
 import { addressTopic, APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC } from '@shared/domain/events'
 import { makeTx, ME, OTHER, party } from '@shared/testing/service-samples'
-import { eventsFromLogs, eventsFromTransactions } from './approval-events'
+import { eventsFromLogs, eventsFromTransactions, readApprovalLogs } from './approval-events'
 import { foldApprovals } from './approval-fold'
 
 const TOKEN = '0x00000000000000000000000000000000000000aa'
@@ -32,7 +32,7 @@ function log(block: number, index: number, topics: string[], data = '0x', addres
 const word = (n: bigint) => encodeAbiParameters([{ type: 'uint256' }], [n])
 
 describe('approvals from decoded calls', () => {
-  it('reads approve from decoded_input, and from raw_input when the service decoded nothing', () => {
+  it('reads approve from decoded_input, and from raw_input when the service decoded nothing', async () => {
     const decoded = call(1, TOKEN, '0x', {
       decoded_input: {
         method_call: 'approve(address spender, uint256 value)',
@@ -52,7 +52,7 @@ describe('approvals from decoded calls', () => {
     expect(events[0]).toMatchObject({ source: 'call', via: 'approve', block: 101, tx: decoded.hash })
   })
 
-  it('skips failed calls, calls others sent, and permits for someone else; keeps a permit for the owner sent by anyone', () => {
+  it('skips failed calls, calls others sent, and permits for someone else; keeps a permit for the owner sent by anyone', async () => {
     const permit = (owner: string) =>
       encodeFunctionData({
         abi: approvalsAbi,
@@ -70,7 +70,7 @@ describe('approvals from decoded calls', () => {
     expect(events[0]).toMatchObject({ via: 'permit', spender: ROUTER, change: { op: 'set', amount: 77n } })
   })
 
-  it('folds increase and decrease on a known base, and tells revoked and re-approved apart', () => {
+  it('folds increase and decrease on a known base, and tells revoked and re-approved apart', async () => {
     const inc = encodeFunctionData({ abi: approvalsAbi, functionName: 'increaseAllowance', args: [ROUTER, 30n] })
     const dec = encodeFunctionData({ abi: approvalsAbi, functionName: 'decreaseAllowance', args: [ROUTER, 50n] })
     const op = (on: boolean) =>
@@ -101,7 +101,7 @@ describe('approvals from decoded calls', () => {
     expect(byKey[`erc20:${OTHER}`]!.grant!.tx).toBe(txs[7]!.hash)
   })
 
-  it('an approve on an ERC-721 the app knows is a single-token approval; on an unknown token it may be either', () => {
+  it('an approve on an ERC-721 the app knows is a single-token approval; on an unknown token it may be either', async () => {
     const txs = [call(1, NFT, approve(ROUTER, 9n)), call(2, TOKEN, approve(ROUTER, 9n))]
     const [nft, unknown] = foldApprovals(eventsFromTransactions(txs, ME), new Map([[NFT, 'ERC-721']]))
     expect(nft).toMatchObject({ kind: 'nft', tokenId: 9n, spender: ROUTER })
@@ -111,7 +111,7 @@ describe('approvals from decoded calls', () => {
 
 describe('approvals from logs', () => {
   const me = addressTopic(ME)
-  it('reads ERC-20 (three topics), ERC-721 per token (four) and operators, only where topic 1 is the owner', () => {
+  it('reads ERC-20 (three topics), ERC-721 per token (four) and operators, only where topic 1 is the owner', async () => {
     const logs = [
       log(10, 0, [APPROVAL_TOPIC, me, addressTopic(ROUTER)], word(MAX_UINT256)),
       log(11, 3, [APPROVAL_TOPIC, me, addressTopic(OTHER), word(7n)], '0x', NFT),
@@ -129,7 +129,24 @@ describe('approvals from logs', () => {
     ])
   })
 
-  it('folds an ERC-721 approval moved to the zero address as revoked, and a log over the call of the same transaction', () => {
+  it('counts the logs it skips, a transaction hash that is not 32 bytes among them; a removed log is not counted', async () => {
+    const good = log(10, 0, [APPROVAL_TOPIC, me, addressTopic(ROUTER)], word(5n))
+    const logs = [
+      good,
+      { ...good, transactionHash: `0x${'a'.repeat(300)}` },
+      { ...good, transactionHash: `0x${'a'.repeat(62)}` },
+      { ...good, transactionHash: 7 },
+      { ...good, address: 'not an address' },
+      { ...good, removed: true },
+      log(13, 0, [APPROVAL_TOPIC, addressTopic(OTHER), addressTopic(ROUTER)], word(5n)),
+      null,
+    ]
+    const read = readApprovalLogs(logs, ME)
+    expect(read.events.map((e) => e.tx)).toEqual([good.transactionHash])
+    expect(read.skipped).toBe(6)
+  })
+
+  it('folds an ERC-721 approval moved to the zero address as revoked, and a log over the call of the same transaction', async () => {
     const zero = addressTopic('0x0000000000000000000000000000000000000000')
     const logs = [
       log(20, 0, [APPROVAL_TOPIC, me, addressTopic(OTHER), word(7n)], '0x', NFT),

@@ -1,7 +1,8 @@
 import { decodeFunctionData } from 'viem'
-import type { Transaction } from '@shared/domain/service-schemas'
 import { APPROVAL_SELECTORS, approvalsAbi } from '@shared/domain/approvals'
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, topicAddress } from '@shared/domain/events'
+import { txHash, type Transaction } from '@shared/domain/service-schemas'
+import { isRecord } from '@shared/guards'
 
 /**
  * One change an owner made to an approval, read from a call it sent or from a log:
@@ -147,43 +148,61 @@ const word = (data: unknown): bigint | null =>
 /**
  * Approval changes in `Approval` / `ApprovalForAll` logs whose topic 1 is the owner. An
  * ERC-20 `Approval` has three topics and the allowance in its data; an ERC-721 one has four
- * (the token id indexed) and no data. Logs that fit neither shape are left out, not guessed.
+ * (the token id indexed) and no data. Logs that fit neither shape are left out, not guessed, and
+ * counted in `skipped` (a log removed by a reorganisation is left out uncounted): a value the
+ * saved scan could not hold (a transaction hash that is not 32 bytes) is refused here, where it
+ * enters, not found when the scan is saved (issue 43).
  */
-export function eventsFromLogs(logs: readonly unknown[], owner: string): ApprovalEvent[] {
+export function readApprovalLogs(
+  logs: readonly unknown[],
+  owner: string,
+): { events: ApprovalEvent[]; skipped: number } {
   const me = owner.toLowerCase()
   const events: ApprovalEvent[] = []
+  let skipped = 0
   for (const item of logs) {
-    if (typeof item !== 'object' || item === null) continue
-    const log = item as RawLog
-    const token = lower(log.address)
-    const topics = Array.isArray(log.topics) ? (log.topics as unknown[]) : []
-    const tx = typeof log.transactionHash === 'string' ? log.transactionHash.toLowerCase() : null
-    if (!token || !tx || log.removed === true || topicAddress(topics[1] as string) !== me) continue
-    const spender = topicAddress(topics[2] as string)
-    if (!spender) continue
-    let c: ApprovalChange | null = null
-    if (topics[0] === APPROVAL_TOPIC && topics.length === 3) {
-      const amount = word(log.data)
-      if (amount !== null) c = { op: 'set', amount }
-    } else if (topics[0] === APPROVAL_TOPIC && topics.length === 4) {
-      const tokenId = typeof topics[3] === 'string' ? word(topics[3]) : null
-      if (tokenId !== null) c = { op: 'nft', tokenId }
-    } else if (topics[0] === APPROVAL_FOR_ALL_TOPIC && topics.length === 3) {
-      const on = word(log.data)
-      if (on !== null) c = { op: 'operator', on: on !== 0n }
-    }
-    if (!c) continue
-    events.push({
-      token,
-      spender,
-      change: c,
-      source: 'log',
-      via: 'log',
-      tx,
-      block: hexNumber(log.blockNumber),
-      index: hexNumber(log.logIndex) ?? 0,
-      timestamp: null,
-    })
+    const event = isRecord(item) && item.removed === true ? undefined : logEvent(item, me)
+    if (event) events.push(event)
+    else if (event === null) skipped++
   }
-  return events
+  return { events, skipped }
+}
+
+/** `readApprovalLogs`'s events alone. */
+export const eventsFromLogs = (logs: readonly unknown[], owner: string): ApprovalEvent[] =>
+  readApprovalLogs(logs, owner).events
+
+/** One log's change, or null when it is not a well-formed approval log of `me`. */
+function logEvent(item: unknown, me: string): ApprovalEvent | null {
+  if (!isRecord(item)) return null
+  const log = item as RawLog
+  const token = lower(log.address)
+  const topics = Array.isArray(log.topics) ? (log.topics as unknown[]) : []
+  const tx = txHash.safeParse(log.transactionHash)
+  if (!token || !tx.success || topicAddress(topics[1] as string) !== me) return null
+  const spender = topicAddress(topics[2] as string)
+  if (!spender) return null
+  let c: ApprovalChange | null = null
+  if (topics[0] === APPROVAL_TOPIC && topics.length === 3) {
+    const amount = word(log.data)
+    if (amount !== null) c = { op: 'set', amount }
+  } else if (topics[0] === APPROVAL_TOPIC && topics.length === 4) {
+    const tokenId = typeof topics[3] === 'string' ? word(topics[3]) : null
+    if (tokenId !== null) c = { op: 'nft', tokenId }
+  } else if (topics[0] === APPROVAL_FOR_ALL_TOPIC && topics.length === 3) {
+    const on = word(log.data)
+    if (on !== null) c = { op: 'operator', on: on !== 0n }
+  }
+  if (!c) return null
+  return {
+    token,
+    spender,
+    change: c,
+    source: 'log',
+    via: 'log',
+    tx: tx.data.toLowerCase(),
+    block: hexNumber(log.blockNumber),
+    index: hexNumber(log.logIndex) ?? 0,
+    timestamp: null,
+  }
 }

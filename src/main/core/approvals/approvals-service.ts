@@ -15,7 +15,7 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
-import { eventsFromLogs } from './approval-events'
+import { readApprovalLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
 import { riskOf, stateReads, type ApprovalState } from './approval-state'
@@ -153,6 +153,7 @@ export class ApprovalsService {
       remainingUnits: client.unitsFor(network, scan?.anchor ? 2 : 1) + calls * client.unitsFor(network, 1) + state,
       billing,
       logCap: cap,
+      skippedLogs: scan?.skippedLogs ?? 0,
     }
   }
 
@@ -198,7 +199,7 @@ export class ApprovalsService {
         `${network}'s RPC endpoint did not answer block ${saved.anchor.block}${anchored && !anchored.ok ? ` (${anchored.message})` : ''}, so the scan could not check its chain; what it read is kept. Try again.`,
       )
     const same = saved?.anchor && anchored?.ok && blockOf(anchored.result)?.hash === saved.anchor.hash
-    if (saved && !same) this.#o.scans.drop(key)
+    if (saved && !same) await this.#o.scans.drop(key)
     return { head, start: same ? saved.scannedTo + 1 : 0 }
   }
 
@@ -224,11 +225,13 @@ export class ApprovalsService {
         signal,
         meter,
         // Saved part by part: a stop, a refusal or a crash keeps every range already read.
-        onPart: (logs, _from, to) => {
+        onPart: async (logs, _from, to) => {
           // Only the approvals the logs leave are kept, so the file grows with them, not with the logs.
-          const before = this.#o.scans.get(key)?.approvals ?? []
-          const approvals = foldApprovals(eventsFromLogs(logs, address), new Map(), before)
-          this.#o.scans.set(key, { scannedTo: to, anchor: head, approvals })
+          const before = this.#o.scans.get(key)
+          const read = readApprovalLogs(logs, address)
+          const approvals = foldApprovals(read.events, new Map(), before?.approvals ?? [])
+          const skippedLogs = (before?.skippedLogs ?? 0) + read.skipped
+          await this.#o.scans.set(key, { scannedTo: to, anchor: head, approvals, skippedLogs })
           // A stop takes effect between parts, even where no request waits in a queue to be dropped.
           if (signal.aborted) throw new AppError('cancelled', 'The scan was stopped.')
         },

@@ -16,7 +16,7 @@ import { eventsFromLogs } from './approval-events'
 import { foldApprovals } from './approval-fold'
 import { ApprovalsService, type ApprovalsRuntime } from './approvals-service'
 import { digestOf, type PageDigest } from './page-digests'
-import { fromSaved, approvalsDigester, savedDigestSchema, toSaved } from './saved-digest'
+import { DIGEST_TEXT_MAX, fromSaved, approvalsDigester, savedDigestSchema, toSaved } from './saved-digest'
 import { ScanStore } from './scan-store'
 
 const TOKENS = ['0x00000000000000000000000000000000000000aa', '0x00000000000000000000000000000000000000ab']
@@ -69,12 +69,12 @@ const txArb = fc
 
 describe('approvals digests kept beside the pages', () => {
   let dir: string
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'approval-digests-'))
   })
   afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('a digest kept as JSON and read back equals the one made from the page', () => {
+  it('a digest kept as JSON and read back equals the one made from the page', async () => {
     // A page names each party once: their order in it is not kept (see fromSaved).
     const byHash = (d: PageDigest) => ({ ...d, parties: d.parties.toSorted((a, b) => a.hash.localeCompare(b.hash)) })
     fc.assert(
@@ -152,7 +152,7 @@ describe('approvals digests kept beside the pages', () => {
       rows: { token: { address: string }; spender: { address: string }; allowance: string | null }[]
     }) => v.rows.map((r) => [r.token.address, r.spender.address, r.allowance])
 
-    beforeEach(() => {
+    beforeEach(async () => {
       reads = []
       warn.mockClear()
       // A scan found a grant by log in a loaded transaction: its time comes from the page's digest.
@@ -164,10 +164,11 @@ describe('approvals digests kept beside the pages', () => {
         logIndex: '0x0',
         transactionHash: makeTx(3).hash,
       }
-      new ScanStore(dir).set(ScanStore.key('p', 'alpha', ME), {
+      await new ScanStore(dir).set(ScanStore.key('p', 'alpha', ME), {
         scannedTo: 999,
         anchor: { block: 999, hash: `0x${'ab'.repeat(32)}` },
         approvals: foldApprovals(eventsFromLogs([logged], ME), new Map()),
+        skippedLogs: 0,
       })
     })
 
@@ -243,6 +244,21 @@ describe('approvals digests kept beside the pages', () => {
       reads = []
       expect((await service().view(runtime, 'alpha', OWNER)).rows).toEqual(expected.rows)
       expect(reads).toEqual([])
+    })
+
+    it('a party name longer than any digest text is kept cut: the digest written is one its reader takes, each opening', async () => {
+      const long = 'N'.repeat(DIGEST_TEXT_MAX + 50_000)
+      const page = [approve(1, TOKENS[0]!, SPENDERS[0]!, 5n), makeTx(2, { to: party(SPENDERS[0]!, { name: long }) })]
+      const store = storeOf()
+      await write(store, null, page)
+      for (let opening = 0; opening < 2; opening++) {
+        const view = await service().view(runtime, 'alpha', OWNER)
+        expect(reads).toEqual([])
+        expect(warn).not.toHaveBeenCalled()
+        expect(view.rows.find((r) => r.spender.address === SPENDERS[0])!.spender.name).toBe(
+          long.slice(0, DIGEST_TEXT_MAX),
+        )
+      }
     })
 
     it("goes with its page: removed with the profile's snapshots", async () => {

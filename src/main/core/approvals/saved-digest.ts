@@ -6,8 +6,13 @@ import type { PartyFacts } from './approval-parties'
 import { digestOf, type PageDigest } from './page-digests'
 import { savedUint, savedVia, uintText, uintValue } from './saved-approval-parts'
 
-// Bounds well above what a service sends: a digest that fails them is made again from its page.
-const text = z.string().max(100_000)
+/**
+ * The longest text a digest keeps: well above what a service sends. One bound for the writer
+ * (`toSaved` cuts every text to it) and the reader (the schema), so no digest is written that
+ * its reader refuses (issue 43, finding 4): a longer name is kept cut, not refused on each reading.
+ */
+export const DIGEST_TEXT_MAX = 100_000
+const text = z.string().max(DIGEST_TEXT_MAX)
 const time = text.nullable()
 
 const changeSchema = z.discriminatedUnion('op', [
@@ -101,15 +106,30 @@ function pairs(flat: readonly (string | null)[]): [hash: string, timestamp: stri
   return out
 }
 
+const cut = <T extends string | null | undefined>(s: T): T =>
+  (typeof s === 'string' && s.length > DIGEST_TEXT_MAX ? s.slice(0, DIGEST_TEXT_MAX) : s) as T
+
+/** A party or token with each of its texts (and tags) cut to `DIGEST_TEXT_MAX`. */
+function cutTexts<T extends object>(facts: T): T {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(facts))
+    out[k] = Array.isArray(v) ? v.map((x) => cut(x as string)) : cut(v as string)
+  return out as T
+}
+
+/**
+ * The digest as it is saved, checked by the schema its reader uses: one the reader would refuse
+ * throws here (the snapshot store then writes none), never reaches the disk.
+ */
 export function toSaved(d: PageDigest): SavedPage {
-  return {
+  return savedDigestSchema.parse({
     transactions: d.transactions,
     events: d.events.map((e) => ({ ...e, change: savedChange(e.change) })),
     times: d.times.flat(),
     plain: d.parties.filter(isPlain).map((p) => p.hash),
-    parties: d.parties.filter((p) => !isPlain(p)),
-    tokens: d.tokens,
-  }
+    parties: d.parties.filter((p) => !isPlain(p)).map(cutTexts),
+    tokens: d.tokens.map(cutTexts),
+  })
 }
 
 export function fromSaved(p: SavedPage): PageDigest {

@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { lowerAddressSchema } from '@shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
-import { VersionedFile } from '../util/versioned-file'
+import { AppError } from '../util/app-error'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { eventsFromLogs } from './approval-events'
 import { foldApprovals, type ApprovalCandidate, type GrantMark } from './approval-fold'
 import { savedUint, savedVia, uintText, uintValue } from './saved-approval-parts'
@@ -43,6 +44,8 @@ const scanSchema = z.object({
   scannedTo: z.number().int().min(-1),
   anchor: anchorSchema.nullable(),
   approvals: z.array(approvalSchema),
+  /** Logs read that were not well-formed approval logs (approval-events.ts); absent before it was kept. */
+  skippedLogs: z.number().int().min(0).optional(),
 })
 
 const fileSchema = z.object({ version: z.literal(VERSION), scans: z.record(z.string(), scanSchema) })
@@ -58,6 +61,8 @@ export interface ScanProgress {
   scannedTo: number
   anchor: ChainAnchor | null
   approvals: ApprovalCandidate[]
+  /** Logs the scan read and left out, not being well-formed approval logs of the owner. */
+  skippedLogs: number
 }
 
 const toSaved = (c: ApprovalCandidate): SavedApproval => ({
@@ -129,20 +134,18 @@ function migrate(raw: { version: number }): ScanFile {
  */
 export class ScanStore {
   readonly #file: VersionedFile<ScanFile>
-  readonly #data: ScanFile
   readonly notice: string | null
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, options: FileFaults = {}) {
     this.#file = new VersionedFile<ScanFile>({
       path: join(dataDir, 'approval-scans.json'),
       version: VERSION,
       label: 'approval scans',
       migrate,
       empty: () => ({ version: VERSION, scans: {} }),
+      ...options,
     })
-    const loaded = this.#file.load()
-    this.#data = loaded.data
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
   }
 
   static key(profileId: string, network: string, owner: string): string {
@@ -151,23 +154,44 @@ export class ScanStore {
 
   /** A fresh copy each time: callers fold on from it. */
   get(key: string): ScanProgress | null {
-    const scan = this.#data.scans[key]
-    return scan ? { scannedTo: scan.scannedTo, anchor: scan.anchor, approvals: scan.approvals.map(fromSaved) } : null
+    const scans = this.#file.data.scans
+    const scan = Object.hasOwn(scans, key) ? scans[key] : undefined
+    return scan
+      ? {
+          scannedTo: scan.scannedTo,
+          anchor: scan.anchor && { ...scan.anchor },
+          approvals: scan.approvals.map(fromSaved),
+          skippedLogs: scan.skippedLogs ?? 0,
+        }
+      : null
   }
 
-  set(key: string, progress: ScanProgress): void {
-    this.#data.scans[key] = {
+  /**
+   * Saves one scan's progress. The scan is checked alone first, so a scan the file could not
+   * hold is refused naming it, and nothing (memory or file) changes: the other scans go on.
+   */
+  async set(key: string, progress: ScanProgress): Promise<void> {
+    const scan = scanSchema.safeParse({
       scannedTo: progress.scannedTo,
       anchor: progress.anchor,
       approvals: progress.approvals.map(toSaved),
-    }
-    this.#file.save(this.#data)
+      skippedLogs: progress.skippedLogs,
+    })
+    if (!scan.success)
+      throw new AppError(
+        'invalid-input',
+        `Nothing was saved: this scan's progress would not load again (${scan.error.issues[0]?.path.map(String).join('.') ?? ''}: ${scan.error.issues[0]?.message ?? 'invalid'}).`,
+      )
+    await this.#file.update((file) => ({ ...file, scans: { ...file.scans, [key]: scan.data } }))
   }
 
   /** Forgets a scan whose chain changed under it. */
-  drop(key: string): void {
-    if (!(key in this.#data.scans)) return
-    delete this.#data.scans[key]
-    this.#file.save(this.#data)
+  async drop(key: string): Promise<void> {
+    await this.#file.update((file) => {
+      if (!Object.hasOwn(file.scans, key)) return file
+      const scans = { ...file.scans }
+      delete scans[key]
+      return { ...file, scans }
+    })
   }
 }

@@ -58,7 +58,7 @@ export function bridgeHandlers(
     'watchlists.list': () => s.watchlists.list(),
     'watchlists.create': ({ name }) => s.watchlists.create(name),
     'watchlists.rename': ({ id, name }) => s.watchlists.rename(id, name),
-    'watchlists.delete': ({ id }) => (s.watchlists.delete(id), null),
+    'watchlists.delete': async ({ id }) => (await s.watchlists.delete(id), null),
     'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, entry),
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
@@ -76,7 +76,7 @@ export function bridgeHandlers(
     'cases.list': () => s.cases.list(),
     'cases.create': ({ name, first }) => s.cases.create(name, first),
     'cases.rename': ({ id, name }) => s.cases.rename(id, name),
-    'cases.delete': ({ id }) => (s.cases.delete(id), null),
+    'cases.delete': async ({ id }) => (await s.cases.delete(id), null),
     'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, a),
     'cases.updateAddress': ({ id, address, network, ...patch }) =>
       s.cases.updateAddress(id, { address, network }, patch),

@@ -22,8 +22,9 @@ describe('cases under SIGKILL', () => {
   it('a writer killed mid-write leaves the last good file, which opens without recovery', async () => {
     const data = join(dir, 'data')
     const seed = new CaseStore({ dataDir: data })
-    const c = seed.create('Case', { address: addr(`0x${'1'.repeat(40)}`), network: 'alpha' })
-    seed.setNotes(c.id, 'gen-0')
+    const c = await seed.create('Case', { address: addr(`0x${'1'.repeat(40)}`), network: 'alpha' })
+    await seed.setNotes(c.id, 'gen-0')
+    const folder = join(data, 'cases')
     let lastSaved = 0
     let midWrite = 0
     for (let round = 0; round < 20; round++) {
@@ -47,13 +48,13 @@ describe('cases under SIGKILL', () => {
       }
       const [, signal] = await exited
       expect(signal, `round ${round}: ${stderr}`).toBe('SIGKILL')
-      if (readdirSync(data).some((f) => f.endsWith('.tmp'))) midWrite++
-      const doc = JSON.parse(readFileSync(join(data, 'cases.json'), 'utf8')) as { cases: { notes: string }[] }
-      expect(Number(/^gen-(\d+)/.exec(doc.cases[0]!.notes)?.[1])).toBeGreaterThanOrEqual(lastSaved)
+      if (readdirSync(folder).some((f) => f.endsWith('.tmp'))) midWrite++
+      const doc = JSON.parse(readFileSync(join(folder, `${c.id}.json`), 'utf8')) as { case: { notes: string } }
+      expect(Number(/^gen-(\d+)/.exec(doc.case.notes)?.[1])).toBeGreaterThanOrEqual(lastSaved)
       const reopened = new CaseStore({ dataDir: data })
       expect(reopened.notice).toBeNull()
       expect(reopened.list()[0]!.addresses).toHaveLength(1)
-      expect(readdirSync(data).filter((f) => f.endsWith('.tmp'))).toEqual([])
+      expect(readdirSync(folder).filter((f) => f.endsWith('.tmp'))).toEqual([])
     }
     // Every self-killed round died inside a write, with its temp file left behind.
     expect(midWrite).toBeGreaterThanOrEqual(10)

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { join } from 'node:path'
 import type { ExportFile } from '@shared/bridge/contract'
 import {
   CASE_LIMITS,
-  CASES_VERSION,
-  casesFileSchema,
   emptyGraphState,
   type CaseAddress,
   type CaseFile,
@@ -13,16 +10,17 @@ import {
 import type { Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
-import { VersionedFile } from '../util/versioned-file'
+import type { FileFaults } from '../util/versioned-file'
+import { CaseFiles } from './case-files'
 import { exportCase, parseCaseImport } from './case-io'
 
-type CasesFile = { version: 1; cases: CaseFile[] }
-
 export interface CaseStoreOptions {
-  /** The file is `<dataDir>/cases.json`, its backup `cases.json.bak`. */
+  /** The files are `<dataDir>/cases/<id>.json`, each with its backup (case-files.ts). */
   dataDir: string
   now?: () => number
   onChange?: (cases: CaseFile[]) => void
+  /** A test's faulty disk and clock. */
+  faults?: FileFaults
 }
 
 /** An address of a case as the bridge hands it over: parsed (lowercase, checked) already. */
@@ -32,41 +30,30 @@ export interface AddressRef {
 }
 
 /**
- * Cases, kept like the watchlists (versioned-file.ts): every change is made on a copy, checked
- * against the one schema, written atomically with a backup of the last good file, and only
- * then made current, so a refused or failed write changes nothing. A case reads nothing from
+ * Cases, one file each (case-files.ts): every change is computed from the case as saved, checked
+ * against the one schema, written atomically with a backup, and only then made current, so a
+ * refused or failed write changes nothing. Changes run one at a time. A case reads nothing from
  * the network: opening one offline shows all it holds, and its addresses open from the cache.
  */
 export class CaseStore {
-  readonly #file: VersionedFile<CasesFile>
+  readonly #files: CaseFiles
   readonly #now: () => number
   readonly #onChange: CaseStoreOptions['onChange']
-  #cases: CaseFile[]
+  #queue: Promise<unknown> = Promise.resolve()
   readonly notice: string | null
 
   constructor(options: CaseStoreOptions) {
     this.#now = options.now ?? Date.now
     this.#onChange = options.onChange
-    this.#file = new VersionedFile<CasesFile>({
-      path: join(options.dataDir, 'cases.json'),
-      version: CASES_VERSION,
-      label: 'cases',
-      migrate: (raw) => casesFileSchema.parse(raw),
-      empty: () => ({ version: 1, cases: [] }),
-      now: this.#now,
-    })
-    const loaded = this.#file.load()
-    this.#cases = loaded.data.cases
-    this.notice = loaded.notice
+    this.#files = new CaseFiles({ dataDir: options.dataDir, now: this.#now, faults: options.faults })
+    this.notice = this.#files.notice
   }
 
   list(): CaseFile[] {
-    return structuredClone(this.#cases)
+    return structuredClone(this.#files.list())
   }
 
-  create(name: string, first?: AddressRef): CaseFile {
-    if (this.#cases.length >= CASE_LIMITS.cases)
-      throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
+  create(name: string, first?: AddressRef): Promise<CaseFile> {
     const at = this.#iso()
     const c: CaseFile = {
       id: randomUUID(),
@@ -77,20 +64,25 @@ export class CaseStore {
       notes: '',
       graph: emptyGraphState(),
     }
-    this.#commit([...this.#cases, c])
-    return structuredClone(c)
+    return this.#commit(async () => {
+      this.#assertRoom()
+      return this.#files.put(c.id, () => c)
+    })
   }
 
-  rename(id: string, name: string): CaseFile {
+  rename(id: string, name: string): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, name: name.trim() }))
   }
 
-  delete(id: string): void {
-    this.#find(id)
-    this.#commit(this.#cases.filter((c) => c.id !== id))
+  async delete(id: string): Promise<void> {
+    await this.#commit(async () => {
+      find(this.#files.list(), id)
+      await this.#files.remove(id)
+      return null
+    })
   }
 
-  addAddress(id: string, a: AddressRef & { label?: string; note?: string }): CaseFile {
+  addAddress(id: string, a: AddressRef & { label?: string; note?: string }): Promise<CaseFile> {
     return this.#change(id, (c) => {
       const r = ref(a)
       if (c.addresses.some((x) => same(x, r))) throw new AppError('conflict', 'This address is in the case already.')
@@ -101,7 +93,7 @@ export class CaseStore {
     })
   }
 
-  updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): CaseFile {
+  updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): Promise<CaseFile> {
     return this.#change(id, (c) => {
       const at = c.addresses.findIndex((x) => same(x, a))
       if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
@@ -115,61 +107,75 @@ export class CaseStore {
     })
   }
 
-  removeAddress(id: string, a: AddressRef): CaseFile {
+  removeAddress(id: string, a: AddressRef): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, a)) }))
   }
 
-  setNotes(id: string, notes: string): CaseFile {
+  setNotes(id: string, notes: string): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, notes }))
   }
 
-  setGraph(id: string, graph: GraphState): CaseFile {
+  setGraph(id: string, graph: GraphState): Promise<CaseFile> {
     return this.#change(id, (c) => ({ ...c, graph: structuredClone(graph) }))
   }
 
   export(id: string): ExportFile {
-    return exportCase(this.#find(id))
+    return exportCase(find(this.#files.list(), id))
   }
 
   /** Adds the case in the file as a new case (a new id), so an import never replaces one. */
-  import(text: string): CaseFile {
+  async import(text: string): Promise<CaseFile> {
     const c = parseCaseImport(text)
-    if (this.#cases.length >= CASE_LIMITS.cases)
+    const id = randomUUID()
+    return this.#commit(async () => {
+      this.#assertRoom()
+      const taken = new Set(this.#files.list().map((x) => x.name))
+      let name = c.name
+      for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
+      return this.#files.put(id, () => ({ ...c, id, name }))
+    })
+  }
+
+  #change(id: string, f: (c: CaseFile) => CaseFile): Promise<CaseFile> {
+    return this.#commit(() =>
+      this.#files.put(id, (c) => {
+        if (!c) throw new AppError('not-found', 'This case no longer exists.')
+        return { ...f(c), updatedAt: this.#iso() }
+      }),
+    )
+  }
+
+  #assertRoom(): void {
+    if (this.#files.size >= CASE_LIMITS.cases)
       throw new AppError('invalid-input', `Chainscope keeps at most ${CASE_LIMITS.cases} cases; delete one first.`)
-    const taken = new Set(this.#cases.map((x) => x.name))
-    let name = c.name
-    for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
-    const added = { ...c, id: randomUUID(), name }
-    this.#commit([...this.#cases, added])
-    return structuredClone(added)
-  }
-
-  #find(id: string): CaseFile {
-    const c = this.#cases.find((x) => x.id === id)
-    if (!c) throw new AppError('not-found', 'This case no longer exists.')
-    return c
-  }
-
-  #change(id: string, f: (c: CaseFile) => CaseFile): CaseFile {
-    const next = { ...f(this.#find(id)), updatedAt: this.#iso() }
-    this.#commit(this.#cases.map((c) => (c.id === id ? next : c)))
-    return structuredClone(next)
   }
 
   #iso(): string {
     return new Date(this.#now()).toISOString()
   }
 
-  #commit(cases: CaseFile[]): void {
-    try {
-      this.#file.save({ version: CASES_VERSION, cases })
-    } catch (error) {
-      if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
-      throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
-    }
-    this.#cases = cases
-    this.#onChange?.(this.list())
+  /** Runs one change after the one before; memory (the files' data) changes only once it is written. */
+  #commit<R extends CaseFile | null>(run: () => Promise<R>): Promise<R> {
+    const done = this.#queue.then(async () => {
+      let result: R
+      try {
+        result = await run()
+      } catch (error) {
+        if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
+        throw new AppError('internal', `The case could not be saved (${diskProblem(error)}); nothing was changed.`)
+      }
+      this.#onChange?.(this.list())
+      return result === null ? result : structuredClone(result)
+    })
+    this.#queue = done.catch(() => undefined)
+    return done
   }
+}
+
+function find(cases: readonly CaseFile[], id: string): CaseFile {
+  const c = cases.find((x) => x.id === id)
+  if (!c) throw new AppError('not-found', 'This case no longer exists.')
+  return c
 }
 
 /** Only the address and network of a ref that may carry more (the bridge's label and note). */

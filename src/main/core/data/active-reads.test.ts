@@ -43,8 +43,8 @@ afterEach(() => core.dispose())
 /** A service profile at the scripted server, active, with a session key. */
 async function activate(): Promise<string> {
   const s = core.services
-  const { profile } = s.settings.save(serviceAt(server.url))
-  s.settings.activate(profile.id)
+  const { profile } = await s.settings.save(serviceAt(server.url))
+  await s.settings.activate(profile.id)
   s.profilesChanged()
   await s.keys.set(s.settings.keyRef(profile.id), KEY, true)
   return profile.id

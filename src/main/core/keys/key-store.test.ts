@@ -158,7 +158,7 @@ describe('KeyStore and a key an earlier version stored under the profile id', ()
     const legacyRef = (): KeyRef => ({
       profileId: 'old-id',
       account: 'new-entry',
-      legacy: { account: 'old-id', done: () => settled++ },
+      legacy: { account: 'old-id', done: () => void settled++ },
     })
     const store = new KeyStore({ backend: async () => readOnly, redactor: new Redactor() })
     expect(await store.get(legacyRef())).toBe('legacy-key-9999')

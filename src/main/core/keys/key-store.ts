@@ -33,7 +33,7 @@ export interface KeyRef {
    * old name is never read again. The old entry is left in place: another data folder with a
    * profile of the same id may still read it (it was shared), and deleting it would lose its key.
    */
-  legacy?: { account: string; done: () => void }
+  legacy?: { account: string; done: () => void | Promise<void> }
 }
 
 export interface KeyStoreOptions {
@@ -173,7 +173,7 @@ export class KeyStore {
       }
       this.#o.log?.info(`keychain: the key of profile ${ref.profileId} moved to this data folder's own entry`)
     }
-    settleLegacy(ref)
+    await settleLegacy(ref)
     return key
   }
 
@@ -190,7 +190,7 @@ export class KeyStore {
   async set(ref: KeyRef, key: string, sessionOnly: boolean): Promise<KeyStatus> {
     this.#o.redactor.add(key)
     // The user replaces the key: whatever an earlier version stored is not read any more.
-    settleLegacy(ref)
+    await settleLegacy(ref)
     const { backend, problem } = await this.#keychain()
     if (sessionOnly) {
       // Replacing a stored key with a session-only one must not leave the old one behind.
@@ -230,7 +230,7 @@ export class KeyStore {
   async clear(ref: KeyRef): Promise<KeyStatus> {
     this.#held.delete(ref.account)
     // Cleared means no key: an earlier version's entry must not bring one back.
-    settleLegacy(ref)
+    await settleLegacy(ref)
     const { backend } = await this.#keychain()
     if (backend) {
       try {
@@ -269,10 +269,10 @@ export class KeyStore {
 }
 
 /** The old entry of `ref` is not to be read again (by this ref, nor by the settings' next one). */
-function settleLegacy(ref: KeyRef): void {
+async function settleLegacy(ref: KeyRef): Promise<void> {
   const legacy = ref.legacy
   ref.legacy = undefined
-  legacy?.done()
+  await legacy?.done()
 }
 
 /** A keychain operation missed its deadline; the message says so in plain words. */

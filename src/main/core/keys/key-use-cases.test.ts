@@ -26,7 +26,7 @@ beforeEach(async () => {
   server.seen.length = 0
   core = testServices()
   keys = new KeyUseCases(core.services, systemClock)
-  id = core.services.settings.save(serviceAt(server.url)).profile.id
+  id = (await core.services.settings.save(serviceAt(server.url))).profile.id
 })
 afterEach(() => core.dispose())
 
@@ -55,7 +55,7 @@ describe('KeyUseCases', () => {
 
   it('tests the key with one eth_blockNumber on the first network, and shows the height it told', async () => {
     await keys.set(id, KEY, true)
-    core.services.settings.activate(id)
+    await core.services.settings.activate(id)
     core.services.profilesChanged()
     server.script(rpcAnswer('0x2a'))
     const tested = await keys.test(id)

@@ -7,7 +7,7 @@ import { networkName } from '@shared/domain/profile'
 import { watchLabel, watchNote } from '@shared/domain/watch-schemas'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { formatLabelsCsv, parseLabelsCsv, type LabelRow } from './labels-csv'
 
 /**
@@ -37,6 +37,8 @@ export interface LabelsStoreOptions {
   dataDir: string
   now?: () => number
   onChange?: (labels: AddressLabel[]) => void
+  /** A test's faulty disk and clock. */
+  faults?: FileFaults
 }
 
 type Incoming = Omit<AddressLabel, 'updatedAt'>
@@ -53,7 +55,8 @@ export class LabelsStore {
   readonly #file: VersionedFile<LabelsFile>
   readonly #now: () => number
   readonly #onChange: LabelsStoreOptions['onChange']
-  #labels = new Map<string, AddressLabel>()
+  /** The file's labels by id, made again when the file's content changes. */
+  #byId: { of: LabelsFile; map: Map<string, AddressLabel> } | null = null
   readonly notice: string | null
 
   constructor(options: LabelsStoreOptions) {
@@ -66,10 +69,15 @@ export class LabelsStore {
       migrate: (raw) => fileSchema.parse(raw),
       empty: () => ({ version: 1, labels: [] }),
       now: this.#now,
+      ...options.faults,
     })
-    const loaded = this.#file.load()
-    for (const l of loaded.data.labels) this.#labels.set(labelId(l), l)
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
+  }
+
+  get #labels(): Map<string, AddressLabel> {
+    const of = this.#file.data
+    if (this.#byId?.of !== of) this.#byId = { of, map: new Map(of.labels.map((l) => [labelId(l), l])) }
+    return this.#byId.map
   }
 
   list(): AddressLabel[] {
@@ -100,15 +108,20 @@ export class LabelsStore {
    * `labelId`); the file is read again, so a label changed since the preview is never
    * overwritten unasked. One write: all or nothing.
    */
-  import(text: string, network: string, replace: readonly string[]): LabelImportResult {
-    const { added, changed } = this.#diff(parseLabelsCsv(text, network).rows)
+  async import(text: string, network: string, replace: readonly string[]): Promise<LabelImportResult> {
+    const rows = parseLabelsCsv(text, network).rows
     const chosen = new Set(replace)
-    const picked = changed.filter((c) => chosen.has(labelId(c.next)))
     const at = new Date(this.#now()).toISOString()
-    const next = new Map(this.#labels)
-    for (const r of [...added, ...picked.map((c) => c.next)]) next.set(labelId(r), { ...r, updatedAt: at })
-    const result = { added: added.length, replaced: picked.length, kept: changed.length - picked.length }
-    if (result.added + result.replaced > 0) this.#commit(next, 'nothing was imported')
+    let result: LabelImportResult = { added: 0, replaced: 0, kept: 0 }
+    await this.#commit((labels) => {
+      const { added, changed } = this.#diff(rows)
+      const picked = changed.filter((c) => chosen.has(labelId(c.next)))
+      result = { added: added.length, replaced: picked.length, kept: changed.length - picked.length }
+      if (result.added + result.replaced === 0) return labels
+      const next = new Map(labels)
+      for (const r of [...added, ...picked.map((c) => c.next)]) next.set(labelId(r), { ...r, updatedAt: at })
+      return next
+    }, 'nothing was imported')
     return result
   }
 
@@ -117,11 +130,10 @@ export class LabelsStore {
    * save happens only while the kept one still equals it: a label changed meanwhile is never
    * overwritten unseen; the error shows what it is now.
    */
-  set(address: Address, network: string, edit: LabelText, seen: LabelText | null): AddressLabel {
+  async set(address: Address, network: string, edit: LabelText, seen: LabelText | null): Promise<AddressLabel> {
     if (!edit.label && !edit.note)
       throw new AppError('invalid-input', 'Write a label or a note, or remove the label instead.', { field: 'label' })
     const id = labelId({ address, network })
-    this.#checkSeen(id, seen)
     const saved: AddressLabel = {
       address,
       network,
@@ -129,31 +141,24 @@ export class LabelsStore {
       note: edit.note,
       updatedAt: new Date(this.#now()).toISOString(),
     }
-    this.#commit(new Map(this.#labels).set(id, saved), 'the label was not saved')
+    await this.#commit((labels) => {
+      checkSeen(labels, id, seen)
+      return new Map(labels).set(id, saved)
+    }, 'the label was not saved')
     return { ...saved }
   }
 
   /** Removes one label, on the same terms as `set`: only the label the user was shown. */
-  remove(address: Address, network: string, seen: LabelText | null): null {
+  async remove(address: Address, network: string, seen: LabelText | null): Promise<null> {
     const id = labelId({ address, network })
-    this.#checkSeen(id, seen)
-    if (!this.#labels.has(id)) return null
-    const next = new Map(this.#labels)
-    next.delete(id)
-    this.#commit(next, 'the label was not removed')
+    await this.#commit((labels) => {
+      checkSeen(labels, id, seen)
+      if (!labels.has(id)) return labels
+      const next = new Map(labels)
+      next.delete(id)
+      return next
+    }, 'the label was not removed')
     return null
-  }
-
-  #checkSeen(id: string, seen: LabelText | null): void {
-    const now = this.#labels.get(id) ?? null
-    const same = now === null ? seen === null : seen !== null && now.label === seen.label && now.note === seen.note
-    if (same) return
-    const what = now ? `it is now “${now.label}”${now.note ? ` with the note “${now.note}”` : ''}` : 'it was removed'
-    throw new AppError(
-      'conflict',
-      `This label changed since it was shown (${what}). Nothing was saved: look at it again, then edit it.`,
-      { field: 'label' },
-    )
   }
 
   export(): ExportFile {
@@ -180,20 +185,47 @@ export class LabelsStore {
     return { added, changed, same }
   }
 
-  /** One atomic write; made current only once saved. `outcome` says what a failure left undone. */
-  #commit(next: Map<string, AddressLabel>, outcome: string): void {
-    if (next.size > LABEL_LIMITS.labels)
-      throw new AppError(
-        'invalid-input',
-        `Chainscope keeps at most ${LABEL_LIMITS.labels.toLocaleString('en-US')} address labels; ${outcome}.`,
-      )
+  /**
+   * One atomic write of what `change` makes of the labels current when its turn comes; made
+   * current only once saved. `outcome` says what a failure left undone.
+   */
+  async #commit(
+    change: (labels: Map<string, AddressLabel>) => Map<string, AddressLabel>,
+    outcome: string,
+  ): Promise<void> {
+    const before = this.#file.data
     try {
-      this.#file.save({ version: LABELS_VERSION, labels: [...next.values()] })
+      await this.#file.update((file) => {
+        const labels = this.#labels
+        const next = change(labels)
+        if (next === labels) return file
+        if (next.size > LABEL_LIMITS.labels)
+          throw new AppError(
+            'invalid-input',
+            `Chainscope keeps at most ${LABEL_LIMITS.labels.toLocaleString('en-US')} address labels; ${outcome}.`,
+          )
+        return { version: LABELS_VERSION, labels: [...next.values()] }
+      })
     } catch (error) {
       if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The labels could not be saved (${diskProblem(error)}); ${outcome}.`)
     }
-    this.#labels = next
-    this.#onChange?.(this.list())
+    if (this.#file.data !== before) this.#onChange?.(this.list())
   }
+}
+
+/**
+ * The save happens only while the kept label still equals the one the user was shown: a label
+ * changed meanwhile is never overwritten unseen; the error shows what it is now.
+ */
+function checkSeen(labels: Map<string, AddressLabel>, id: string, seen: LabelText | null): void {
+  const now = labels.get(id) ?? null
+  const same = now === null ? seen === null : seen !== null && now.label === seen.label && now.note === seen.note
+  if (same) return
+  const what = now ? `it is now “${now.label}”${now.note ? ` with the note “${now.note}”` : ''}` : 'it was removed'
+  throw new AppError(
+    'conflict',
+    `This label changed since it was shown (${what}). Nothing was saved: look at it again, then edit it.`,
+    { field: 'label' },
+  )
 }

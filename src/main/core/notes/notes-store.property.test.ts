@@ -46,32 +46,37 @@ const op = fc.oneof(
 )
 
 describe('NotesStore property', () => {
-  it('whatever valid calls are made, the file written loads back equal', () => {
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 3, maxLength: 25 }), fc.integer({ min: 0, max: 4e12 }), (ops, now) => {
-        const dir = mkdtempSync(join(tmpdir(), 'notes-prop-'))
-        try {
-          const store = new NotesStore({ dataDir: dir, now: () => now })
-          for (const o of ops) {
-            try {
-              if (o.op === 'set') {
-                const p = bridgeCalls['notes.set'].safeParse(o.note)
-                // As bridge-handlers.ts: the key is lowercased there.
-                if (p.success) store.set({ ...p.data, key: p.data.key.toLowerCase() })
-              } else {
-                store.merge(notesFromImport(JSON.stringify({ notes: o.notes })).notes)
+  it('whatever calls are made, valid or refused, memory and the file agree after each, and the file loads back equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(op, { minLength: 3, maxLength: 25 }),
+        fc.integer({ min: 0, max: 4e12 }),
+        async (ops, now) => {
+          const dir = mkdtempSync(join(tmpdir(), 'notes-prop-'))
+          try {
+            const store = new NotesStore({ dataDir: dir, now: () => now })
+            for (const o of ops) {
+              try {
+                if (o.op === 'set') {
+                  const p = bridgeCalls['notes.set'].safeParse(o.note)
+                  // As bridge-handlers.ts: the key is lowercased there.
+                  if (p.success) await store.set({ ...p.data, key: p.data.key.toLowerCase() })
+                } else {
+                  await store.merge(notesFromImport(JSON.stringify({ notes: o.notes })).notes)
+                }
+              } catch (error) {
+                if (!(error instanceof AppError)) throw error
               }
-            } catch (error) {
-              if (!(error instanceof AppError)) throw error
+              expect(new NotesStore({ dataDir: dir }).list()).toEqual(store.list())
             }
+            const again = new NotesStore({ dataDir: dir, now: () => now })
+            expect(again.notice).toBeNull()
+            expect(again.list()).toEqual(store.list())
+          } finally {
+            rmSync(dir, { recursive: true, force: true })
           }
-          const again = new NotesStore({ dataDir: dir, now: () => now })
-          expect(again.notice).toBeNull()
-          expect(again.list()).toEqual(store.list())
-        } finally {
-          rmSync(dir, { recursive: true, force: true })
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     )
   })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Note } from '@shared/bridge/contract'
 import { networkName } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { ADDRESS_OR_HASH_PATTERN } from '@shared/domain/address'
 import { WATCH_LIMITS } from '@shared/domain/watch-limits'
@@ -45,6 +45,8 @@ export interface NotesStoreOptions {
   dataDir: string
   now?: () => number
   onChange?: (notes: Note[]) => void
+  /** A test's faulty disk and clock. */
+  faults?: FileFaults
 }
 
 /** One writer for the notes: every change is written first and only then made current. */
@@ -52,7 +54,8 @@ export class NotesStore {
   readonly #file: VersionedFile<NotesFile>
   readonly #now: () => number
   readonly #onChange: NotesStoreOptions['onChange']
-  #notes = new Map<string, Note>()
+  /** The file's notes by id, made again when the file's content changes. */
+  #byId: { of: NotesFile; map: Map<string, Note> } | null = null
   readonly notice: string | null
   /** Bumped on every change, so the search index knows when to re-read. */
   revision = 0
@@ -67,10 +70,15 @@ export class NotesStore {
       migrate: (raw) => fileSchema.parse(raw),
       empty: () => ({ version: 1, notes: [] }),
       now: this.#now,
+      ...options.faults,
     })
-    const loaded = this.#file.load()
-    for (const n of loaded.data.notes) this.#notes.set(noteId(n), n)
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
+  }
+
+  get #notes(): Map<string, Note> {
+    const of = this.#file.data
+    if (this.#byId?.of !== of) this.#byId = { of, map: new Map(of.notes.map((n) => [noteId(n), n])) }
+    return this.#byId.map
   }
 
   list(): Note[] {
@@ -78,48 +86,60 @@ export class NotesStore {
   }
 
   /** Sets (or, with blank text, removes) one note. */
-  set(input: Omit<Note, 'updatedAt'>): Note | null {
+  async set(input: Omit<Note, 'updatedAt'>): Promise<Note | null> {
     const note: Note = {
       ...input,
       key: input.key.toLowerCase(),
       text: input.text.slice(0, MAX_NOTE_LENGTH),
       updatedAt: new Date(this.#now()).toISOString(),
     }
-    const next = new Map(this.#notes)
-    if (note.text.trim() === '') next.delete(noteId(note))
-    else next.set(noteId(note), note)
-    this.#commit(next)
+    await this.#commit((notes) => {
+      const next = new Map(notes)
+      if (note.text.trim() === '') next.delete(noteId(note))
+      else next.set(noteId(note), note)
+      return next
+    })
     return note.text.trim() === '' ? null : { ...note }
   }
 
   /** Merges imported notes: a newer `updatedAt` wins, so importing an old export loses nothing. */
-  merge(notes: Note[]): number {
-    const next = new Map(this.#notes)
+  async merge(notes: Note[]): Promise<number> {
     let changed = 0
-    for (const n of notes) {
-      const id = noteId(n)
-      const mine = next.get(id)
-      if (mine && Date.parse(mine.updatedAt) >= Date.parse(n.updatedAt)) continue
-      next.set(id, { ...n, key: n.key.toLowerCase() })
-      changed++
-    }
-    if (changed > 0) this.#commit(next)
+    await this.#commit((mine) => {
+      const next = new Map(mine)
+      changed = 0
+      for (const n of notes) {
+        const id = noteId(n)
+        const kept = next.get(id)
+        if (kept && Date.parse(kept.updatedAt) >= Date.parse(n.updatedAt)) continue
+        next.set(id, { ...n, key: n.key.toLowerCase() })
+        changed++
+      }
+      return changed > 0 ? next : mine
+    })
     return changed
   }
 
-  #commit(next: Map<string, Note>): void {
-    if (next.size > MAX_NOTES)
-      throw new AppError(
-        'invalid-input',
-        `Chainscope keeps at most ${MAX_NOTES.toLocaleString('en-US')} notes; remove some first.`,
-      )
+  /** What `change` makes of the notes current when its turn comes, current only once saved. */
+  async #commit(change: (notes: Map<string, Note>) => Map<string, Note>): Promise<void> {
+    const before = this.#file.data
     try {
-      this.#file.save({ version: NOTES_VERSION, notes: [...next.values()] })
+      await this.#file.update((file) => {
+        const notes = this.#notes
+        const next = change(notes)
+        if (next === notes) return file
+        if (next.size > MAX_NOTES)
+          throw new AppError(
+            'invalid-input',
+            `Chainscope keeps at most ${MAX_NOTES.toLocaleString('en-US')} notes; remove some first.`,
+          )
+        return { version: NOTES_VERSION, notes: [...next.values()] }
+      })
     } catch (error) {
       if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The notes could not be saved (${diskProblem(error)}); nothing was changed.`)
     }
-    this.#notes = next
+    if (this.#file.data === before) return
     this.revision++
     this.#onChange?.(this.list())
   }

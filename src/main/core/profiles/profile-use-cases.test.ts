@@ -33,12 +33,14 @@ const changed = (): ProfileView[][] =>
   core.events.filter((e) => e.event === 'profiles.changed').map((e) => e.payload as ProfileView[])
 
 /** learnt-limits.json's profiles, as saved. */
-const savedLearnt = (): Record<string, Record<string, { logCap?: { blocks: number } }>> =>
-  (
+const savedLearnt = async (): Promise<Record<string, Record<string, { logCap?: { blocks: number } }>>> => {
+  await core.services.settled()
+  return (
     JSON.parse(readFileSync(join(core.dir, 'learnt-limits.json'), 'utf8')) as {
       profiles: Record<string, Record<string, { logCap?: { blocks: number } }>>
     }
   ).profiles
+}
 
 /** The profile ids the renderer was last told of. */
 const lastListed = (): string[] => (changed().at(-1) ?? []).map((p) => p.id)
@@ -47,7 +49,7 @@ const lastListed = (): string[] => (changed().at(-1) ?? []).map((p) => p.id)
 async function used(): Promise<string> {
   const s = core.services
   const { id } = await profiles.save(serviceAt(server.url))
-  profiles.activate(id)
+  await profiles.activate(id)
   await s.keys.set(s.settings.keyRef(id), KEY, true)
   await s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
   await s.snapshots.flush()
@@ -60,7 +62,7 @@ describe('ProfileUseCases', () => {
     const id = await used()
     s.quota.save(id, { day: '2030-01-01', used: 7, keyTag: 'abc' })
     s.runtime(id).client.logs.noteCap('alpha', 500)
-    expect(savedLearnt()).toHaveProperty(id)
+    expect(await savedLearnt()).toHaveProperty(id)
     const folder = join(core.dir, 'snapshots', id)
     expect(existsSync(folder)).toBe(true)
     const ref = s.settings.keyRef(id)
@@ -73,7 +75,7 @@ describe('ProfileUseCases', () => {
     expect(existsSync(folder)).toBe(false)
     expect(await s.keys.status(ref)).toMatchObject({ set: false })
     expect(() => s.runtime(id)).toThrow(expect.objectContaining({ kind: 'not-found' }))
-    expect(savedLearnt()).not.toHaveProperty(id)
+    expect(await savedLearnt()).not.toHaveProperty(id)
     expect(lastListed()).toEqual([SANDBOX_PROFILE_ID])
   })
 
@@ -150,16 +152,16 @@ describe('ProfileUseCases', () => {
     old.client.logs.noteCap('alpha', 300)
     expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
     expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
-    expect(savedLearnt()).not.toHaveProperty(id)
+    expect(await savedLearnt()).not.toHaveProperty(id)
     // What the new address teaches is saved as its own, not on top of the old one's.
     s.runtime(id).client.logs.noteCap('alpha', 800)
-    expect(savedLearnt()[id]?.['alpha']?.logCap?.blocks).toBe(800)
+    expect((await savedLearnt())[id]?.['alpha']?.logCap?.blocks).toBe(800)
   })
 
   it('activates a profile and applies new limits to its running limiter at once', async () => {
     const { id } = await profiles.save(serviceAt(server.url))
-    expect(profiles.activate(id)).toMatchObject({ id, active: true })
-    const view = profiles.setLimits(id, { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' }, 'call')
+    expect(await profiles.activate(id)).toMatchObject({ id, active: true })
+    const view = await profiles.setLimits(id, { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' }, 'call')
     expect(view).toMatchObject({ id, billing: 'call', limits: { quotaPerDay: 500 } })
     expect(core.services.limiterState()).toMatchObject({ profileId: id, ratePerSecond: 10, burst: 2, quotaPerDay: 500 })
     expect(
@@ -167,6 +169,6 @@ describe('ProfileUseCases', () => {
         .at(-1)!
         .find((p) => p.id === id),
     ).toMatchObject({ active: true, limits: { burst: 2 } })
-    expect(() => profiles.activate('nobody')).toThrow(expect.objectContaining({ kind: 'not-found' }))
+    await expect(profiles.activate('nobody')).rejects.toMatchObject({ kind: 'not-found' })
   })
 })

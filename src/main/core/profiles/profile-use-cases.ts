@@ -38,7 +38,7 @@ export class ProfileUseCases {
     const s = this.#s
     // The entry the key is in now: re-pointing the profile names another (keyRef).
     const before = input.id && s.settings.find(input.id) ? s.settings.keyRef(input.id) : null
-    const { profile, addressesChanged, originsChanged } = s.settings.save(input)
+    const { profile, addressesChanged, originsChanged } = await s.settings.save(input)
     // What the runtime kept and learnt of the old address is another service's: its memory cache,
     // the batch sizes and log-range caps it learnt (saved under the old endpoint: the new one is
     // learnt afresh), and the saved snapshots (one under its freshness window would be served as
@@ -60,7 +60,7 @@ export class ProfileUseCases {
     const s = this.#s
     s.settings.get(id)
     const key = s.settings.keyRef(id)
-    s.settings.remove(id)
+    await s.settings.remove(id)
     s.forgetRuntime(id)
     s.quota.remove(id)
     await s.snapshots.removeProfile(id)
@@ -70,9 +70,9 @@ export class ProfileUseCases {
     return null
   }
 
-  activate(id: string): ProfileView {
+  async activate(id: string): Promise<ProfileView> {
     const s = this.#s
-    s.settings.activate(id)
+    await s.settings.activate(id)
     s.profilesChanged()
     // Nobody waits for the start: its progress and failure arrive as sandbox status events. A
     // stopped sandbox stays stopped (Settings starts it): its status is said again instead.
@@ -83,9 +83,9 @@ export class ProfileUseCases {
     return this.#view(id)
   }
 
-  setLimits(id: string, limits: Limits, billing?: Billing): ProfileView {
+  async setLimits(id: string, limits: Limits, billing?: Billing): Promise<ProfileView> {
     const s = this.#s
-    const profile = s.settings.setLimits(id, limits, billing)
+    const profile = await s.settings.setLimits(id, limits, billing)
     s.runtime(id).limiters.setLimits(profile.limits)
     s.profilesChanged()
     return this.#view(id)

@@ -65,7 +65,7 @@ const op = fc.oneof(
 )
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
 
-function apply(store: SettingsStore, o: Op): void {
+async function apply(store: SettingsStore, o: Op): Promise<void> {
   const ids = store.list().map((p) => p.id)
   const idOf = (i: number): string => ids[i % ids.length]!
   switch (o.op) {
@@ -74,22 +74,22 @@ function apply(store: SettingsStore, o: Op): void {
         ...o.input,
         ...(o.existing === undefined ? {} : { id: idOf(o.existing) }),
       })
-      if (p.success) store.save(p.data)
+      if (p.success) await store.save(p.data)
       return
     }
     case 'remove':
-      store.remove(idOf(o.profile))
+      await store.remove(idOf(o.profile))
       return
     case 'activate':
-      store.activate(idOf(o.profile))
+      await store.activate(idOf(o.profile))
       return
     case 'setLimits': {
       const p = bridgeCalls['profiles.setLimits'].safeParse({ id: idOf(o.profile), limits: o.limits })
-      if (p.success) store.setLimits(p.data.id, p.data.limits)
+      if (p.success) await store.setLimits(p.data.id, p.data.limits)
       return
     }
     case 'settings':
-      store.setSettings({ allowRemoteIcons: o.allowRemoteIcons })
+      await store.setSettings({ allowRemoteIcons: o.allowRemoteIcons })
       return
     case 'spelling':
       store.spelling(idOf(o.profile)).set(o.spelling)
@@ -114,18 +114,20 @@ function view(store: SettingsStore): unknown {
 }
 
 describe('SettingsStore property', () => {
-  it('whatever valid calls are made, the file written loads back equal', () => {
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 3, maxLength: 20 }), (ops) => {
+  it('whatever calls are made, valid or refused, memory and the file agree after each, and the file loads back equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 20 }), async (ops) => {
         const dir = mkdtempSync(join(tmpdir(), 'settings-prop-'))
         try {
           const store = new SettingsStore(dir)
           for (const o of ops) {
             try {
-              apply(store, o)
+              await apply(store, o)
             } catch (error) {
               if (!(error instanceof AppError)) throw error
             }
+            await store.settled()
+            expect(view(new SettingsStore(dir))).toEqual(view(store))
           }
           const again = new SettingsStore(dir)
           expect(again.notice).toBeNull()

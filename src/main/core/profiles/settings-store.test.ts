@@ -1,14 +1,16 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SettingsStore } from './settings-store'
+import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
+import { DiskReports } from '../util/disk-error'
 
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'settings-store-'))
 })
-afterEach(() => {
+afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -24,7 +26,7 @@ const input = (id: string) => ({
 })
 
 describe('SettingsStore', () => {
-  it('loads a profile saved before billing existed as per call plus one per batch; the sandbox counts as it says', () => {
+  it('loads a profile saved before billing existed as per call plus one per batch; the sandbox counts as it says', async () => {
     const old = {
       version: 1,
       activeProfileId: 'svc',
@@ -43,24 +45,24 @@ describe('SettingsStore', () => {
     store.setSandboxRuntime({ baseUrl: '', rpcUrl: '' }, null, 'bogus')
     expect(store.sandboxProfile().billing).toBe('request')
     // Chosen in the form, kept by a limits edit that does not name it, and written to the file.
-    store.save({ ...input('svc'), billing: 'request' })
-    store.setLimits('svc', { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' })
+    await store.save({ ...input('svc'), billing: 'request' })
+    await store.setLimits('svc', { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' })
     expect(new SettingsStore(dir).get('svc').billing).toBe('request')
-    store.setLimits('svc', { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' }, 'call')
+    await store.setLimits('svc', { ratePerSecond: 10, burst: 2, quotaPerDay: 500, scope: 'key' }, 'call')
     expect(new SettingsStore(dir).get('svc').billing).toBe('call')
   })
 
-  it('knows no balances spelling for a profile whose id names a property of every object', () => {
+  it('knows no balances spelling for a profile whose id names a property of every object', async () => {
     const store = new SettingsStore(dir)
     for (const id of ['constructor', 'tostring', 'valueof']) {
-      store.save(input(id))
+      await store.save(input(id))
       expect(store.spelling(id).get()).toBeNull()
       store.spelling(id).set('balances')
       expect(store.spelling(id).get()).toBe('balances')
     }
   })
 
-  it('keeps a damaged or hostile settings file aside and starts clean, with a notice', () => {
+  it('keeps a damaged or hostile settings file aside and starts clean, with a notice', async () => {
     for (const text of [
       '[]',
       'null',
@@ -82,7 +84,7 @@ describe('SettingsStore', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.damaged-')).length).toBeGreaterThan(0)
   })
 
-  it("loads limits saved before the scope option as per key ('key'), and keeps a chosen scope", () => {
+  it("loads limits saved before the scope option as per key ('key'), and keeps a chosen scope", async () => {
     const limits = { ratePerSecond: 20, burst: 3, quotaPerDay: 700 }
     const old = {
       version: 1,
@@ -97,26 +99,26 @@ describe('SettingsStore', () => {
     expect(store.notice).toBeNull()
     expect(store.get('old-1').limits).toEqual({ ...limits, scope: 'key' })
     expect(store.get('sandbox').limits).toEqual({ ...limits, scope: 'key' })
-    store.setLimits('old-1', { ...limits, scope: 'network-endpoint' })
+    await store.setLimits('old-1', { ...limits, scope: 'network-endpoint' })
     expect(new SettingsStore(dir).get('old-1').limits.scope).toBe('network-endpoint')
   })
 
-  it('names keychain entries by a random id per folder and the origins, never by the id a caller gives', () => {
+  it('names keychain entries by a random id per folder and the origins, never by the id a caller gives', async () => {
     const other = mkdtempSync(join(tmpdir(), 'settings-store-'))
     try {
       const here = new SettingsStore(dir)
       const there = new SettingsStore(other)
-      here.save(input('same'))
-      there.save(input('same'))
+      await here.save(input('same'))
+      await there.save(input('same'))
       const ref = here.keyRef('same')
       expect(ref.account).toMatch(/^[0-9a-f]{32} http:\/\/127\.0\.0\.1:1 http:\/\/127\.0\.0\.1:1$/)
       expect(there.keyRef('same').account).not.toBe(ref.account)
       expect(ref.legacy).toBeUndefined()
       // An edit keeps the entry; new origins name another; the id is never shown to the renderer.
-      here.save({ ...input('same'), name: 'Renamed' })
+      await here.save({ ...input('same'), name: 'Renamed' })
       expect(here.keyRef('same').account).toBe(ref.account)
       expect(new SettingsStore(dir).keyRef('same').account).toBe(ref.account)
-      here.save({ ...input('same'), rpcUrl: 'https://rpc.example' })
+      await here.save({ ...input('same'), rpcUrl: 'https://rpc.example' })
       expect(here.keyRef('same').account).toBe(`${ref.account.split(' ')[0]} http://127.0.0.1:1 https://rpc.example`)
       expect(JSON.stringify(here.list())).not.toContain(ref.account.split(' ')[0])
       expect(() => here.keyRef('missing')).toThrow(/no profile "missing"/)
@@ -125,7 +127,21 @@ describe('SettingsStore', () => {
     }
   })
 
-  it('gives profiles of an older file their own entry, pointing once at the old one', () => {
+  it('keeps what it learnt for the session when the disk refuses it, told once in plain words', async () => {
+    mkdirSync(join(dir, 'settings.json', 'blocker'), { recursive: true })
+    const told: string[] = []
+    const store = new SettingsStore(dir, new DiskReports((m) => told.push(m)))
+    store.spelling(SANDBOX_PROFILE_ID).set('balances')
+    await store.settled()
+    expect(store.spelling(SANDBOX_PROFILE_ID).get()).toBe('balances')
+    expect(told).toEqual([
+      expect.stringMatching(
+        /^Chainscope could not save the settings: a folder stands where a data file should be\. It goes on working from memory; what it learned/,
+      ),
+    ])
+  })
+
+  it('gives profiles of an older file their own entry, pointing once at the old one', async () => {
     const limits = { ratePerSecond: 20, burst: 3, quotaPerDay: 700 }
     const old = {
       version: 1,
@@ -136,12 +152,16 @@ describe('SettingsStore', () => {
       settings: { allowRemoteIcons: false },
     }
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(old))
-    const ref = new SettingsStore(dir).keyRef('old-1')
+    const first = new SettingsStore(dir)
+    const ref = first.keyRef('old-1')
     expect(ref.legacy?.account).toBe('old-1')
+    await first.settled()
     // Saved at once: the next start names the same new entry and still points at the old one.
-    const again = new SettingsStore(dir).keyRef('old-1')
+    const store = new SettingsStore(dir)
+    const again = store.keyRef('old-1')
     expect(again.account).toBe(ref.account)
     again.legacy!.done()
+    await store.settled()
     expect(new SettingsStore(dir).keyRef('old-1')).toEqual({ profileId: 'old-1', account: ref.account })
   })
 })

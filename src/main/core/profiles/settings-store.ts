@@ -19,7 +19,7 @@ import {
 import { AppError } from '../util/app-error'
 import type { KeyRef } from '../keys/key-store'
 import type { BalanceSpelling } from '../service/service-types'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { DiskReports, DiskWriteError } from '../util/disk-error'
 
 import { isBilling, SAFE_BILLING, SANDBOX_BILLING, type Billing } from '@shared/domain/billing'
@@ -83,17 +83,26 @@ export function labelFor(network: string): string {
  * The built-in sandbox profile is always listed; its addresses are known only while its
  * sandbox runs (the core fills them in), its network names are remembered from the last run.
  */
+type Change = (data: SettingsFile) => SettingsFile
+
 export class SettingsStore {
   readonly #file: VersionedFile<SettingsFile>
-  #data: SettingsFile
   readonly notice: string | null
   #sandboxUrls = { baseUrl: '', rpcUrl: '' }
   readonly #disk: DiskReports
   /** What the running sandbox says it counts (its ready line); its default until it says otherwise. */
   #sandboxBilling: Billing = SANDBOX_BILLING
+  /**
+   * What the app learnt by itself (key ids, the sandbox's networks, a service's balances
+   * spelling; each change the same whenever applied) and the file has not taken yet: kept for the session, on top of the file, and
+   * saved with the next save that succeeds (docs/decisions/store-writes.md).
+   */
+  #learnt: Change[] = []
+  /** The saves of what was learnt, settled either way. */
+  #remembering: Promise<unknown> = Promise.resolve()
 
   /** `disk`: where a failed write that nobody waits for is told (the app's notices). */
-  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined)) {
+  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined), faults: FileFaults = {}) {
     this.#disk = disk
     this.#file = new VersionedFile<SettingsFile>({
       path: join(dataDir, 'settings.json'),
@@ -101,30 +110,33 @@ export class SettingsStore {
       label: 'settings',
       empty,
       migrate: (raw) => fileSchema.parse(raw),
+      ...faults,
     })
-    const loaded = this.#file.load()
-    this.#data = loaded.data
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
     this.#giveKeyIds()
+  }
+
+  /** The file's content with what was learnt on top. */
+  get #data(): SettingsFile {
+    return this.#learnt.reduce((d, f) => f(d), this.#file.data)
   }
 
   /**
    * Profiles saved before keychain entries were named per data folder get their own id now;
    * their key is still where that version put it (the entry named by the profile id), read
-   * once from there (`KeyRef.legacy`).
+   * once from there (`KeyRef.legacy`). Not written (a read-only folder): new ids each start, and
+   * the key is read from its old entry each time, so nothing is lost.
    */
   #giveKeyIds(): void {
-    if (this.#data.profiles.every((p) => p.keyId)) return
-    const profiles = this.#data.profiles.map((p) =>
-      p.keyId ? p : { ...p, keyId: newKeyId(), legacyKey: true as const },
-    )
-    try {
-      this.#save({ ...this.#data, profiles })
-    } catch {
-      // Not written (a read-only folder): new ids each start, and the key is read from its old
-      // entry each time, so nothing is lost.
-      this.#data = { ...this.#data, profiles }
-    }
+    const ids = new Map(this.#data.profiles.filter((p) => !p.keyId).map((p) => [p.id, newKeyId()]))
+    if (ids.size === 0) return
+    // The ids are made once: a learnt change is applied again on each read until it is saved.
+    this.#remember((d) => ({
+      ...d,
+      profiles: d.profiles.map((p) =>
+        p.keyId || !ids.has(p.id) ? p : { ...p, keyId: ids.get(p.id)!, legacyKey: true as const },
+      ),
+    }))
   }
 
   /**
@@ -138,38 +150,78 @@ export class SettingsStore {
     if (!p?.keyId) throw new AppError('not-found', `There is no profile "${profileId}".`, { field: 'profileId' })
     const account = `${p.keyId} ${originOf(p.baseUrl)} ${originOf(p.rpcUrl)}`
     if (!p.legacyKey) return { profileId, account }
-    return { profileId, account, legacy: { account: profileId, done: () => this.#legacyKeySettled(p.keyId!) } }
+    return {
+      profileId,
+      account,
+      legacy: {
+        account: profileId,
+        // Not saved: the old entry is read once more next start, which is all it costs.
+        done: () => {
+          const saving = this.#legacyKeySettled(p.keyId!).catch(() => undefined)
+          this.#track(saving)
+          return saving
+        },
+      },
+    }
   }
 
-  #legacyKeySettled(keyId: string): void {
-    const profiles = this.#data.profiles.map((p) => {
-      if (p.keyId !== keyId || !p.legacyKey) return p
-      const { legacyKey: _settled, ...rest } = p
-      return rest
-    })
-    this.#save({ ...this.#data, profiles })
+  async #legacyKeySettled(keyId: string): Promise<void> {
+    await this.#save((d) => ({
+      ...d,
+      profiles: d.profiles.map((p) => {
+        if (p.keyId !== keyId || !p.legacyKey) return p
+        const { legacyKey: _settled, ...rest } = p
+        return rest
+      }),
+    }))
   }
 
-  /** A change the user asked for: if the disk refuses it, nothing changes and they are told why. */
-  #save(next: SettingsFile): void {
+  /**
+   * A change the user asked for, computed from what is current when its turn comes: if the disk
+   * refuses it, nothing changes and they are told why. What was learnt is saved with it.
+   */
+  async #save(change: Change): Promise<void> {
     try {
-      this.#file.save(next)
+      await this.#write(change)
     } catch (error) {
       if (!(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The settings could not be saved (${error.problem}); nothing was changed.`)
     }
+  }
+
+  /** `change` on what is current with what was learnt, written; what was learnt is then saved. */
+  async #write(change: Change): Promise<void> {
+    const learnt = [...this.#learnt]
+    await this.#file.update((current) => change(learnt.reduce((d, f) => f(d), current)))
+    this.#learnt = this.#learnt.filter((f) => !learnt.includes(f))
     this.#disk.saved(WHAT)
-    this.#data = next
   }
 
   /**
    * What the app learns by itself (the sandbox's networks, a service's balances spelling),
    * saved while answering something else: a disk that refuses it must not fail that answer,
-   * so it is kept in memory and told once.
+   * so it is kept for the session and told once. One the file would refuse is not kept.
    */
-  #remember(next: SettingsFile): void {
-    this.#disk.attempt(WHAT, 'what it learned about the services is kept until it closes.', () => this.#file.save(next))
-    this.#data = next
+  #remember(change: Change): void {
+    this.#learnt.push(change)
+    const saved = this.#write((d) => d).catch((error: unknown) => {
+      if (error instanceof DiskWriteError) {
+        this.#disk.failed(WHAT, error, 'what it learned about the services is kept until it closes.')
+        return
+      }
+      this.#learnt = this.#learnt.filter((f) => f !== change)
+    })
+    this.#track(saved)
+  }
+
+  /** A save nobody waits for, that `settled` waits for. */
+  #track(saving: Promise<unknown>): void {
+    this.#remembering = Promise.all([this.#remembering, saving])
+  }
+
+  /** Every save of what was learnt is decided, each within the save deadline (tests, a clean close). */
+  async settled(): Promise<void> {
+    await this.#remembering
   }
 
   get activeProfileId(): string | null {
@@ -212,7 +264,7 @@ export class SettingsStore {
    * the RPC endpoint's origin moved, so the stored key must be forgotten (it is bound to the
    * origins it was given for).
    */
-  save(input: ProfileInput): { profile: Profile; addressesChanged: boolean; originsChanged: boolean } {
+  async save(input: ProfileInput): Promise<{ profile: Profile; addressesChanged: boolean; originsChanged: boolean }> {
     if (input.id === SANDBOX_PROFILE_ID) {
       throw new AppError(
         'invalid-input',
@@ -229,66 +281,74 @@ export class SettingsStore {
         )
       }
     }
-    const existing = input.id ? this.#data.profiles.find((p) => p.id === input.id) : undefined
     const id = input.id ?? this.#newId(input.name)
-    const stored: StoredProfile = {
-      id,
-      // A new profile gets a new entry, whatever id the caller gave it; an edit keeps its own.
-      keyId: existing?.keyId ?? newKeyId(),
-      ...(existing?.legacyKey ? { legacyKey: true as const } : {}),
-      name: input.name,
-      baseUrl: input.baseUrl.replace(/\/+$/, ''),
-      rpcUrl: input.rpcUrl.replace(/\/+$/, ''),
-      networks: input.networks,
-      limits: input.limits ?? existing?.limits ?? SPEC_LIMITS,
-      billing: input.billing ?? existing?.billing ?? SAFE_BILLING,
-    }
-    const profiles = existing
-      ? this.#data.profiles.map((p) => (p.id === id ? stored : p))
-      : [...this.#data.profiles, stored]
-    const addressesChanged =
-      !!existing &&
-      (existing.baseUrl !== stored.baseUrl ||
-        existing.rpcUrl !== stored.rpcUrl ||
-        JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
-    const originsChanged =
-      !!existing &&
-      (originOf(existing.baseUrl) !== originOf(stored.baseUrl) || originOf(existing.rpcUrl) !== originOf(stored.rpcUrl))
-    const spelling = { ...this.#data.balanceSpelling }
-    if (addressesChanged) delete spelling[id]
-    this.#save({ ...this.#data, profiles, balanceSpelling: spelling })
+    let addressesChanged = false
+    let originsChanged = false
+    await this.#save((d) => {
+      const existing = input.id ? d.profiles.find((p) => p.id === input.id) : undefined
+      const stored: StoredProfile = {
+        id,
+        // A new profile gets a new entry, whatever id the caller gave it; an edit keeps its own.
+        keyId: existing?.keyId ?? newKeyId(),
+        ...(existing?.legacyKey ? { legacyKey: true as const } : {}),
+        name: input.name,
+        baseUrl: input.baseUrl.replace(/\/+$/, ''),
+        rpcUrl: input.rpcUrl.replace(/\/+$/, ''),
+        networks: input.networks,
+        limits: input.limits ?? existing?.limits ?? SPEC_LIMITS,
+        billing: input.billing ?? existing?.billing ?? SAFE_BILLING,
+      }
+      const profiles = existing ? d.profiles.map((p) => (p.id === id ? stored : p)) : [...d.profiles, stored]
+      addressesChanged =
+        !!existing &&
+        (existing.baseUrl !== stored.baseUrl ||
+          existing.rpcUrl !== stored.rpcUrl ||
+          JSON.stringify(existing.networks) !== JSON.stringify(stored.networks))
+      originsChanged =
+        !!existing &&
+        (originOf(existing.baseUrl) !== originOf(stored.baseUrl) ||
+          originOf(existing.rpcUrl) !== originOf(stored.rpcUrl))
+      const spelling = { ...d.balanceSpelling }
+      if (addressesChanged) delete spelling[id]
+      return { ...d, profiles, balanceSpelling: spelling }
+    })
     return { profile: this.get(id), addressesChanged, originsChanged }
   }
 
-  remove(id: string): void {
+  async remove(id: string): Promise<void> {
     if (id === SANDBOX_PROFILE_ID)
       throw new AppError('invalid-input', 'The built-in sandbox profile cannot be removed.', { field: 'id' })
-    this.get(id)
-    const spelling = { ...this.#data.balanceSpelling }
-    delete spelling[id]
-    this.#save({
-      ...this.#data,
-      profiles: this.#data.profiles.filter((p) => p.id !== id),
-      activeProfileId: this.#data.activeProfileId === id ? null : this.#data.activeProfileId,
-      balanceSpelling: spelling,
+    await this.#save((d) => {
+      if (!d.profiles.some((p) => p.id === id))
+        throw new AppError('not-found', `There is no profile "${id}".`, { field: 'id' })
+      const spelling = { ...d.balanceSpelling }
+      delete spelling[id]
+      return {
+        ...d,
+        profiles: d.profiles.filter((p) => p.id !== id),
+        activeProfileId: d.activeProfileId === id ? null : d.activeProfileId,
+        balanceSpelling: spelling,
+      }
     })
   }
 
-  activate(id: string): Profile {
+  async activate(id: string): Promise<Profile> {
     const profile = this.get(id)
-    if (this.#data.activeProfileId !== id) this.#save({ ...this.#data, activeProfileId: id })
+    await this.#save((d) => (d.activeProfileId === id ? d : { ...d, activeProfileId: id }))
     return profile
   }
 
   /** The limits, and for a service profile how it counts; the sandbox's billing is its own mode's. */
-  setLimits(id: string, limits: Limits, billing?: Billing): Profile {
+  async setLimits(id: string, limits: Limits, billing?: Billing): Promise<Profile> {
     this.get(id)
-    if (id === SANDBOX_PROFILE_ID) this.#save({ ...this.#data, sandbox: { ...this.#data.sandbox, limits } })
-    else
-      this.#save({
-        ...this.#data,
-        profiles: this.#data.profiles.map((p) => (p.id === id ? { ...p, limits, billing: billing ?? p.billing } : p)),
-      })
+    await this.#save((d) =>
+      id === SANDBOX_PROFILE_ID
+        ? { ...d, sandbox: { ...d.sandbox, limits } }
+        : {
+            ...d,
+            profiles: d.profiles.map((p) => (p.id === id ? { ...p, limits, billing: billing ?? p.billing } : p)),
+          },
+    )
     return this.get(id)
   }
 
@@ -299,7 +359,7 @@ export class SettingsStore {
     if (networks) {
       const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name) }))
       if (JSON.stringify(configs) !== JSON.stringify(this.#data.sandbox.networks)) {
-        this.#remember({ ...this.#data, sandbox: { ...this.#data.sandbox, networks: configs } })
+        this.#remember((d) => ({ ...d, sandbox: { ...d.sandbox, networks: configs } }))
       }
     }
   }
@@ -310,7 +370,7 @@ export class SettingsStore {
       get: () => (Object.hasOwn(this.#data.balanceSpelling, profileId) ? this.#data.balanceSpelling[profileId]! : null),
       set: (s) => {
         if (this.#data.balanceSpelling[profileId] === s || !this.find(profileId)) return
-        this.#remember({ ...this.#data, balanceSpelling: { ...this.#data.balanceSpelling, [profileId]: s } })
+        this.#remember((d) => ({ ...d, balanceSpelling: { ...d.balanceSpelling, [profileId]: s } }))
       },
     }
   }
@@ -319,8 +379,8 @@ export class SettingsStore {
     return { ...this.#data.settings }
   }
 
-  setSettings(patch: Partial<Settings>): Settings {
-    this.#save({ ...this.#data, settings: { ...this.#data.settings, ...patch } })
+  async setSettings(patch: Partial<Settings>): Promise<Settings> {
+    await this.#save((d) => ({ ...d, settings: { ...d.settings, ...patch } }))
     return this.settings
   }
 

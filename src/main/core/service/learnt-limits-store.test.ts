@@ -57,14 +57,23 @@ beforeEach(() => {
   refusedLogs = 0
   skew = 0
 })
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+afterEach(async () => {
+  await settle()
+  opened.length = 0
+  rmSync(dir, { recursive: true, force: true })
+})
 
 const calls = (n: number) => Array.from({ length: n }, (_, i) => ({ method: 'eth_getBalance', params: [`0x${i}`] }))
 const opts = { priority: 'user' as const }
 
 /** A client of profile `p` as one run of the app makes it: a store on `dir`, keyed by the profile's RPC address. */
+const opened: LearntLimitsStore[] = []
+/** Every save of every run so far has settled: what the next run reads. */
+const settle = () => Promise.all(opened.map((s) => s.settled()))
+
 function run(rpcUrl?: string) {
   const store = new LearntLimitsStore(dir, { now: () => clock.now() })
+  opened.push(store)
   // The fixture's profile sends to `${server.url}/rpc`; the store reads the address it is told.
   const learnt = store.forProfile('p', () => rpcUrl ?? `${server.url}/rpc`)
   const { client } = rpcClientFixture(server.url, { client: { clock, learnt } })
@@ -79,6 +88,7 @@ async function learnBoth(): Promise<void> {
   expect(refusedLogs).toBe(1)
   sizes = []
   refusedLogs = 0
+  await settle()
 }
 
 describe('learnt provider limits across runs', () => {
@@ -107,12 +117,14 @@ describe('learnt provider limits across runs', () => {
     expect(sizes.every((s) => s <= BATCH_CAP)).toBe(true)
     sizes = []
     skew = PROBE_EVERY_MS
+    await settle()
     const { client } = run()
     await client.rpcCalls('alpha', calls(104), opts)
     expect(sizes[0]).toBeGreaterThan(BATCH_CAP)
     for (let check = 0; check < 8 && !sizes.includes(100); check++) await client.rpcCalls('alpha', calls(104), opts)
     expect(sizes).toContain(100)
     sizes = []
+    await settle()
     await run().client.rpcCalls('alpha', calls(104), opts)
     expect(sizes).toEqual([100, 4])
   })
@@ -139,6 +151,7 @@ describe('learnt provider limits across runs', () => {
     expect(readdirSync(dir).some((n) => n.startsWith('learnt-limits.json.damaged-'))).toBe(true)
     expect(client.batchSupport('alpha')).toBeNull()
     await client.rpcCalls('alpha', calls(104), opts)
+    await settle()
     expect(JSON.parse(readFileSync(join(dir, 'learnt-limits.json'), 'utf8')).profiles.p.alpha.batch.limit).toBe(50)
   })
 
@@ -149,12 +162,14 @@ describe('learnt provider limits across runs', () => {
     const store = new LearntLimitsStore(dir, { log: { info() {}, warn: (m) => warnings.push(m), error() {} } })
     // A network name longer than the file allows: the save is refused, nothing is written.
     store.forProfile('p', () => `${server.url}/rpc`).logCaps.save('n'.repeat(300), 10)
+    await store.settled()
     expect(warnings.join()).toMatch(/not saved: Nothing was saved: the learnt provider limits would not load again/)
     expect(readFileSync(join(dir, 'learnt-limits.json'), 'utf8')).toBe(before)
     // What was saved before still loads, and later saves still go through.
     const { client } = run()
     expect(client.logs.learntCap('alpha')).toBe(LOG_CAP)
     client.logs.noteCap('beta', 500)
+    await settle()
     expect(run().client.logs.learntCap('beta')).toBe(500)
   })
 })

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { errorMessage } from '@shared/guards'
 import type { Logger } from '../util/logger'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { MAX_BATCH_CALLS, type BatchSizesMemory } from './batch-sizes'
 import type { LogCapsMemory } from './log-range'
 
@@ -52,14 +52,13 @@ function endpointTag(rpcUrl: string): string {
  */
 export class LearntLimitsStore {
   readonly #file: VersionedFile<LearntFile>
-  readonly #data: LearntFile
   readonly #now: () => number
   readonly #log: Logger | undefined
   /** Bumped by `forget`: a memory handed out before answers nothing and saves nothing. */
   readonly #generations = new Map<string, number>()
   readonly notice: string | null
 
-  constructor(dataDir: string, options: { now?: () => number; log?: Logger } = {}) {
+  constructor(dataDir: string, options: { now?: () => number; log?: Logger; faults?: FileFaults } = {}) {
     this.#now = options.now ?? Date.now
     this.#log = options.log
     this.#file = new VersionedFile<LearntFile>({
@@ -69,10 +68,14 @@ export class LearntLimitsStore {
       migrate: (raw) => fileSchema.parse(raw),
       empty: () => ({ version: VERSION, profiles: {} }),
       now: this.#now,
+      ...options.faults,
     })
-    const loaded = this.#file.load()
-    this.#data = loaded.data
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
+  }
+
+  /** Every save made so far is decided: written or refused, each within the save deadline (tests, a clean close). */
+  settled(): Promise<void> {
+    return this.#file.decided()
   }
 
   /** One profile's memory; `rpcUrl` is read at each use (the profile's address may change). */
@@ -83,22 +86,22 @@ export class LearntLimitsStore {
     const forgotten = (): boolean => (this.#generations.get(profileId) ?? 0) !== generation
     const entry = (network: string): NetworkLearnt | null => {
       if (forgotten()) return null
-      const found = this.#data.profiles[profileId]?.[network]
+      const profiles = this.#file.data.profiles
+      const found = Object.hasOwn(profiles, profileId) ? profiles[profileId]![network] : undefined
       return found && found.endpoint === endpointTag(rpcUrl()) ? found : null
     }
     const update = (network: string, change: (e: NetworkLearnt) => void): void => {
       if (forgotten()) return
-      const nets = (this.#data.profiles[profileId] ??= {})
       const endpoint = endpointTag(rpcUrl())
-      const current = nets[network]
-      const next: NetworkLearnt = current?.endpoint === endpoint ? { ...current } : { endpoint }
-      change(next)
-      nets[network] = next
-      // Only what was saved stays here; the caller keeps its value for the session either way.
-      if (!this.#save()) {
-        if (current) nets[network] = current
-        else delete nets[network]
-      }
+      // Only what was saved is kept here; the caller keeps its value for the session either way.
+      this.#save((file) => {
+        if (forgotten()) return file
+        const nets = Object.hasOwn(file.profiles, profileId) ? file.profiles[profileId]! : {}
+        const current = nets[network]
+        const next: NetworkLearnt = current?.endpoint === endpoint ? { ...current } : { endpoint }
+        change(next)
+        return { ...file, profiles: { ...file.profiles, [profileId]: { ...nets, [network]: next } } }
+      })
     }
     return {
       batches: {
@@ -118,19 +121,18 @@ export class LearntLimitsStore {
   /** Drops what a profile learnt (it was removed, or re-pointed at another service). */
   forget(profileId: string): void {
     this.#generations.set(profileId, (this.#generations.get(profileId) ?? 0) + 1)
-    const kept = this.#data.profiles[profileId]
-    if (!kept) return
-    delete this.#data.profiles[profileId]
-    if (!this.#save()) this.#data.profiles[profileId] = kept
+    this.#save((file) => {
+      if (!Object.hasOwn(file.profiles, profileId)) return file
+      const profiles = { ...file.profiles }
+      delete profiles[profileId]
+      return { ...file, profiles }
+    })
   }
 
-  #save(): boolean {
-    try {
-      this.#file.save(this.#data)
-      return true
-    } catch (error) {
+  /** Nobody waits for these saves: one refused is logged, and the file and memory stay as they were. */
+  #save(change: (file: LearntFile) => LearntFile): void {
+    this.#file.update(change).catch((error: unknown) => {
       this.#log?.warn(`learnt provider limits not saved: ${errorMessage(error)}`)
-      return false
-    }
+    })
   }
 }

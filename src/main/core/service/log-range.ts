@@ -26,8 +26,11 @@ export interface ChunkOptions {
   attempts?: number
   meter?: RequestOptions['meter']
   onProgress?: (progress: LogProgress) => void
-  /** Each answered part as it comes (before onProgress): a caller that saves as it goes loses no paid-for part. */
-  onPart?: (logs: unknown[], fromBlock: number, toBlock: number) => void
+  /**
+   * Each answered part as it comes (before onProgress): a caller that saves as it goes loses no
+   * paid-for part. The next part is asked once its promise (a save) settles.
+   */
+  onPart?: (logs: unknown[], fromBlock: number, toBlock: number) => void | Promise<void>
 }
 
 type RpcCall = (network: string, call: RpcCallSpec, options: RequestOptions) => Promise<unknown>
@@ -138,7 +141,7 @@ export class LogRanges {
           `The RPC endpoint answered eth_getLogs for blocks ${cursor}-${end} on ${network} with something other than a list.`,
         )
       for (const log of answer) logs.push(log)
-      options.onPart?.(answer, cursor, end)
+      await options.onPart?.(answer, cursor, end)
       cursor = end + 1
       options.onProgress?.({ doneBlocks: cursor - fromBlock, totalBlocks: total, calls })
       // A part shrunk for its result count grows back after two answers in a row (so a dense

@@ -1,5 +1,5 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { mkdir, open, rename, rm } from 'node:fs/promises'
+import * as promises from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 let counter = 0
@@ -48,28 +48,58 @@ export function writeFileAtomicSync(path: string, data: string, options: { fsync
   if (fsync) syncDirSync(dirname(path))
 }
 
+/** The file calls an asynchronous atomic write makes: node:fs/promises, or a test's faulty disk. */
+export type WriteFs = Pick<typeof import('node:fs/promises'), 'mkdir' | 'open' | 'rename' | 'rm'>
+
+export interface AtomicWriteOptions {
+  fsync?: boolean
+  fs?: WriteFs
+  /** Once aborted, the temp file is never renamed into place: a write given up stays undone. */
+  signal?: AbortSignal
+}
+
+/**
+ * `writeFileAtomicSync` without blocking the event loop: a disk that hangs holds this write's
+ * promise, never every other call. Aborted before its rename, it leaves the file as it was.
+ */
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { fsync?: boolean } = {},
+  options: AtomicWriteOptions = {},
 ): Promise<void> {
   const fsync = options.fsync ?? true
-  await mkdir(dirname(path), { recursive: true })
+  const fs = options.fs ?? promises
+  await fs.mkdir(dirname(path), { recursive: true })
   const tmp = tempName(path)
   try {
-    const handle = await open(tmp, 'w', 0o600)
+    const handle = await fs.open(tmp, 'w', 0o600)
     try {
       await handle.writeFile(data)
       if (fsync) await handle.sync()
     } finally {
       await handle.close()
     }
-    await rename(tmp, path)
+    options.signal?.throwIfAborted()
+    await fs.rename(tmp, path)
   } catch (error) {
-    await rm(tmp, { force: true })
+    await fs.rm(tmp, { force: true })
     throw error
   }
-  if (fsync) syncDirSync(dirname(path))
+  if (fsync) await syncDir(fs, dirname(path))
+}
+
+async function syncDir(fs: WriteFs, dir: string): Promise<void> {
+  // As syncDirSync: best effort where a folder cannot be opened for fsync.
+  try {
+    const handle = await fs.open(dir, 'r')
+    try {
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    /* best effort */
+  }
 }
 
 function syncDirSync(dir: string): void {

@@ -70,15 +70,4 @@ export class DiskReports {
   saved(what: string): void {
     this.#failing.delete(what)
   }
-
-  /** Runs a versioned file's save nobody waits for: a refusing disk is told, anything else thrown. */
-  attempt(what: string, effect: string, save: () => void): void {
-    try {
-      save()
-      this.saved(what)
-    } catch (error) {
-      if (!(error instanceof DiskWriteError)) throw error
-      this.failed(what, error, effect)
-    }
-  }
 }

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import * as promises from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from './app-error'
-import { writeFileAtomicSync } from './atomic-file'
+import { writeFileAtomic, writeFileAtomicSync, type WriteFs } from './atomic-file'
+import { systemClock, type Clock } from './clock'
 import { diskProblem, DiskWriteError } from './disk-error'
 import { errorCode, errorMessage, isRecord } from '@shared/guards'
 
@@ -15,6 +17,10 @@ import { errorCode, errorMessage, isRecord } from '@shared/guards'
  * - Saving first reads the new text back through the same schema as loading: a change that
  *   would not load is refused before anything is written, so the file and its backup are
  *   always loadable.
+ * - The file holds the data: `update` computes the next content from the current one, checks
+ *   it, writes it and only then makes it current, so a refused or failed save changes nothing,
+ *   in memory or on disk. Updates run one after another (each sees the one before), and each
+ *   write is asynchronous with a deadline: a disk that hangs refuses the save, never the app.
  * - Loading migrates older versions; a damaged file is moved aside (`<file>.damaged-<time>`,
  *   nothing is deleted), the backup is restored and a notice says so. A backup that does not
  *   load either is moved aside as well, never overwritten.
@@ -29,7 +35,22 @@ export interface VersionedFileOptions<T> {
   /** A short name for notices ("watchlists"). */
   label: string
   now?: () => number
+  /** A write not done in this long is given up and refused (default SAVE_DEADLINE_MS). */
+  deadlineMs?: number
+  /** Where the deadline is timed (default: the system clock, so fake timers apply). */
+  clock?: Clock
+  /** The file calls writes make (default node:fs/promises; a test's faulty disk). */
+  fs?: WriteFs
 }
+
+/** What a store passes on to its file: a test's faulty disk and clock. */
+export type FileFaults = Pick<VersionedFileOptions<unknown>, 'deadlineMs' | 'clock' | 'fs'>
+
+/**
+ * How long one save may take: under the bridge's 30 s answer (bridge-host.ts), so a call that
+ * saves answers with the disk's own reason, never the bridge's timeout (docs/decisions/store-writes.md).
+ */
+export const SAVE_DEADLINE_MS = 20_000
 
 export interface Loaded<T> {
   data: T
@@ -105,14 +126,25 @@ function describeProblem(error: unknown): string {
   return errorMessage(error).slice(0, 200)
 }
 
-export class VersionedFile<T> {
+export class VersionedFile<T extends { version: number }> {
   readonly #o: VersionedFileOptions<T>
+  #data: T
+  /** Updates in the order asked: each computes from the one before. */
+  #queue: Promise<unknown> = Promise.resolve()
+  /** Writes in the order made, settled either way: one given up may still be on the disk. */
+  #writing: Promise<unknown> = Promise.resolve()
   /** The text last read or written; always one that `parse` accepts, so it is safe as the backup. */
   #lastGood: string | null = null
   #readOnly = false
 
   constructor(options: VersionedFileOptions<T>) {
     this.#o = options
+    this.#data = options.empty()
+  }
+
+  /** The content last loaded or saved: what the file holds. Not to be changed in place. */
+  get data(): T {
+    return this.#data
   }
 
   get backupPath(): string {
@@ -120,6 +152,12 @@ export class VersionedFile<T> {
   }
 
   load(): Loaded<T> {
+    const loaded = this.#load()
+    this.#data = loaded.data
+    return loaded
+  }
+
+  #load(): Loaded<T> {
     const o = this.#o
     removeStaleTemps(o.path)
     removeStaleTemps(this.backupPath)
@@ -221,18 +259,42 @@ export class VersionedFile<T> {
   }
 
   /**
-   * Writes `data` (already in the current shape, with its version) and keeps the previous as
-   * backup. The text is read back through the same schema as `load` before anything is
-   * written: a change the next start could not load is refused here, with the reason.
+   * Saves `change(current)` as the file's content, and only once it is written makes it current:
+   * refused before anything is written when it would not load again; refused when the disk
+   * fails or does not answer within the deadline. `change` may throw (nothing is saved) or return
+   * `current` itself (nothing to save). Resolves to the content now current.
    */
-  save(data: T & { version: number }): void {
+  update(change: (current: T) => T): Promise<T> {
+    const run = this.#queue.then(() => this.#apply(change))
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** Every update asked so far is decided: saved or refused, each within the deadline. */
+  async decided(): Promise<void> {
+    await this.#queue
+  }
+
+  /** Every update asked so far and every write made (one given up too) has settled; may wait on a hung disk. */
+  async settled(): Promise<void> {
+    await this.#queue
+    await this.#writing
+  }
+
+  #assertWritable(): void {
     if (this.#readOnly) {
       throw new AppError(
         'conflict',
         `The ${this.#o.label} file belongs to a newer version of Chainscope or cannot be replaced safely; this version does not change it.`,
       )
     }
-    const text = JSON.stringify(data, null, 1)
+  }
+
+  async #apply(change: (current: T) => T): Promise<T> {
+    this.#assertWritable()
+    const next = change(this.#data)
+    if (next === this.#data) return next
+    const text = JSON.stringify(next, null, 1)
     const check = parse(text, this.#o)
     if (!check.ok) {
       throw new AppError(
@@ -240,13 +302,70 @@ export class VersionedFile<T> {
         `Nothing was saved: the ${this.#o.label} would not load again (${check.why}).`,
       )
     }
-    try {
-      if (this.#lastGood !== null && this.#lastGood !== text) writeFileAtomicSync(this.backupPath, this.#lastGood)
-      writeFileAtomicSync(this.#o.path, text)
-    } catch (error) {
-      throw new DiskWriteError(this.#o.label, error)
-    }
+    if (text !== this.#lastGood) await this.#write(text)
     this.#lastGood = text
+    // What the file now loads as, not the caller's object: memory is what a restart would see.
+    this.#data = check.data
+    return check.data
+  }
+
+  /**
+   * Removes the file and its backup: the backup first, so a crash between leaves the file (still
+   * there, as if not removed), never a lone backup that the next start would restore. Within the
+   * deadline; afterwards `data` is empty.
+   */
+  remove(): Promise<void> {
+    const run = this.#queue.then(async () => {
+      this.#assertWritable()
+      await this.#onDisk(async ({ fs = promises, signal }) => {
+        await fs.rm(this.backupPath, { force: true })
+        signal.throwIfAborted()
+        await fs.rm(this.#o.path, { force: true })
+      })
+      this.#lastGood = null
+      this.#data = this.#o.empty()
+    })
+    this.#queue = run.catch(() => undefined)
+    return run
+  }
+
+  /** The backup, then the file; given up (and never renamed into place) past the deadline. */
+  #write(text: string): Promise<void> {
+    const backup = this.#lastGood
+    return this.#onDisk(async (options) => {
+      if (backup !== null && backup !== text) await writeFileAtomic(this.backupPath, backup, options)
+      await writeFileAtomic(this.#o.path, text, options)
+    })
+  }
+
+  /**
+   * Runs `op` after every earlier one has settled (two never race on the file), and refuses it
+   * past the deadline: its signal is then aborted, so it stops before its next step.
+   */
+  async #onDisk(op: (options: { fs?: WriteFs; signal: AbortSignal }) => Promise<void>): Promise<void> {
+    const o = this.#o
+    const ms = o.deadlineMs ?? SAVE_DEADLINE_MS
+    const clock = o.clock ?? systemClock
+    const stop = new AbortController()
+    const done = this.#writing.then(() => {
+      stop.signal.throwIfAborted()
+      return op({ fs: o.fs, signal: stop.signal })
+    })
+    this.#writing = done.catch(() => undefined)
+    let timer: unknown
+    const late = new Promise<never>((_, reject) => {
+      timer = clock.setTimeout(() => {
+        stop.abort()
+        reject(new Error(`the disk did not answer in ${Math.round(ms / 1000)} s; nothing was saved`))
+      }, ms)
+    })
+    try {
+      await Promise.race([done, late])
+    } catch (error) {
+      throw new DiskWriteError(o.label, error)
+    } finally {
+      clock.clearTimeout(timer)
+    }
   }
 }
 

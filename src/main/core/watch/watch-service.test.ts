@@ -10,21 +10,21 @@ import { addr } from '../testing/address'
 
 /** The periodic watch check's schedule: off by default, inside its budget, only while visible. */
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   vi.useFakeTimers({ now: Date.UTC(2030, 0, 1, 9) })
   dir = mkdtempSync(join(tmpdir(), 'watch-service-'))
 })
-afterEach(() => {
+afterEach(async () => {
   vi.useRealTimers()
   rmSync(dir, { recursive: true, force: true })
 })
 
-function service(addresses: number, quota = 1000, sub = 'a') {
+async function service(addresses: number, quota = 1000, sub = 'a') {
   const dataDir = join(dir, sub)
   const watchlists = new WatchlistStore({ dataDir })
-  const list = watchlists.create('W')
+  const list = await watchlists.create('W')
   for (let i = 0; i < addresses; i++)
-    watchlists.addEntry(list.id, {
+    await watchlists.addEntry(list.id, {
       address: addr(`0x${(i + 1).toString(16).padStart(40, '0')}`),
       network: 'alpha',
       label: '',
@@ -51,7 +51,7 @@ function service(addresses: number, quota = 1000, sub = 'a') {
 
 describe('WatchService periodic check', () => {
   it('is off by default; when on, runs at the interval its budget allows, only while visible', async () => {
-    const { w, active } = service(50)
+    const { w, active } = await service(50)
     w.setVisible(true)
     await vi.advanceTimersByTimeAsync(24 * 3600_000)
     expect(active).not.toHaveBeenCalled()
@@ -76,11 +76,11 @@ describe('WatchService periodic check', () => {
     w.dispose()
   })
 
-  it('a larger budget checks more often; one too small for a check a day does not run at all', () => {
-    const { w } = service(50)
+  it('a larger budget checks more often; one too small for a check a day does not run at all', async () => {
+    const { w } = await service(50)
     w.setSettings({ periodic: true, budgetFraction: 0.2 })
     expect(w.intervalMs()).toBe(Math.ceil((24 * 3600_000) / (200 / 11)))
-    const tiny = service(50, 100, 'b')
+    const tiny = await service(50, 100, 'b')
     tiny.w.setSettings({ periodic: true, budgetFraction: 0.01 })
     expect(tiny.w.intervalMs()).toBeNull()
     expect(tiny.w.settings().intervalMinutes).toBeNull()
@@ -88,7 +88,7 @@ describe('WatchService periodic check', () => {
 })
 
 describe('describeChanges', () => {
-  it('words what changed for the notification', () => {
+  it('words what changed for the notification', async () => {
     const base = {
       network: 'alpha',
       address: '0x1',

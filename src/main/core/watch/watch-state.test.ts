@@ -61,7 +61,7 @@ function fakeRuntime(logs: unknown[], head = 100, quantity = 1n): CheckRuntime {
 }
 
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watch-state-'))
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
@@ -101,7 +101,9 @@ describe('WatchStateStore', () => {
     const delta = state.addresses[stateKey('alpha', A)]!.tokenDeltas[`erc1155|${TOKEN}`]!
     expect(delta).toBe((UINT256_MAX * 1000n).toString())
     expect(delta).toHaveLength(81)
-    new WatchStateStore(dir).save('p', state)
+    const store = new WatchStateStore(dir)
+    store.save('p', state)
+    await store.settled()
     const again = new WatchStateStore(dir)
     expect(again.notice).toBeNull()
     expect(again.profile('p')).toEqual(state)
@@ -109,7 +111,7 @@ describe('WatchStateStore', () => {
 })
 
 describe('token deltas', () => {
-  it('are held within ±(2^320 - 1), the most any node can make them sum to', () => {
+  it('are held within ±(2^320 - 1), the most any node can make them sum to', async () => {
     expect(addTokenDelta(undefined, 5n)).toBe('5')
     expect(addTokenDelta('-3', 1n)).toBe('-2')
     expect(addTokenDelta(TOKEN_DELTA_MAX.toString(), 1n)).toBe(TOKEN_DELTA_MAX.toString())
@@ -146,7 +148,7 @@ const log = fc.oneof(
 )
 
 describe('WatchStateStore property', () => {
-  it('whatever checks, looks and settings the watch makes, the file written loads back equal', async () => {
+  it('whatever checks, looks and settings the watch makes, valid or refused, memory and the file agree after each, and load back equal', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(
@@ -163,6 +165,8 @@ describe('WatchStateStore property', () => {
               periodic: fc.boolean(),
               budgetFraction: fc.double({ min: 0.001, max: 0.5, noNaN: true }),
             }),
+            // A state the file could not hold: refused, and nothing changes.
+            fc.record({ op: fc.constant('bad' as const), budgetFraction: fc.constantFrom(0, 2, Number.NaN) }),
           ),
           { minLength: 1, maxLength: 10 },
         ),
@@ -180,12 +184,22 @@ describe('WatchStateStore property', () => {
                 })
               } else if (o.op === 'seen') {
                 for (const [k, s] of Object.entries(state.addresses)) state.addresses[k] = markSeen(s, o.head)
+              } else if (o.op === 'bad') {
+                const before = store.profile('p')
+                expect(() => store.save('p', { ...state, budgetFraction: o.budgetFraction })).toThrow(
+                  expect.objectContaining({ kind: 'invalid-input' }),
+                )
+                expect(store.profile('p')).toEqual(before)
+                continue
               } else {
                 state.periodic = o.periodic
                 state.budgetFraction = o.budgetFraction
               }
               store.save('p', state)
+              await store.settled()
+              expect(new WatchStateStore(dir).profile('p')).toEqual(store.profile('p'))
             }
+            await store.settled()
             const again = new WatchStateStore(dir)
             expect(again.notice).toBeNull()
             expect(again.profile('p')).toEqual(store.profile('p'))

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { WatchDelta, WatchStatus } from '@shared/bridge/contract'
-import { VersionedFile } from '../util/versioned-file'
+import { AppError } from '../util/app-error'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { DiskReports } from '../util/disk-error'
 
 /**
@@ -80,12 +81,13 @@ export const stateKey = (network: string, address: string): string => `${network
 /** The one writer of watch-state.json. */
 export class WatchStateStore {
   readonly #file: VersionedFile<WatchStateFile>
-  #data: WatchStateFile
+  /** States kept for the session that the file has not taken yet (being written, or refused by the disk). */
+  readonly #unsaved = new Map<string, ProfileWatchState>()
   readonly notice: string | null
   readonly #disk: DiskReports
 
   /** `disk`: where a failed write is told (the app's notices); by default nowhere. */
-  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined)) {
+  constructor(dataDir: string, disk: DiskReports = new DiskReports(() => undefined), faults: FileFaults = {}) {
     this.#disk = disk
     this.#file = new VersionedFile<WatchStateFile>({
       path: join(dataDir, 'watch-state.json'),
@@ -93,15 +95,16 @@ export class WatchStateStore {
       label: 'watch check state',
       migrate: (raw) => fileSchema.parse(raw),
       empty: () => ({ version: 1, profiles: {} }),
+      ...faults,
     })
-    const loaded = this.#file.load()
-    this.#data = loaded.data
-    this.notice = loaded.notice
+    this.notice = this.#file.load().notice
   }
 
   profile(profileId: string): ProfileWatchState {
+    const saved = this.#file.data.profiles
     return (
-      this.#data.profiles[profileId] ?? {
+      this.#unsaved.get(profileId) ??
+      (Object.hasOwn(saved, profileId) ? saved[profileId] : undefined) ?? {
         periodic: false,
         budgetFraction: DEFAULT_WATCH_BUDGET,
         networks: {},
@@ -111,17 +114,34 @@ export class WatchStateStore {
   }
 
   /**
-   * Replaces a profile's state and saves (atomically, with a backup). A state the file could
-   * not load again is refused (and not kept); a disk that refuses the write is told once and
-   * the state is kept in memory: a check's result is still shown, and found again by the next
-   * check after a restart.
+   * Replaces a profile's state and saves it (atomically, with a backup; nobody waits). A state
+   * the file could not load again is refused here (and not kept); a disk that refuses the write
+   * is told once and the state is kept for the session: a check's result is still shown, and
+   * found again by the next check after a restart (docs/decisions/store-writes.md).
    */
   save(profileId: string, state: ProfileWatchState): void {
-    const next = { ...this.#data, profiles: { ...this.#data.profiles, [profileId]: state } }
-    this.#disk.attempt(WHAT, 'what the watch check found is shown, but a restart forgets it.', () =>
-      this.#file.save(next),
-    )
-    this.#data = next
+    const check = profileState.safeParse(JSON.parse(JSON.stringify(state)))
+    if (!check.success)
+      throw new AppError(
+        'invalid-input',
+        `Nothing was saved: the watch check state would not load again (${check.error.issues[0]?.path.map(String).join('.') ?? ''}: ${check.error.issues[0]?.message ?? 'invalid'}).`,
+      )
+    this.#unsaved.set(profileId, state)
+    this.#file
+      .update((file) => ({ ...file, profiles: { ...file.profiles, [profileId]: check.data } }))
+      .then(
+        () => {
+          if (this.#unsaved.get(profileId) === state) this.#unsaved.delete(profileId)
+          this.#disk.saved(WHAT)
+        },
+        (error: unknown) =>
+          this.#disk.failed(WHAT, error, 'what the watch check found is shown, but a restart forgets it.'),
+      )
+  }
+
+  /** Every save made so far is decided: written or refused, each within the save deadline. */
+  settled(): Promise<void> {
+    return this.#file.decided()
   }
 }
 

@@ -7,17 +7,17 @@ import { addr } from '../testing/address'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7'
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watch-networks-'))
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 const open = (): WatchlistStore => new WatchlistStore({ dataDir: dir, now: () => Date.UTC(2030, 0, 1) })
 
 describe('a watch entry on both networks', () => {
-  it('keeps other networks on the entry, drops its own and repeats, and survives a restart and an export round trip', () => {
+  it('keeps other networks on the entry, drops its own and repeats, and survives a restart and an export round trip', async () => {
     const store = open()
-    const list = store.create('Both')
-    const added = store.addEntry(list.id, {
+    const list = await store.create('Both')
+    const added = await store.addEntry(list.id, {
       address: addr(A),
       network: 'alpha',
       label: 'MM',
@@ -26,15 +26,15 @@ describe('a watch entry on both networks', () => {
       alsoNetworks: ['beta', 'alpha', 'beta'],
     })
     expect(added.entries[0]!.alsoNetworks).toEqual(['beta'])
-    store.updateEntry(list.id, added.entries[0]!.id, { alsoNetworks: ['gamma', 'beta'] })
+    await store.updateEntry(list.id, added.entries[0]!.id, { alsoNetworks: ['gamma', 'beta'] })
     expect(open().list()[0]!.entries[0]!.alsoNetworks).toEqual(['gamma', 'beta'])
     const json = store.export('json')
     const other = new WatchlistStore({ dataDir: join(dir, 'other') })
-    other.import('json', json.text)
+    await other.import('json', json.text)
     expect(other.list()[0]!.entries[0]!.alsoNetworks).toEqual(['gamma', 'beta'])
   })
 
-  it('reads version-2 files written before the field existed, unchanged', () => {
+  it('reads version-2 files written before the field existed, unchanged', async () => {
     const old = {
       version: 2,
       lists: [
@@ -62,12 +62,12 @@ describe('a watch entry on both networks', () => {
     expect(JSON.parse(readFileSync(join(dir, 'watchlists.json'), 'utf8'))).toEqual(old)
   })
 
-  it('refuses an import whose alsoNetworks is not a list of network names', () => {
+  it('refuses an import whose alsoNetworks is not a list of network names', async () => {
     const store = open()
     const text = JSON.stringify({
       lists: [{ name: 'X', entries: [{ address: A, network: 'alpha', alsoNetworks: ['Beta!'] }] }],
     })
-    expect(() => store.import('json', text)).toThrow(
+    await expect(store.import('json', text)).rejects.toThrow(
       expect.objectContaining({ kind: 'invalid-input', message: expect.stringContaining('alsoNetworks') }),
     )
   })

@@ -17,11 +17,15 @@ export class WatchlistBackup {
   }
 
   /** `notes`: how many notes the file changed, when it carried any. */
-  import(format: 'json' | 'csv', text: string, listName?: string): { lists: number; entries: number; notes?: number } {
+  async import(
+    format: 'json' | 'csv',
+    text: string,
+    listName?: string,
+  ): Promise<{ lists: number; entries: number; notes?: number }> {
     // The notes are checked first, so a bad note imports nothing.
     const carried = format === 'json' ? notesFromImport(text) : { notes: [], notesOnly: false }
-    const counts = carried.notesOnly ? { lists: 0, entries: 0 } : this.#watchlists.import(format, text, listName)
-    return carried.notes.length ? { ...counts, notes: this.#notes.merge(carried.notes) } : counts
+    const counts = carried.notesOnly ? { lists: 0, entries: 0 } : await this.#watchlists.import(format, text, listName)
+    return carried.notes.length ? { ...counts, notes: await this.#notes.merge(carried.notes) } : counts
   }
 
   /** One list's file, or every list's with the notes (the backup). */

@@ -34,10 +34,10 @@ describe('watchlists under SIGKILL', () => {
   it('leave a valid, complete file after a writer is killed mid-write, 100 times out of 100', async () => {
     const data = join(dir, 'data')
     const seed = new WatchlistStore({ dataDir: data })
-    const list = seed.create('gen-0')
+    const list = await seed.create('gen-0')
     const note = 'n'.repeat(900)
     for (let i = 0; i < 200; i++) {
-      seed.addEntry(list.id, {
+      await seed.addEntry(list.id, {
         address: addr(`0x${(i + 1).toString(16).padStart(40, '0')}`),
         network: 'alpha',
         label: `entry ${i}`,

@@ -57,7 +57,7 @@ const op = fc.oneof(
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
 
 /** One call as the bridge makes it: its schema parses the input first; a refused input is skipped. */
-function apply(store: WatchlistStore, o: Op): void {
+async function apply(store: WatchlistStore, o: Op): Promise<void> {
   const lists = store.list()
   const list = lists[o.op === 'create' || o.op === 'import' ? 0 : o.list % Math.max(1, lists.length)]
   const entryId =
@@ -67,20 +67,20 @@ function apply(store: WatchlistStore, o: Op): void {
   switch (o.op) {
     case 'create': {
       const p = bridgeCalls['watchlists.create'].safeParse({ name: o.name })
-      if (p.success) store.create(p.data.name)
+      if (p.success) await store.create(p.data.name)
       return
     }
     case 'rename': {
       const p = bridgeCalls['watchlists.rename'].safeParse({ id: list?.id ?? 'none', name: o.name })
-      if (p.success) store.rename(p.data.id, p.data.name)
+      if (p.success) await store.rename(p.data.id, p.data.name)
       return
     }
     case 'delete':
-      store.delete(list?.id ?? 'none')
+      await store.delete(list?.id ?? 'none')
       return
     case 'addEntry': {
       const p = bridgeCalls['watchlists.addEntry'].safeParse({ listId: list?.id ?? 'none', entry: o.entry })
-      if (p.success) store.addEntry(p.data.listId, p.data.entry)
+      if (p.success) await store.addEntry(p.data.listId, p.data.entry)
       return
     }
     case 'updateEntry': {
@@ -89,37 +89,42 @@ function apply(store: WatchlistStore, o: Op): void {
         entryId: entryId ?? 'none',
         patch: o.patch,
       })
-      if (p.success) store.updateEntry(p.data.listId, p.data.entryId, p.data.patch)
+      if (p.success) await store.updateEntry(p.data.listId, p.data.entryId, p.data.patch)
       return
     }
     case 'removeEntry':
-      store.removeEntry(list?.id ?? 'none', entryId ?? 'none')
+      await store.removeEntry(list?.id ?? 'none', entryId ?? 'none')
       return
     case 'moveEntry':
-      store.moveEntry(list?.id ?? 'none', lists[o.to % Math.max(1, lists.length)]?.id ?? 'none', entryId ?? 'none')
+      await store.moveEntry(
+        list?.id ?? 'none',
+        lists[o.to % Math.max(1, lists.length)]?.id ?? 'none',
+        entryId ?? 'none',
+      )
       return
     case 'import': {
       const csv = formatCsv([['list', 'address', 'network', 'label', 'note', 'tags'], ...o.rows])
       const p = bridgeCalls['watchlists.import'].safeParse({ format: 'csv', text: csv, listName: o.listName })
-      if (p.success) store.import(p.data.format, p.data.text, p.data.listName)
+      if (p.success) await store.import(p.data.format, p.data.text, p.data.listName)
     }
   }
 }
 
 describe('WatchlistStore property', () => {
-  it('whatever valid calls are made, the file written loads back equal', () => {
-    fc.assert(
-      fc.property(fc.array(op, { minLength: 5, maxLength: 25 }), (ops) => {
+  it('whatever calls are made, valid or refused, memory and the file agree after each, and the file loads back equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 25 }), async (ops) => {
         const dir = mkdtempSync(join(tmpdir(), 'watchlists-prop-'))
         try {
           const store = new WatchlistStore({ dataDir: dir })
           for (const o of ops) {
             try {
-              apply(store, o)
+              await apply(store, o)
             } catch (error) {
               // A refusal is an answer (a typed error), never a crash.
               if (!(error instanceof AppError)) throw error
             }
+            expect(new WatchlistStore({ dataDir: dir }).list()).toEqual(store.list())
           }
           const again = new WatchlistStore({ dataDir: dir })
           expect(again.notice).toBeNull()

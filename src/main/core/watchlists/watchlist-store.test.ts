@@ -13,7 +13,7 @@ const C = '0xde709f2102306220921060314715629080e2fb77'
 const NOW = Date.UTC(2030, 4, 6, 7, 8, 9)
 
 let dir: string
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'watchlists-'))
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
@@ -34,14 +34,14 @@ const entry = (
 })
 
 describe('WatchlistStore', () => {
-  it('creates, renames, fills, edits, moves and deletes, and every change survives a restart', () => {
+  it('creates, renames, fills, edits, moves and deletes, and every change survives a restart', async () => {
     const events: Watchlist[][] = []
     const store = open((l) => events.push(l))
-    const work = store.create('Work')
-    const cold = store.create('Cold wallets')
-    expect(() => store.create('work')).toThrow(expect.objectContaining({ kind: 'conflict' }))
-    store.rename(work.id, 'Desk')
-    const filled = store.addEntry(
+    const work = await store.create('Work')
+    const cold = await store.create('Cold wallets')
+    await expect(store.create('work')).rejects.toThrow(expect.objectContaining({ kind: 'conflict' }))
+    await store.rename(work.id, 'Desk')
+    const filled = await store.addEntry(
       work.id,
       entry(A_CHECKSUMMED, 'alpha', { label: 'Treasury', tags: ['dao', 'dao', 'big'] }),
     )
@@ -53,10 +53,10 @@ describe('WatchlistStore', () => {
       tags: ['dao', 'big'],
       addedAt: new Date(NOW).toISOString(),
     })
-    expect(() => store.addEntry(work.id, entry(A))).toThrow(expect.objectContaining({ kind: 'conflict' }))
-    store.addEntry(work.id, entry(A, 'beta'))
-    store.updateEntry(work.id, added.id, { note: 'multisig', tags: ['x'] })
-    const moved = store.moveEntry(work.id, cold.id, added.id)
+    await expect(store.addEntry(work.id, entry(A))).rejects.toThrow(expect.objectContaining({ kind: 'conflict' }))
+    await store.addEntry(work.id, entry(A, 'beta'))
+    await store.updateEntry(work.id, added.id, { note: 'multisig', tags: ['x'] })
+    const moved = await store.moveEntry(work.id, cold.id, added.id)
     expect(moved.map((l) => l.entries.length)).toEqual([1, 1])
     expect(moved[1]!.entries[0]).toMatchObject({ id: added.id, note: 'multisig', tags: ['x'], label: 'Treasury' })
     expect(events.length).toBe(7)
@@ -66,33 +66,33 @@ describe('WatchlistStore', () => {
       ['Desk', ['beta:' + A + ':']],
       ['Cold wallets', ['alpha:' + A + ':multisig']],
     ])
-    again.removeEntry(cold.id, added.id)
-    again.delete(work.id)
+    await again.removeEntry(cold.id, added.id)
+    await again.delete(work.id)
     expect(open().list()).toEqual([{ id: cold.id, name: 'Cold wallets', entries: [] }])
   })
 
-  it('answers not-found for lists and entries that are gone', () => {
+  it('answers not-found for lists and entries that are gone', async () => {
     const store = open()
-    const l = store.create('L')
-    expect(() => store.rename('nope', 'x')).toThrow(expect.objectContaining({ kind: 'not-found' }))
-    expect(() => store.removeEntry(l.id, 'nope')).toThrow(expect.objectContaining({ kind: 'not-found' }))
-    expect(() => store.moveEntry(l.id, 'nope', 'x')).toThrow(expect.objectContaining({ kind: 'not-found' }))
+    const l = await store.create('L')
+    await expect(store.rename('nope', 'x')).rejects.toThrow(expect.objectContaining({ kind: 'not-found' }))
+    await expect(store.removeEntry(l.id, 'nope')).rejects.toThrow(expect.objectContaining({ kind: 'not-found' }))
+    await expect(store.moveEntry(l.id, 'nope', 'x')).rejects.toThrow(expect.objectContaining({ kind: 'not-found' }))
   })
 
-  it('refuses to move onto a duplicate', () => {
+  it('refuses to move onto a duplicate', async () => {
     const store = open()
-    const a = store.create('A')
-    const b = store.create('B')
-    const e = store.addEntry(a.id, entry(A)).entries[0]!
-    store.addEntry(b.id, entry(A))
-    expect(() => store.moveEntry(a.id, b.id, e.id)).toThrow(expect.objectContaining({ kind: 'conflict' }))
+    const a = await store.create('A')
+    const b = await store.create('B')
+    const e = (await store.addEntry(a.id, entry(A))).entries[0]!
+    await store.addEntry(b.id, entry(A))
+    await expect(store.moveEntry(a.id, b.id, e.id)).rejects.toThrow(expect.objectContaining({ kind: 'conflict' }))
     expect(store.list().map((l) => l.entries.length)).toEqual([1, 1])
   })
 
-  it('keeps a backup of the last good file and restores it when the file is damaged, telling the user', () => {
+  it('keeps a backup of the last good file and restores it when the file is damaged, telling the user', async () => {
     const store = open()
-    const l = store.create('Keep me')
-    store.addEntry(l.id, entry(A))
+    const l = await store.create('Keep me')
+    await store.addEntry(l.id, entry(A))
     expect(existsSync(join(dir, 'watchlists.json.bak'))).toBe(true)
     writeFileSync(join(dir, 'watchlists.json'), '{"version":2,"lists":[{"id":"x","name":"half')
     const restored = open()
@@ -103,14 +103,14 @@ describe('WatchlistStore', () => {
     expect(JSON.parse(readFileSync(join(dir, 'watchlists.json'), 'utf8')).lists[0].name).toBe('Keep me')
   })
 
-  it('starts empty with a notice when neither the file nor its backup is usable', () => {
+  it('starts empty with a notice when neither the file nor its backup is usable', async () => {
     writeFileSync(join(dir, 'watchlists.json'), 'garbage')
     const store = open()
     expect(store.list()).toEqual([])
     expect(store.notice).toMatch(/no usable backup/)
   })
 
-  it('treats an entry listed twice as damage, not as data', () => {
+  it('treats an entry listed twice as damage, not as data', async () => {
     const l = {
       id: 'l',
       name: 'L',
@@ -128,7 +128,7 @@ describe('WatchlistStore', () => {
     expect(open().notice).toMatch(/twice/)
   })
 
-  it('migrates a version 1 file', () => {
+  it('migrates a version 1 file', async () => {
     writeFileSync(
       join(dir, 'watchlists.json'),
       JSON.stringify({
@@ -158,28 +158,28 @@ describe('WatchlistStore', () => {
       }),
       expect.objectContaining({ address: B, network: 'beta', label: '' }),
     ])
-    store.rename(list!.id, 'Old (migrated)')
+    await store.rename(list!.id, 'Old (migrated)')
     expect(JSON.parse(readFileSync(join(dir, 'watchlists.json'), 'utf8')).version).toBe(2)
     // The version 1 file is the backup of the first save.
     expect(JSON.parse(readFileSync(join(dir, 'watchlists.json.bak'), 'utf8')).version).toBe(1)
   })
 
-  it('leaves a file from a newer version untouched and read-only', () => {
+  it('leaves a file from a newer version untouched and read-only', async () => {
     const future = JSON.stringify({ version: 9, lists: [], whatever: true })
     writeFileSync(join(dir, 'watchlists.json'), future)
     const store = open()
     expect(store.readOnly).toBe(true)
     expect(store.notice).toMatch(/newer version/)
-    expect(() => store.create('x')).toThrow(expect.objectContaining({ kind: 'conflict' }))
+    await expect(store.create('x')).rejects.toThrow(expect.objectContaining({ kind: 'conflict' }))
     expect(readFileSync(join(dir, 'watchlists.json'), 'utf8')).toBe(future)
   })
 
-  it('changes nothing when the disk refuses the write', () => {
+  it('changes nothing when the disk refuses the write', async () => {
     const store = open()
-    const l = store.create('L')
+    const l = await store.create('L')
     rmSync(join(dir, 'watchlists.json'))
     mkdirSync(join(dir, 'watchlists.json', 'blocker'), { recursive: true }) // a folder where the file must go
-    expect(() => store.addEntry(l.id, entry(A))).toThrow(
+    await expect(store.addEntry(l.id, entry(A))).rejects.toThrow(
       expect.objectContaining({ kind: 'internal', message: expect.stringMatching(/nothing was changed/) }),
     )
     expect(store.list()[0]!.entries).toEqual([])
@@ -187,7 +187,7 @@ describe('WatchlistStore', () => {
 })
 
 describe('WatchlistStore import and export', () => {
-  it('imports CSV into a new list, all rows or none, naming every bad row', () => {
+  it('imports CSV into a new list, all rows or none, naming every bad row', async () => {
     const store = open()
     const bad = [
       'address,network,label,tags',
@@ -199,7 +199,7 @@ describe('WatchlistStore import and export', () => {
     ].join('\n')
     let error: unknown
     try {
-      store.import('csv', bad, 'Mine')
+      await store.import('csv', bad, 'Mine')
     } catch (e) {
       error = e
     }
@@ -217,7 +217,7 @@ describe('WatchlistStore import and export', () => {
       `${A_CHECKSUMMED},alpha,"Treasury, main","says ""hi""",dao;big,2021-01-01T00:00:00Z`,
       `${B},beta,,,,`,
     ].join('\r\n')
-    expect(store.import('csv', good, 'Mine')).toEqual({ lists: 1, entries: 2 })
+    expect(await store.import('csv', good, 'Mine')).toEqual({ lists: 1, entries: 2 })
     const [list] = store.list()
     expect(list!.name).toBe('Mine')
     expect(list!.entries[0]).toMatchObject({
@@ -230,32 +230,32 @@ describe('WatchlistStore import and export', () => {
     expect(list!.entries[1]).toMatchObject({ address: B, network: 'beta', addedAt: new Date(NOW).toISOString() })
   })
 
-  it('refuses a CSV without the needed columns, or with no rows', () => {
+  it('refuses a CSV without the needed columns, or with no rows', async () => {
     const store = open()
-    expect(() => store.import('csv', 'addr,net\n1,2\n')).toThrow(
+    await expect(store.import('csv', 'addr,net\n1,2\n')).rejects.toThrow(
       expect.objectContaining({ kind: 'invalid-input', message: expect.stringMatching(/"address" and "network"/) }),
     )
-    expect(() => store.import('csv', 'address,network\n')).toThrow(
+    await expect(store.import('csv', 'address,network\n')).rejects.toThrow(
       expect.objectContaining({ message: expect.stringMatching(/no watchlist entries/) }),
     )
-    expect(() => store.import('csv', 'address,network\n"x,alpha\n')).toThrow(
+    await expect(store.import('csv', 'address,network\n"x,alpha\n')).rejects.toThrow(
       expect.objectContaining({ message: expect.stringMatching(/line 2/) }),
     )
   })
 
-  it('round-trips JSON and CSV exports of every list', () => {
+  it('round-trips JSON and CSV exports of every list', async () => {
     const store = open()
-    const l = store.create('Desk')
-    store.addEntry(l.id, entry(A, 'alpha', { label: '=SUM(A1)', note: 'multi\nline', tags: ['t1'] }))
-    store.addEntry(l.id, entry(C, 'beta'))
-    const other = store.create('Other')
-    store.addEntry(other.id, entry(B, 'alpha'))
+    const l = await store.create('Desk')
+    await store.addEntry(l.id, entry(A, 'alpha', { label: '=SUM(A1)', note: 'multi\nline', tags: ['t1'] }))
+    await store.addEntry(l.id, entry(C, 'beta'))
+    const other = await store.create('Other')
+    await store.addEntry(other.id, entry(B, 'alpha'))
     for (const format of ['json', 'csv'] as const) {
       const file = store.export(format)
       expect(file.filename).toBe(`chainscope-watchlists-2030-05-06.${format}`)
       expect(file.text).toContain(A_CHECKSUMMED)
       const target = new WatchlistStore({ dataDir: mkdtempSync(join(dir, 'target-')), now: () => NOW })
-      expect(target.import(format, file.text)).toEqual({ lists: 2, entries: 3 })
+      expect(await target.import(format, file.text)).toEqual({ lists: 2, entries: 3 })
       const strip = (ls: Watchlist[]) =>
         ls.map((x) => ({ name: x.name, entries: x.entries.map(({ id: _id, ...e }) => e) }))
       expect(strip(target.list())).toEqual(strip(store.list()))
@@ -265,32 +265,32 @@ describe('WatchlistStore import and export', () => {
     expect(csv.text).toContain(`,"'=SUM(A1)",`)
   })
 
-  it('imports into new lists and never merges into or renames existing ones', () => {
+  it('imports into new lists and never merges into or renames existing ones', async () => {
     const store = open()
-    store.create('Desk')
+    await store.create('Desk')
     const json = JSON.stringify({ format: 'chainscope-watchlists', lists: [{ name: 'Desk', entries: [entry(A)] }] })
-    store.import('json', json)
-    store.import('json', json)
+    await store.import('json', json)
+    await store.import('json', json)
     expect(store.list().map((l) => l.name)).toEqual(['Desk', 'Desk (2)', 'Desk (3)'])
   })
 
-  it('reads a bare JSON array and names JSON rows by position', () => {
+  it('reads a bare JSON array and names JSON rows by position', async () => {
     const store = open()
-    expect(store.import('json', JSON.stringify([entry(A), entry(B, 'beta')]), 'Plain')).toEqual({
+    expect(await store.import('json', JSON.stringify([entry(A), entry(B, 'beta')]), 'Plain')).toEqual({
       lists: 1,
       entries: 2,
     })
-    expect(() =>
+    await expect(
       store.import('json', JSON.stringify([entry(A), { address: A, network: 'alpha', tags: 'x'.repeat(50) }])),
-    ).toThrow(
+    ).rejects.toThrow(
       expect.objectContaining({
         details: expect.objectContaining({ rows: [{ row: 2, message: expect.stringMatching(/tags/) }] }),
       }),
     )
-    expect(() => store.import('json', '{"lists": 3}')).toThrow(
+    await expect(store.import('json', '{"lists": 3}')).rejects.toThrow(
       expect.objectContaining({ message: expect.stringMatching(/not a watchlist export/) }),
     )
-    expect(() => store.import('json', '{nope')).toThrow(
+    await expect(store.import('json', '{nope')).rejects.toThrow(
       expect.objectContaining({ message: expect.stringMatching(/not valid JSON/) }),
     )
   })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import type { ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
-import { VersionedFile } from '../util/versioned-file'
+import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import { exportLists, parseImport } from './watchlist-io'
 import { migrateWatchlists, WATCHLIST_VERSION, type WatchlistFile } from './watchlist-schema'
@@ -14,6 +14,8 @@ export interface WatchlistStoreOptions {
   dataDir: string
   now?: () => number
   onChange?: (lists: Watchlist[]) => void
+  /** A test's faulty disk and clock. */
+  faults?: FileFaults
 }
 
 /** An entry as the bridge hands it over: its address parsed (lowercase, checked) already. */
@@ -28,7 +30,6 @@ export class WatchlistStore {
   readonly #file: VersionedFile<WatchlistFile>
   readonly #now: () => number
   readonly #onChange: ((lists: Watchlist[]) => void) | undefined
-  #lists: Watchlist[]
   /** Set when the file had to be restored or could not be read; shown to the user once. */
   readonly notice: string | null
   readonly readOnly: boolean
@@ -43,37 +44,48 @@ export class WatchlistStore {
       migrate: migrateWatchlists,
       empty: () => ({ version: 2, lists: [] }),
       now: this.#now,
+      ...options.faults,
     })
     const loaded = this.#file.load()
-    this.#lists = loaded.data.lists
     this.notice = loaded.notice
     this.readOnly = loaded.readOnly
+  }
+
+  get #lists(): Watchlist[] {
+    return this.#file.data.lists
   }
 
   list(): Watchlist[] {
     return structuredClone(this.#lists)
   }
 
-  create(name: string): Watchlist {
-    this.#assertFreeName(name)
-    this.#assertRoomForLists(1, 'Delete one first.')
+  async create(name: string): Promise<Watchlist> {
     const list: Watchlist = { id: randomUUID(), name, entries: [] }
-    this.#commit([...this.#lists, list])
+    await this.#commit((lists) => {
+      assertFreeName(lists, name)
+      assertRoomForLists(lists, 1, 'Delete one first.')
+      return [...lists, list]
+    })
     return structuredClone(list)
   }
 
-  rename(id: string, name: string): Watchlist {
-    this.#find(id)
-    this.#assertFreeName(name, id)
-    return this.#commitList(id, (l) => ({ ...l, name }))
+  rename(id: string, name: string): Promise<Watchlist> {
+    return this.#commitList(id, (l, lists) => {
+      assertFreeName(lists, name, id)
+      return { ...l, name }
+    })
   }
 
-  delete(id: string): void {
-    this.#find(id)
-    this.#commit(this.#lists.filter((l) => l.id !== id))
+  async delete(id: string): Promise<void> {
+    await this.#commit((lists) => {
+      find(lists, id)
+      return lists.filter((l) => l.id !== id)
+    })
   }
 
-  addEntry(listId: string, entry: NewEntry): Watchlist {
+  addEntry(listId: string, entry: NewEntry): Promise<Watchlist> {
+    const id = randomUUID()
+    const addedAt = new Date(this.#now()).toISOString()
     return this.#commitList(listId, (l) => {
       if (l.entries.some((e) => e.address === entry.address && e.network === entry.network)) {
         throw new AppError('conflict', `"${l.name}" already holds this address on ${entry.network}.`, {
@@ -81,12 +93,7 @@ export class WatchlistStore {
         })
       }
       assertRoomIn(l, 'listId')
-      const added: WatchEntry = {
-        id: randomUUID(),
-        ...entry,
-        tags: [...new Set(entry.tags)],
-        addedAt: new Date(this.#now()).toISOString(),
-      }
+      const added: WatchEntry = { id, ...entry, tags: [...new Set(entry.tags)], addedAt }
       if (added.alsoNetworks) added.alsoNetworks = otherNetworks(added.alsoNetworks, added.network)
       return { ...l, entries: [...l.entries, added] }
     })
@@ -96,9 +103,9 @@ export class WatchlistStore {
     listId: string,
     entryId: string,
     patch: Partial<Pick<WatchEntry, 'label' | 'note' | 'tags' | 'alsoNetworks'>>,
-  ): Watchlist {
+  ): Promise<Watchlist> {
     return this.#commitList(listId, (l) => {
-      this.#entry(l, entryId)
+      entryOf(l, entryId)
       const clean = { ...patch, ...(patch.tags ? { tags: [...new Set(patch.tags)] } : {}) }
       return {
         ...l,
@@ -115,99 +122,111 @@ export class WatchlistStore {
     })
   }
 
-  removeEntry(listId: string, entryId: string): Watchlist {
+  removeEntry(listId: string, entryId: string): Promise<Watchlist> {
     return this.#commitList(listId, (l) => {
-      this.#entry(l, entryId)
+      entryOf(l, entryId)
       return { ...l, entries: l.entries.filter((e) => e.id !== entryId) }
     })
   }
 
   /** Moves an entry (keeping its id, note and date) to another list. */
-  moveEntry(fromId: string, toId: string, entryId: string): Watchlist[] {
-    const from = this.#find(fromId)
-    const to = this.#find(toId)
-    const entry = this.#entry(from, entryId)
-    if (fromId === toId) return structuredClone([from])
-    if (to.entries.some((e) => e.address === entry.address && e.network === entry.network)) {
-      throw new AppError('conflict', `"${to.name}" already holds this address on ${entry.network}.`, {
-        field: 'toListId',
+  async moveEntry(fromId: string, toId: string, entryId: string): Promise<Watchlist[]> {
+    await this.#commit((lists) => {
+      const from = find(lists, fromId)
+      const to = find(lists, toId)
+      const entry = entryOf(from, entryId)
+      if (fromId === toId) return lists
+      if (to.entries.some((e) => e.address === entry.address && e.network === entry.network)) {
+        throw new AppError('conflict', `"${to.name}" already holds this address on ${entry.network}.`, {
+          field: 'toListId',
+        })
+      }
+      assertRoomIn(to, 'toListId')
+      return lists.map((l) => {
+        if (l.id === fromId) return { ...l, entries: l.entries.filter((e) => e.id !== entryId) }
+        if (l.id === toId) return { ...l, entries: [...l.entries, entry] }
+        return l
       })
-    }
-    assertRoomIn(to, 'toListId')
-    const next = this.#lists.map((l) => {
-      if (l.id === fromId) return { ...l, entries: l.entries.filter((e) => e.id !== entryId) }
-      if (l.id === toId) return { ...l, entries: [...l.entries, entry] }
-      return l
     })
-    this.#commit(next)
-    return structuredClone(next.filter((l) => l.id === fromId || l.id === toId))
+    return structuredClone(this.#lists.filter((l) => l.id === fromId || l.id === toId))
   }
 
   /** Imports into new lists (a name already taken gets " (2)", " (3)"…); all rows or none. */
-  import(format: 'json' | 'csv', text: string, listName?: string): { lists: number; entries: number } {
+  async import(format: 'json' | 'csv', text: string, listName?: string): Promise<{ lists: number; entries: number }> {
     const nowIso = new Date(this.#now()).toISOString()
     const parsed = parseImport(format, text, listName ?? `Imported ${nowIso.slice(0, 10)}`, nowIso)
-    this.#assertRoomForLists(
-      parsed.length,
-      `You have ${this.#lists.length.toLocaleString('en-US')} already and the file would add ${parsed.length.toLocaleString('en-US')} more, so nothing was imported. Delete some lists first, or import a file with fewer lists.`,
-    )
-    const taken = new Set(this.#lists.map((l) => l.name.toLowerCase()))
-    const added: Watchlist[] = parsed.map((p) => {
-      const name = freeName(p.name, taken)
-      taken.add(name.toLowerCase())
-      return { id: randomUUID(), name, entries: p.entries.map((e) => ({ id: randomUUID(), ...e })) }
+    let added: Watchlist[] = []
+    await this.#commit((lists) => {
+      assertRoomForLists(
+        lists,
+        parsed.length,
+        `You have ${lists.length.toLocaleString('en-US')} already and the file would add ${parsed.length.toLocaleString('en-US')} more, so nothing was imported. Delete some lists first, or import a file with fewer lists.`,
+      )
+      const taken = new Set(lists.map((l) => l.name.toLowerCase()))
+      added = parsed.map((p) => {
+        const name = freeName(p.name, taken)
+        taken.add(name.toLowerCase())
+        return { id: randomUUID(), name, entries: p.entries.map((e) => ({ id: randomUUID(), ...e })) }
+      })
+      return [...lists, ...added]
     })
-    this.#commit([...this.#lists, ...added])
     return { lists: added.length, entries: added.reduce((n, l) => n + l.entries.length, 0) }
   }
 
   export(format: 'json' | 'csv', listId?: string): ExportFile {
-    const lists = listId ? [this.#find(listId)] : this.#lists
+    const lists = listId ? [find(this.#lists, listId)] : this.#lists
     return exportLists(lists, format, new Date(this.#now()), listId !== undefined)
   }
 
-  #find(id: string): Watchlist {
-    const list = this.#lists.find((l) => l.id === id)
-    if (!list) throw new AppError('not-found', 'That watchlist no longer exists.', { field: 'listId' })
-    return list
+  async #commitList(id: string, change: (l: Watchlist, lists: Watchlist[]) => Watchlist): Promise<Watchlist> {
+    await this.#commit((lists) => {
+      const changed = change(find(lists, id), lists)
+      return lists.map((l) => (l.id === id ? changed : l))
+    })
+    return structuredClone(find(this.#lists, id))
   }
 
-  #entry(list: Watchlist, entryId: string): WatchEntry {
-    const entry = list.entries.find((e) => e.id === entryId)
-    if (!entry) throw new AppError('not-found', `That entry is no longer in "${list.name}".`, { field: 'entryId' })
-    return entry
-  }
-
-  #assertFreeName(name: string, except?: string): void {
-    if (this.#lists.some((l) => l.id !== except && l.name.toLowerCase() === name.toLowerCase())) {
-      throw new AppError('conflict', `A watchlist named "${name}" already exists.`, { field: 'name' })
-    }
-  }
-
-  #assertRoomForLists(more: number, advice: string): void {
-    if (this.#lists.length + more > WATCH_LIMITS.lists)
-      throw new AppError('invalid-input', `Chainscope keeps at most ${WATCH_LIMITS.lists} watchlists. ${advice}`)
-  }
-
-  #commitList(id: string, change: (l: Watchlist) => Watchlist): Watchlist {
-    const changed = change(this.#find(id))
-    this.#commit(this.#lists.map((l) => (l.id === id ? changed : l)))
-    return structuredClone(changed)
-  }
-
-  #commit(next: Watchlist[]): void {
-    if (next.reduce((n, l) => n + l.entries.length, 0) > 50_000) {
-      throw new AppError('invalid-input', 'Watchlists can hold 50,000 entries in all; remove some first.')
-    }
+  /** What `change` makes of the lists current when its turn comes, current only once saved. */
+  async #commit(change: (lists: Watchlist[]) => Watchlist[]): Promise<void> {
+    const before = this.#file.data
     try {
-      this.#file.save({ version: WATCHLIST_VERSION, lists: next } satisfies WatchlistFile)
+      await this.#file.update((file) => {
+        const next = change(file.lists)
+        if (next === file.lists) return file
+        if (next.reduce((n, l) => n + l.entries.length, 0) > 50_000) {
+          throw new AppError('invalid-input', 'Watchlists can hold 50,000 entries in all; remove some first.')
+        }
+        return { version: WATCHLIST_VERSION, lists: next } satisfies WatchlistFile
+      })
     } catch (error) {
       if (error instanceof AppError && !(error instanceof DiskWriteError)) throw error
       throw new AppError('internal', `The watchlists could not be saved (${diskProblem(error)}); nothing was changed.`)
     }
-    this.#lists = next
-    this.#onChange?.(this.list())
+    if (this.#file.data !== before) this.#onChange?.(this.list())
   }
+}
+
+function find(lists: readonly Watchlist[], id: string): Watchlist {
+  const list = lists.find((l) => l.id === id)
+  if (!list) throw new AppError('not-found', 'That watchlist no longer exists.', { field: 'listId' })
+  return list
+}
+
+function entryOf(list: Watchlist, entryId: string): WatchEntry {
+  const entry = list.entries.find((e) => e.id === entryId)
+  if (!entry) throw new AppError('not-found', `That entry is no longer in "${list.name}".`, { field: 'entryId' })
+  return entry
+}
+
+function assertFreeName(lists: readonly Watchlist[], name: string, except?: string): void {
+  if (lists.some((l) => l.id !== except && l.name.toLowerCase() === name.toLowerCase())) {
+    throw new AppError('conflict', `A watchlist named "${name}" already exists.`, { field: 'name' })
+  }
+}
+
+function assertRoomForLists(lists: readonly Watchlist[], more: number, advice: string): void {
+  if (lists.length + more > WATCH_LIMITS.lists)
+    throw new AppError('invalid-input', `Chainscope keeps at most ${WATCH_LIMITS.lists} watchlists. ${advice}`)
 }
 
 /** Room for one more entry: the file's schema (watchlist-schema.ts) holds no more. */

@@ -21,6 +21,6 @@ for (let saves = 0; ; saves++) {
   generation += 1
   if (saves === 2) fault?.arm()
   process.stdout.write(`saving ${generation}\n`)
-  store.setNotes(c.id, `gen-${generation} ${'n'.repeat(5000)}`)
+  await store.setNotes(c.id, `gen-${generation} ${'n'.repeat(5000)}`)
   process.stdout.write(`saved ${generation}\n`)
 }

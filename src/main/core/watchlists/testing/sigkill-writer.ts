@@ -23,6 +23,6 @@ for (let saves = 0; ; saves++) {
   generation += 1
   if (saves === 2) fault?.arm()
   process.stdout.write(`saving ${generation}\n`)
-  store.rename(list.id, `gen-${generation}`)
+  await store.rename(list.id, `gen-${generation}`)
   process.stdout.write(`saved ${generation}\n`)
 }
