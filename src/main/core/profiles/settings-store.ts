@@ -389,8 +389,9 @@ export class SettingsStore {
     return this.#data.workOffline
   }
 
-  setWorkOffline(on: boolean): void {
-    if (on !== this.#data.workOffline) this.#save({ ...this.#data, workOffline: on })
+  /** Saved before it takes effect: a refused save leaves the switch as it was (docs/decisions/store-writes.md). */
+  async setWorkOffline(on: boolean): Promise<void> {
+    if (on !== this.#data.workOffline) await this.#save((d) => ({ ...d, workOffline: on }))
   }
 
   #newId(name: string): string {

@@ -7,7 +7,7 @@ export interface ConnectionPublisherOptions {
   /** The connection state of a profile's runtime, when it has one. */
   stateOf: (profileId: string) => ConnectionState | undefined
   /** The saved "Work offline" switch. */
-  workOffline: { get(): boolean; set(on: boolean): void }
+  workOffline: { get(): boolean; set(on: boolean): Promise<void> }
   /** Sends the view (the `connectivity` event). */
   emit: (view: ConnectionView) => void
   /** Before each publication (the height watcher reads the same state). */
@@ -33,8 +33,8 @@ export class ConnectionPublisher {
   }
 
   /** Switches "Work offline" (saved); while on, the breaker refuses every attempt (circuit-breaker.ts). */
-  setWorkOffline(on: boolean): ConnectionView {
-    this.#o.workOffline.set(on)
+  async setWorkOffline(on: boolean): Promise<ConnectionView> {
+    await this.#o.workOffline.set(on)
     this.publish()
     return this.view()
   }
