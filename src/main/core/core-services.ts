@@ -27,6 +27,7 @@ import { ApprovalsService } from './approvals/approvals-service'
 import { ScanStore } from './approvals/scan-store'
 import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
+import { EntityService } from './entities/entity-service'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -68,6 +69,7 @@ export class CoreServices {
   readonly presence: PresenceChecker
   readonly watch: WatchService
   readonly approvals: ApprovalsService
+  readonly entities: EntityService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #learnt: LearntLimitsStore
@@ -154,6 +156,12 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+    })
+    this.entities = new EntityService({
+      snapshots: this.snapshots,
+      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      traces: (id) => this.#learnt.forProfile(id, () => this.settings.find(id)?.rpcUrl ?? '').traces,
+      clock: options.clock,
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
@@ -318,6 +326,7 @@ export class CoreServices {
     this.#runtimes.get(profileId)?.dispose()
     this.#runtimes.delete(profileId)
     this.#learnt.forget(profileId)
+    this.entities.forget()
     this.#syncWatcher()
   }
 

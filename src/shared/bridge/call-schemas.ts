@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
 import { labelEditCalls } from './label-edit'
+import { entityCalls } from './entity-calls'
 import { addressInput as address } from './address-input'
 import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
@@ -213,6 +214,7 @@ export const bridgeCalls = {
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
   ...reportPdfCalls,
   ...labelEditCalls,
+  ...entityCalls,
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

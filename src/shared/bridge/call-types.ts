@@ -9,6 +9,15 @@ import type { bridgeCalls } from './call-schemas'
 import type { BalancesView, RpcBatchItem, RpcCallResult, TransactionsPage } from './data-types'
 import type { NetworkPresence, Note, SearchAnswer } from './lookup-types'
 import type { KeyStatus, ProfileView } from './profile-types'
+import type {
+  AddressKindView,
+  BlockView,
+  EntityAsOf,
+  EntityCost,
+  InternalTransfersView,
+  ProxySlots,
+  ReceiptView,
+} from './entity-types'
 import type { WatchCheckResult, Watchlist, WatchSettings, WatchStatus } from './watch-types'
 
 /** Every call's name, what the renderer passes, what main's handler receives, and what it answers. */
@@ -95,4 +104,11 @@ export interface BridgeCallOutputs {
   'report.savePdf': { id: string }
   'labels.set': AddressLabel
   'labels.remove': null
+  /** What an entity read costs now (0: cached, or the service already said); `upTo`: the most it may. */
+  'entities.cost': EntityCost
+  'entities.address': AddressKindView
+  'entities.proxy': ProxySlots & EntityAsOf
+  'entities.receipt': ReceiptView
+  'entities.internal': InternalTransfersView
+  'entities.block': BlockView
 }

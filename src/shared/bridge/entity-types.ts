@@ -1,3 +1,5 @@
+import type { CostEstimate } from '../domain/cost'
+
 /**
  * What an address, a transaction and a block are, read from the RPC endpoint (issue 40): the
  * answers of the `entities.*` bridge calls. Amounts are decimal strings (JSON has no bigint).
@@ -113,5 +115,8 @@ export interface BlockView extends EntityAsOf {
   full: BlockTxSummary[] | null
 }
 
+/** What a read costs now (0: cached, or the service already said) and the most it may cost. */
+export type EntityCost = CostEstimate & { cached: boolean; upTo: number }
+
 /** Which entity read a cost is asked for. */
-export type EntityRead = 'address' | 'receipt' | 'trace' | 'block' | 'block-full'
+export type EntityRead = 'address' | 'proxy' | 'receipt' | 'trace' | 'block' | 'block-full'

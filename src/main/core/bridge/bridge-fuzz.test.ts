@@ -99,6 +99,12 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'report.savePdf': { html: '<!doctype html><p>r</p>', filename: 'report.pdf' },
   'labels.set': { address: A, network: 'one', label: 'Hot wallet', note: '', seen: null },
   'labels.remove': { address: A, network: 'one', seen: { label: 'x', note: '' } },
+  'entities.cost': { network: 'one', read: 'receipt', id: '0xabababababababababababababababababababababababababababababababab' },
+  'entities.address': { network: 'one', address: A },
+  'entities.proxy': { network: 'one', address: A },
+  'entities.receipt': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
+  'entities.internal': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
+  'entities.block': { network: 'one', number: 1 },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { addressInput as address } from './address-input'
+import { networkName } from '../domain/profile'
+
+/** A transaction hash, lowercase. */
+const txHash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash (0x and 64 hex digits)')
+  .transform((h) => h.toLowerCase())
+/** A block number as the user gives it: a whole number a JS number holds exactly. */
+const blockNumber = z.number().int('a block number is a whole number').min(0).max(Number.MAX_SAFE_INTEGER)
+const refresh = z.boolean().default(false)
+
+/**
+ * What an address, a transaction and a block are, read from the RPC endpoint (issue 40; answers
+ * in entity-types.ts). Each user-started read has its cost first from `entities.cost`.
+ */
+export const entityCalls = {
+  'entities.cost': z
+    .object({
+      network: networkName,
+      read: z.enum(['address', 'proxy', 'receipt', 'trace', 'block', 'block-full']),
+      /** The address, the transaction hash or the block number (decimal) the read is of. */
+      id: z
+        .string()
+        .regex(
+          /^(0x[0-9a-fA-F]{40}|0x[0-9a-fA-F]{64}|\d{1,16})$/,
+          'expected an address, a transaction hash or a block number',
+        ),
+    })
+    .strict(),
+  'entities.address': z.object({ network: networkName, address, refresh }).strict(),
+  'entities.proxy': z.object({ network: networkName, address }).strict(),
+  'entities.receipt': z.object({ network: networkName, hash: txHash, refresh }).strict(),
+  'entities.internal': z.object({ network: networkName, hash: txHash, refresh }).strict(),
+  'entities.block': z
+    .object({ network: networkName, number: blockNumber, full: z.boolean().default(false), refresh })
+    .strict(),
+} as const
