@@ -59,6 +59,8 @@ describe('parseOptions', () => {
       '--quota-402',
       '--item-errors',
       '10',
+      '--traces',
+      'trace_transaction',
     ])
     expect(o).toEqual({
       port: 8545,
@@ -83,6 +85,7 @@ describe('parseOptions', () => {
         noFinalized: true,
         quota402: true,
         itemErrorEvery: 10,
+        traces: 'trace_transaction',
       },
     })
     expect(parseOptions([]).modes).toEqual(DEFAULT_MODES)
@@ -98,6 +101,7 @@ describe('parseOptions', () => {
     [['--burst', '1.5'], /--burst/],
     [['--quota', '-1'], /--quota/],
     [['--port', 'x'], /--port/],
+    [['--traces', 'parity'], /--traces must be one of callTracer, trace_transaction, none/],
     [['--port', '70000'], /--port/],
     [['--block-time', '-1'], /--block-time/],
     [['--api-key', 'a/b'], /--api-key/],

@@ -89,7 +89,7 @@ describe('the learnt "traces refused" flag', () => {
 
   it('does not learn from an error that is not a refusal of the method', async () => {
     answers = { debug_traceTransaction: { ok: false, code: -32000, message: 'transaction not found' } }
-    await expect(read(store())).rejects.toThrow('debug_traceTransaction of 0x1212')
+    await expect(read(store())).rejects.toThrow("mainnet's node could not trace 0x1212")
     expect(memory(store()).load('mainnet')).toBeNull()
   })
 

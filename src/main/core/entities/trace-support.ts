@@ -84,14 +84,11 @@ export async function readTrace(r: TraceRead): Promise<TraceOutcome> {
       said[dialect] = refusal
       continue
     }
+    // Not a refusal of the method: this transaction (unknown, or older than the state the node keeps).
     if (!item.ok)
-      throw new AppError(
-        'rpc',
-        `${TRACE_CALLS[dialect]('').method} of ${r.hash} failed: ${item.message.slice(0, 200)}`,
-        {
-          code: item.code,
-        },
-      )
+      throw new AppError('rpc', `${r.network}'s node could not trace ${r.hash}: ${item.message.slice(0, 200)}`, {
+        code: item.code,
+      })
     const frames = dialect === 'callTracer' ? fromCallTracer(item.result) : fromParityTraces(item.result)
     if (learnt?.dialect !== dialect) r.memory.save(r.network, { dialect, refused: null })
     return { dialect, frames }
