@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { RpcBatchItem } from '@shared/bridge/contract'
 import type { RpcCallSpec, SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
+import { isMethodRefusal } from '../service/method-refusal'
 import { fromCallTracer, fromParityTraces, type TraceFrame } from './call-tree'
 
 /** Which trace method a provider answers, or (`dialect` null) that it refused both, in its words. */
@@ -28,10 +29,6 @@ export function sessionTracesMemory(): TracesMemory {
   return { load: (n) => kept.get(n) ?? null, save: (n, l) => void kept.set(n, { ...l, at: 0 }) }
 }
 
-const REFUSAL_CODES = new Set([-32601, -32004])
-const REFUSAL_WORDS =
-  /method not found|does not exist|not (supported|available|enabled|allowed|whitelisted)|unsupported|upgrade|your plan|tier|disabled/i
-
 /**
  * The provider's words when `item` refuses the method itself ("method not found", "not supported
  * on your plan", an HTTP 403 naming the plan); null for any other outcome (an unknown
@@ -39,7 +36,7 @@ const REFUSAL_WORDS =
  */
 export function traceRefusal(item: RpcBatchItem): string | null {
   if (item.ok) return null
-  if (!REFUSAL_CODES.has(item.code) && !REFUSAL_WORDS.test(item.message)) return null
+  if (!isMethodRefusal(item)) return null
   return item.message.slice(0, 200)
 }
 
