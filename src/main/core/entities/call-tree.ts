@@ -7,7 +7,7 @@ import { AppError } from '../util/app-error'
  * `debug_traceTransaction` with the `callTracer` (a nested frame) or `trace_transaction`
  * (Erigon, Nethermind, OpenEthereum: a flat list addressed by `traceAddress`). Frames are in
  * call order (pre-order); read iteratively, so a hostile answer nested 10,000 deep is refused
- * with a clear error instead of overflowing the stack (docs/decisions/internal-transfers.md).
+ * with a clear error instead of overflowing the stack (docs/decisions/entity-reads.md).
  */
 export type FrameKind = 'call' | 'delegatecall' | 'staticcall' | 'callcode' | 'create' | 'create2' | 'selfdestruct'
 

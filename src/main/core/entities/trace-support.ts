@@ -20,7 +20,7 @@ export interface TracesMemory {
   save(network: string, learnt: Omit<TraceLearnt, 'at'>): void
 }
 
-/** A refusal of traces is trusted for a week, then asked again: the plan may have changed. */
+/** A refusal of traces is trusted for a week, then asked again (docs/decisions/entity-reads.md). */
 export const TRACE_LEARNT_KEPT_MS = 7 * 24 * 60 * 60_000
 
 /** A memory for this session only (no learnt-limits file). */
