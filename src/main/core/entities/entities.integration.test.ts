@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { decodeFunctionData, parseAbi, type Hex } from 'viem'
+import { concat, decodeFunctionData, parseAbi, parseGwei, toHex, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { EIP1967_SLOTS } from './address-kind'
 import { SnapshotStore } from '../data/snapshot-store'
 import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
@@ -103,6 +105,48 @@ async function seededSplit(sb: RunningSandbox): Promise<Transaction> {
   return tx
 }
 
+/**
+ * Deploys, from a fresh funded key, a contract whose creation code writes `implementation` and
+ * `admin` into their EIP-1967 slots (then leaves one STOP byte as its code): the slots a proxy
+ * keeps, set as a real deployment sets them. Mined by the admin transfer that follows.
+ */
+async function deploySlots(sb: RunningSandbox, implementation: string, adminOf: string): Promise<string> {
+  const account = privateKeyToAccount(generatePrivateKey())
+  await admin(sb.info).transfer({ network: 'alpha', to: account.address, amount: (10n ** 17n).toString() })
+  const store = (value: string, slot: string): Hex => concat(['0x73', value as Hex, '0x7f', slot as Hex, '0x55'])
+  const data = concat([
+    store(implementation, EIP1967_SLOTS.implementation),
+    store(adminOf, EIP1967_SLOTS.admin),
+    '0x60016000f3', // PUSH1 1 PUSH1 0 RETURN memory[0..1]: one zero byte (STOP) as the code
+  ] as Hex[])
+  const raw = await account.signTransaction({
+    chainId: 7001,
+    type: 'eip1559',
+    nonce: 0,
+    gas: 200_000n,
+    maxFeePerGas: parseGwei('200'),
+    maxPriorityFeePerGas: parseGwei('1'),
+    data,
+  })
+  const { client } = setup(sb, 'request')
+  const hash = (await client.rpc(
+    'alpha',
+    { method: 'eth_sendRawTransaction', params: [raw] },
+    { priority: 'user' },
+  )) as string
+  await admin(sb.info).transfer({ network: 'alpha', to: TO })
+  const receipt = (await client.rpc(
+    'alpha',
+    { method: 'eth_getTransactionReceipt', params: [hash] },
+    { priority: 'user' },
+  )) as {
+    contractAddress: string
+    status: string
+  }
+  expect(receipt.status).toBe(toHex(1))
+  return receipt.contractAddress.toLowerCase()
+}
+
 describe('entity reads against the sandbox', () => {
   it("traces the router's coin split to exactly the shares it sent, alike in both dialects, each costing what was billed", async () => {
     const A = setup(a, 'call')
@@ -161,6 +205,18 @@ describe('entity reads against the sandbox', () => {
     expect(cost).toMatchObject({ requests: 0, cached: true })
     const cached = await billed(a, () => A.service.addressKind(A.rt, 'alpha', ROUTER))
     expect([cached.out.source, cached.counted]).toEqual(['cache', 0])
+  })
+
+  it('reads the EIP-1967 slots of a proxy deployed on the chain, costing what was billed', async () => {
+    const impl = `0x${'1f'.repeat(20)}`
+    const owner = `0x${'2e'.repeat(20)}`
+    const proxy = await deploySlots(a, impl, owner)
+    const A = setup(a, 'call')
+    const read = await billed(a, () => A.service.proxySlots(A.rt, 'alpha', proxy))
+    expect(read.out).toMatchObject({ implementation: impl, admin: owner, beacon: null })
+    expect([read.out.cost.units, read.counted]).toEqual([3, 3])
+    const kind = await A.service.addressKind(A.rt, 'alpha', proxy)
+    expect(kind).toMatchObject({ kind: 'contract', codeSize: 1 })
   })
 
   it("takes the router's kind, name and creator from a loaded page at no cost", async () => {
