@@ -12,10 +12,12 @@ import type { KeyStatus, ProfileView } from './profile-types'
 import type {
   AddressKindView,
   BlockView,
+  ContractFunction,
   EntityAsOf,
   EntityCost,
   InternalTransfersView,
   ProxySlots,
+  ReadContractView,
   ReceiptView,
 } from './entity-types'
 import type { WatchCheckResult, Watchlist, WatchSettings, WatchStatus } from './watch-types'
@@ -111,4 +113,7 @@ export interface BridgeCallOutputs {
   'entities.receipt': ReceiptView
   'entities.internal': InternalTransfersView
   'entities.block': BlockView
+  /** The view functions of an ABI or a well-known interface. */
+  'entities.functions': ContractFunction[]
+  'entities.readContract': ReadContractView
 }

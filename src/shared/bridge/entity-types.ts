@@ -118,5 +118,23 @@ export interface BlockView extends EntityAsOf {
 /** What a read costs now (0: cached, or the service already said) and the most it may cost. */
 export type EntityCost = CostEstimate & { cached: boolean; upTo: number }
 
-/** Which entity read a cost is asked for. */
-export type EntityRead = 'address' | 'proxy' | 'receipt' | 'trace' | 'block' | 'block-full'
+/** Which entity read a cost is asked for (`call`: one view function of a contract). */
+export type EntityRead = 'address' | 'proxy' | 'receipt' | 'trace' | 'block' | 'block-full' | 'call'
+
+/** A view function of a contract's ABI, as the Read contract panel lists it. */
+export interface ContractFunction {
+  /** `function balanceOf(address owner) view returns (uint256)`: what `entities.readContract` takes. */
+  signature: string
+  name: string
+  inputs: { name: string; type: string }[]
+}
+
+/** A view function's answer, read now with `eth_call` (never cached: state changes). */
+export interface ReadContractView {
+  network: string
+  address: string
+  function: string
+  outputs: { name: string; type: string; value: string }[]
+  fetchedAt: string
+  cost: { requests: number; units: number }
+}

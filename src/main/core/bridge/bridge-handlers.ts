@@ -23,7 +23,7 @@ export function bridgeHandlers(
   const keys = new KeyUseCases(s, clock)
   const reads = new ActiveReads(s)
   const backup = new WatchlistBackup(s.watchlists, s.notes)
-  const entities = new EntityReads(s)
+  const entities = new EntityReads({ activeFor: (n) => s.activeFor(n), entities: s.entities, clock })
   return {
     'app.info': () => info,
     'app.setVisible': ({ visible }) => (setVisible(visible), null),
@@ -103,5 +103,7 @@ export function bridgeHandlers(
     'entities.receipt': (input) => entities.receipt(input),
     'entities.internal': (input) => entities.internal(input),
     'entities.block': (input) => entities.block(input),
+    'entities.functions': (input) => entities.functions(input),
+    'entities.readContract': (input) => entities.readContract(input),
   }
 }

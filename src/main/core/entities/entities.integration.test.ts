@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { concat, decodeFunctionData, parseAbi, parseGwei, toHex, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { erc20Abi } from 'viem'
 import { EIP1967_SLOTS } from './address-kind'
+import { listFunctions, readContract } from './read-contract'
 import { SnapshotStore } from '../data/snapshot-store'
 import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
@@ -217,6 +219,31 @@ describe('entity reads against the sandbox', () => {
     expect([read.out.cost.units, read.counted]).toEqual([3, 3])
     const kind = await A.service.addressKind(A.rt, 'alpha', proxy)
     expect(kind).toMatchObject({ kind: 'contract', codeSize: 1 })
+  })
+
+  it('reads view functions of a seeded token, by a well-known interface and by a pasted ABI, each one call as billed', async () => {
+    const demo = a.info.demo_addresses.alpha!
+    const token = demo.token_erc20_6!.toLowerCase()
+    const A = setup(a, 'call')
+    const decimals = await billed(a, () =>
+      readContract(
+        A.rt,
+        { network: 'alpha', address: token, source: { standard: 'ERC-20' }, fn: 'decimals', args: [] },
+        systemClock,
+      ),
+    )
+    expect(decimals.out.outputs).toEqual([{ name: '', type: 'uint8', value: '6' }])
+    const abi = JSON.stringify(erc20Abi)
+    const signature = listFunctions({ abi }).find((f) => f.name === 'balanceOf')!.signature
+    const balance = await billed(a, () =>
+      readContract(
+        A.rt,
+        { network: 'alpha', address: token, source: { abi }, fn: signature, args: [WHALE] },
+        systemClock,
+      ),
+    )
+    expect(balance.out.outputs[0]!.value).toMatch(/^[1-9]\d*$/)
+    for (const read of [decimals, balance]) expect([read.out.cost.units, read.counted]).toEqual([1, 1])
   })
 
   it("takes the router's kind, name and creator from a loaded page at no cost", async () => {

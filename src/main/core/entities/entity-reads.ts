@@ -1,11 +1,14 @@
 import type { BridgeCallOutputs, BridgeCallParsed } from '@shared/bridge/contract'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
+import type { Clock } from '../util/clock'
 import type { EntityService } from './entity-service'
+import { listFunctions, readContract, type AbiSource } from './read-contract'
 
 /** What the entity reads work on: the active profile (ready, its network checked) and the service. */
 export interface EntityParts {
   activeFor(network: string): Promise<{ runtime: ProfileRuntime }>
   readonly entities: EntityService
+  readonly clock: Clock
 }
 
 type Out<K extends keyof BridgeCallOutputs> = Promise<BridgeCallOutputs[K]>
@@ -45,7 +48,22 @@ export class EntityReads {
     return this.#s.entities.block(await this.#runtime(network), network, number, full, refresh)
   }
 
+  functions(input: BridgeCallParsed<'entities.functions'>): BridgeCallOutputs['entities.functions'] {
+    return listFunctions(sourceOf(input))
+  }
+
+  async readContract(input: BridgeCallParsed<'entities.readContract'>): Out<'entities.readContract'> {
+    const { network, address, fn, args } = input
+    const source = sourceOf(input)
+    return readContract(await this.#runtime(network), { network, address, source, fn, args }, this.#s.clock)
+  }
+
   async #runtime(network: string): Promise<ProfileRuntime> {
     return (await this.#s.activeFor(network)).runtime
   }
+}
+
+/** The schema lets exactly one of the two through. */
+function sourceOf(input: { abi?: string; standard?: AbiSource['standard'] }): AbiSource {
+  return input.abi !== undefined ? { abi: input.abi } : { standard: input.standard! }
 }

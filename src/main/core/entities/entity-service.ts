@@ -168,9 +168,10 @@ export class EntityService {
     const limiter = rt.limiters.state()
     const key = read === 'block' || read === 'block-full' ? `${read}|${Number(id)}` : `${read}|${id.toLowerCase()}`
     const one = cheapestUnits(rt.client, network, read === 'proxy' ? 3 : 1)
+    // A contract call (`call`) is never cached: it always costs one call.
     let units = one
     let upTo = one
-    if (read !== 'proxy' && this.#cached(this.#key(rt, network, key), false)) units = upTo = 0
+    if (read !== 'proxy' && read !== 'call' && this.#cached(this.#key(rt, network, key), false)) units = upTo = 0
     else if (read === 'address' && (await this.#hint(rt.profileId, network, id.toLowerCase()))?.isContract != null)
       units = upTo = 0
     else if (read === 'trace') {
