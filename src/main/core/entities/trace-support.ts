@@ -36,8 +36,15 @@ export function sessionTracesMemory(): TracesMemory {
  */
 export function traceRefusal(item: RpcBatchItem): string | null {
   if (item.ok) return null
-  if (!isMethodRefusal(item)) return null
-  return item.message.slice(0, 200)
+  return isMethodRefusal(item) ? providerWords(item) : null
+}
+
+/** The provider's own words in a failed call's outcome (the transport wraps them in its wording). */
+function providerWords(item: { message: string }): string {
+  return item.message
+    .replace(/^\S+ failed: /, '')
+    .replace(/ \(JSON-RPC error -?\d+\)$/, '')
+    .slice(0, 200)
 }
 
 export const TRACE_CALLS: Record<TraceDialect, (hash: string) => RpcCallSpec> = {
@@ -83,7 +90,7 @@ export async function readTrace(r: TraceRead): Promise<TraceOutcome> {
     }
     // Not a refusal of the method: this transaction (unknown, or older than the state the node keeps).
     if (!item.ok)
-      throw new AppError('rpc', `${r.network}'s node could not trace ${r.hash}: ${item.message.slice(0, 200)}`, {
+      throw new AppError('rpc', `${r.network}'s node could not trace ${r.hash}: ${providerWords(item)}`, {
         code: item.code,
       })
     const frames = dialect === 'callTracer' ? fromCallTracer(item.result) : fromParityTraces(item.result)
