@@ -28,6 +28,7 @@ import { ScanStore } from './approvals/scan-store'
 import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
 import { EntityService } from './entities/entity-service'
+import { FinalAnswers } from './entities/final-answers'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -162,6 +163,7 @@ export class CoreServices {
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
       traces: (id) => this.#learnt.forProfile(id, () => this.settings.find(id)?.rpcUrl ?? '').traces,
       clock: options.clock,
+      finals: new FinalAnswers(join(dataDir, 'entities'), log),
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
@@ -326,7 +328,9 @@ export class CoreServices {
     this.#runtimes.get(profileId)?.dispose()
     this.#runtimes.delete(profileId)
     this.#learnt.forget(profileId)
-    this.entities.forget()
+    void this.entities
+      .forget(profileId)
+      .catch((error: unknown) => this.#o.log.warn(`entity answers not removed: ${String(error)}`))
     this.#syncWatcher()
   }
 

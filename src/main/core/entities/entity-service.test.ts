@@ -8,6 +8,7 @@ import { rpcClientFixture } from '../testing/rpc-client-fixture'
 import { systemClock, type Clock } from '../util/clock'
 import { EntityService, FINAL_DEPTH, UNFINAL_FRESH_MS, type EntityRuntime } from './entity-service'
 import { sessionTracesMemory } from './trace-support'
+import { FinalAnswers } from './final-answers'
 
 /**
  * The entity reads' cache against a real HTTP endpoint: a final answer is never asked for
@@ -73,12 +74,12 @@ beforeEach(() => {
   blockNumber = 100
 })
 
-function setup(billing: 'request' | 'call' = 'request') {
+function setup(billing: 'request' | 'call' = 'request', finals?: FinalAnswers) {
   const { client, limiter } = rpcClientFixture(server.url, { billing, client: { maxAttempts: 1 } })
   const rt: EntityRuntime = { profileId: 'p', client, limiters: { state: () => limiter.state() } }
   const snapshots = new SnapshotStore({ root: join(dir, `s-${Math.random()}`) })
   const traces = sessionTracesMemory()
-  const service = new EntityService({ snapshots, headOf: () => head, traces: () => traces, clock })
+  const service = new EntityService({ snapshots, headOf: () => head, traces: () => traces, clock, finals })
   return { rt, service }
 }
 
@@ -93,6 +94,25 @@ describe('entity reads: cache and finality', () => {
     expect(again).toMatchObject({ final: true, source: 'cache', cost: { units: 0 }, fetchedAt: first.fetchedAt })
     expect(server.seen.length).toBe(1)
     expect(await service.cost(rt, 'alpha', 'receipt', HASH)).toMatchObject({ requests: 0, cached: true })
+  })
+
+  it('keeps a final answer on disk: a restart answers it with no request; a profile forgotten reads it again', async () => {
+    const finals = new FinalAnswers(join(dir, 'finals'))
+    head = blockNumber + FINAL_DEPTH
+    const first = setup('request', finals)
+    const read = await first.service.receipt(first.rt, 'alpha', HASH)
+    expect((await first.service.block(first.rt, 'alpha', 1)).final).toBe(true)
+    const restarted = setup('request', new FinalAnswers(join(dir, 'finals')))
+    expect(await restarted.service.cost(restarted.rt, 'alpha', 'receipt', HASH)).toMatchObject({ requests: 0 })
+    expect(await restarted.service.receipt(restarted.rt, 'alpha', HASH)).toEqual({
+      ...read,
+      source: 'cache',
+      cost: { requests: 0, units: 0 },
+    })
+    expect(server.seen.length).toBe(2)
+    await restarted.service.forget('p')
+    expect((await setup('request', finals).service.receipt(restarted.rt, 'alpha', HASH)).source).toBe('network')
+    expect(server.seen.length).toBe(3)
   })
 
   it('keeps a non-final answer 60 s, then reads it again; Refresh reads it at once', async () => {

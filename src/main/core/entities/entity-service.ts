@@ -32,6 +32,7 @@ import { readBlock } from './block'
 import { valueTransfers } from './call-tree'
 import { readReceipt } from './receipt'
 import { readTrace, type TracesMemory } from './trace-support'
+import type { FinalAnswers } from './final-answers'
 
 /** What the reads need of a profile's runtime. */
 export interface EntityRuntime {
@@ -47,6 +48,8 @@ export interface EntityServiceOptions {
   /** What the profile learnt of its provider's traces (learnt-limits-store.ts). */
   traces: (profileId: string) => TracesMemory
   clock: Clock
+  /** Where final answers are kept across runs (none: this session only). */
+  finals?: FinalAnswers
 }
 
 /** Blocks below the head after which an answer is final (docs/decisions/entity-reads.md). */
@@ -171,7 +174,12 @@ export class EntityService {
     // A contract call (`call`) is never cached: it always costs one call.
     let units = one
     let upTo = one
-    if (read !== 'proxy' && read !== 'call' && this.#cached(this.#key(rt, network, key), false)) units = upTo = 0
+    const cacheKey = this.#key(rt, network, key)
+    const cached =
+      read !== 'proxy' &&
+      read !== 'call' &&
+      (this.#cached(cacheKey, false) ?? (await this.#saved(rt.profileId, cacheKey)))
+    if (cached) units = upTo = 0
     else if (read === 'address' && (await this.#hint(rt.profileId, network, id.toLowerCase()))?.isContract != null)
       units = upTo = 0
     else if (read === 'trace') {
@@ -182,9 +190,10 @@ export class EntityService {
     return { ...estimateCost(units, limiter), cached: units === 0 && upTo === 0, upTo }
   }
 
-  /** Forgets what was read (a profile removed, or re-pointed at another service): a small cache, cleared whole. */
-  forget(): void {
+  /** Forgets what was read for a profile (removed, or re-pointed at another service); the memory cache is cleared whole. */
+  async forget(profileId: string): Promise<void> {
     this.#cache.clear()
+    await this.#o.finals?.forget(profileId)
   }
 
   #send(rt: EntityRuntime, network: string, call: RpcCallSpec, meter: SpendMeter): Promise<RpcBatchItem[]> {
@@ -210,7 +219,7 @@ export class EntityService {
     fetch: (meter: SpendMeter) => Promise<Fresh<V>>,
   ): Promise<V> {
     const key = this.#key(rt, network, id)
-    const hit = this.#cached(key, refresh)
+    const hit = this.#cached(key, refresh) ?? (await this.#saved(rt.profileId, key))
     if (hit) return this.#view<V>(hit, network, 'cache', { requests: 0, units: 0 })
     const meter: SpendMeter = { requests: 0, units: 0 }
     let fresh: Fresh<V>
@@ -224,6 +233,7 @@ export class EntityService {
     }
     const kept = { value: fresh, final: fresh.final, fetchedAt: this.#o.clock.now() }
     this.#cache.set(key, kept, kept.fetchedAt)
+    if (kept.final) await this.#o.finals?.put(rt.profileId, key, fresh, kept.fetchedAt)
     return this.#view<V>(kept, network, 'network', meter)
   }
 
@@ -242,6 +252,15 @@ export class EntityService {
       final: kept.final,
       cost: { ...cost },
     } as unknown as V
+  }
+
+  /** A final answer kept on disk by an earlier run, now in the memory cache too. */
+  async #saved(profileId: string, key: string): Promise<(Kept & { value: unknown }) | null> {
+    const saved = await this.#o.finals?.get(profileId, key)
+    if (!saved) return null
+    const kept = { value: saved.value, final: true, fetchedAt: saved.fetchedAt }
+    this.#cache.set(key, kept, kept.fetchedAt)
+    return kept
   }
 
   #isFinal(profileId: string, network: string, block: number): boolean {
