@@ -19,6 +19,7 @@ import type {
   ProxySlots,
   ReadContractView,
   ReceiptView,
+  TracesRun,
 } from './entity-types'
 import type { WatchCheckResult, Watchlist, WatchSettings, WatchStatus } from './watch-types'
 
@@ -114,6 +115,9 @@ export interface BridgeCallOutputs {
   'entities.internal': InternalTransfersView
   'entities.block': BlockView
   /** The view functions of an ABI or a well-known interface. */
+  /** What tracing these transactions costs now (0 for each already traced). */
+  'entities.traceCost': EntityCost
+  'entities.traceMany': TracesRun
   'entities.functions': ContractFunction[]
   'entities.readContract': ReadContractView
 }

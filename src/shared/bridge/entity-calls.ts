@@ -7,6 +7,8 @@ const txHash = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash (0x and 64 hex digits)')
   .transform((h) => h.toLowerCase())
+/** The transactions the user chose to trace for an address (at most 200 at a time). */
+const txHashes = z.array(txHash).min(1).max(200, 'at most 200 transactions are traced at a time')
 /** A block number as the user gives it: a whole number a JS number holds exactly. */
 const blockNumber = z.number().int('a block number is a whole number').min(0).max(Number.MAX_SAFE_INTEGER)
 const refresh = z.boolean().default(false)
@@ -53,6 +55,8 @@ export const entityCalls = {
   'entities.block': z
     .object({ network: networkName, number: blockNumber, full: z.boolean().default(false), refresh })
     .strict(),
+  'entities.traceCost': z.object({ network: networkName, hashes: txHashes }).strict(),
+  'entities.traceMany': z.object({ network: networkName, hashes: txHashes }).strict(),
   'entities.functions': z.object(abiSource).strict().refine(oneSource, oneSourceMessage),
   'entities.readContract': z
     .object({

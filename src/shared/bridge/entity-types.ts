@@ -92,6 +92,19 @@ export interface InternalTransfersView extends EntityAsOf {
   refused: string | null
 }
 
+/** Several transactions traced for an address's "Internal transfers" view (resumable: traced ones are cached). */
+export interface TracesRun {
+  network: string
+  traced: InternalTransfersView[]
+  /** Transactions that could not be traced (unknown to the node, an unreadable trace); the others went on. */
+  failed: { hash: string; message: string }[]
+  /** The provider refuses traces, in words: the run stopped. */
+  refused: string | null
+  /** Why the run stopped early (the quota, the rate, the connection); run again for the rest. */
+  stopped: string | null
+  cost: { requests: number; units: number }
+}
+
 export interface BlockTxSummary {
   hash: string
   from: string

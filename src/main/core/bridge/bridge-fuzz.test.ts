@@ -109,6 +109,14 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'entities.receipt': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
   'entities.internal': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
   'entities.block': { network: 'one', number: 1 },
+  'entities.traceCost': {
+    network: 'one',
+    hashes: ['0xabababababababababababababababababababababababababababababababab'],
+  },
+  'entities.traceMany': {
+    network: 'one',
+    hashes: ['0xabababababababababababababababababababababababababababababababab'],
+  },
   'entities.functions': { standard: 'ERC-20' },
   'entities.readContract': { network: 'one', address: A, standard: 'Ownable', fn: 'owner', args: [] },
 }

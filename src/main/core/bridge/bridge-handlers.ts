@@ -103,6 +103,8 @@ export function bridgeHandlers(
     'entities.receipt': (input) => entities.receipt(input),
     'entities.internal': (input) => entities.internal(input),
     'entities.block': (input) => entities.block(input),
+    'entities.traceCost': (input) => entities.traceCost(input),
+    'entities.traceMany': (input) => entities.traceMany(input),
     'entities.functions': (input) => entities.functions(input),
     'entities.readContract': (input) => entities.readContract(input),
   }

@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { erc20Abi } from 'viem'
 import { EIP1967_SLOTS } from './address-kind'
 import { listFunctions, readContract } from './read-contract'
+import { estimateTraces, traceMany } from './trace-many'
 import { SnapshotStore } from '../data/snapshot-store'
 import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
@@ -168,6 +169,28 @@ describe('entity reads against the sandbox', () => {
     expect([again.out.cost.units, again.counted]).toEqual([1, 1])
   })
 
+  it('traces the transactions chosen for an address, costed first, listing the one that cannot be traced', async () => {
+    const A = setup(a, 'call')
+    const [s1, s2] = [await split(a, 6000n), await split(a, 9000n)]
+    const seeded = await seededSplit(a)
+    const hashes = [s1.hash, seeded.hash, s2.hash]
+    expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 3, upTo: 4 })
+    const before = await admin(a.info).stats(a.info.api_key)
+    const run = await traceMany(A.service, A.rt, 'alpha', hashes)
+    const after = await admin(a.info).stats(a.info.api_key)
+    expect(run.traced.map((v) => [v.hash, v.transfers.length])).toEqual([
+      [s1.hash, 3],
+      [s2.hash, 3],
+    ])
+    expect(run.failed).toEqual([
+      { hash: seeded.hash, message: expect.stringContaining(`could not trace ${seeded.hash}`) },
+    ])
+    expect([run.refused, run.stopped]).toEqual([null, null])
+    expect(after.units - before.units).toBe(3)
+    // Resumable: what was traced costs nothing again.
+    expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 1, upTo: 1 })
+  })
+
   it('says why a seeded transaction cannot be traced on a chain loaded from a saved state', async () => {
     const tx = await seededSplit(a)
     const A = setup(a, 'call')
@@ -280,5 +303,7 @@ describe('entity reads against the sandbox', () => {
     expect(await C.service.cost(C.rt, 'alpha', 'trace', other.hash)).toMatchObject({ requests: 0, upTo: 0 })
     const second = await billed(c, () => C.service.internalTransfers(C.rt, 'alpha', other.hash))
     expect([second.out.refused, second.counted]).toEqual([first.out.refused, 0])
+    const run = await traceMany(C.service, C.rt, 'alpha', [other.hash, tx.hash])
+    expect(run).toMatchObject({ traced: [], refused: first.out.refused, cost: { units: 0 } })
   })
 })

@@ -3,6 +3,7 @@ import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { Clock } from '../util/clock'
 import type { EntityService } from './entity-service'
 import { listFunctions, readContract, type AbiSource } from './read-contract'
+import { estimateTraces, traceMany } from './trace-many'
 
 /** What the entity reads work on: the active profile (ready, its network checked) and the service. */
 export interface EntityParts {
@@ -46,6 +47,14 @@ export class EntityReads {
 
   async block({ network, number, full, refresh }: BridgeCallParsed<'entities.block'>): Out<'entities.block'> {
     return this.#s.entities.block(await this.#runtime(network), network, number, full, refresh)
+  }
+
+  async traceCost({ network, hashes }: BridgeCallParsed<'entities.traceCost'>): Out<'entities.traceCost'> {
+    return estimateTraces(this.#s.entities, await this.#runtime(network), network, hashes)
+  }
+
+  async traceMany({ network, hashes }: BridgeCallParsed<'entities.traceMany'>): Out<'entities.traceMany'> {
+    return traceMany(this.#s.entities, await this.#runtime(network), network, hashes)
   }
 
   functions(input: BridgeCallParsed<'entities.functions'>): BridgeCallOutputs['entities.functions'] {

@@ -9,6 +9,7 @@ import { systemClock, type Clock } from '../util/clock'
 import { EntityService, FINAL_DEPTH, UNFINAL_FRESH_MS, type EntityRuntime } from './entity-service'
 import { sessionTracesMemory } from './trace-support'
 import { FinalAnswers } from './final-answers'
+import { traceMany } from './trace-many'
 
 /**
  * The entity reads' cache against a real HTTP endpoint: a final answer is never asked for
@@ -138,6 +139,29 @@ describe('entity reads: cache and finality', () => {
     const shown = await service.block(rt, 'alpha', 42)
     expect(shown).toMatchObject({ source: 'cache', number: 42, fetchedAt: first.fetchedAt })
     await expect(service.block(rt, 'alpha', 43)).rejects.toMatchObject({ kind: 'server' })
+  })
+
+  it("stops a run of traces at the day's quota, answering what it traced; run again for the rest", async () => {
+    const { rt, service } = setup()
+    let traced = 0
+    server.script((req, res) => {
+      const c = JSON.parse(req.body) as JsonRpcCall
+      if (traced++ > 0)
+        return json(res, 402, {
+          jsonrpc: '2.0',
+          id: c.id,
+          error: { code: -33000, message: 'daily request count exceeded' },
+        })
+      json(res, 200, {
+        jsonrpc: '2.0',
+        id: c.id,
+        result: { type: 'CALL', from: A(1), to: A(2), calls: [{ type: 'CALL', from: A(2), to: A(3), value: '0x5' }] },
+      })
+    })
+    const run = await traceMany(service, rt, 'alpha', [HASH, `0x${'cd'.repeat(32)}`, `0x${'ef'.repeat(32)}`])
+    expect(run.traced.map((v) => v.transfers)).toEqual([[{ from: A(2), to: A(3), value: '5', kind: 'call', depth: 1 }]])
+    expect(run.stopped).toMatch(/^Stopped after 1 of 3: .*Run it again to trace the rest\.$/)
+    expect(run.failed).toEqual([])
   })
 
   it('refuses a block answered for another number', async () => {
