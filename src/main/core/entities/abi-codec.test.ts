@@ -95,6 +95,25 @@ describe('read-contract codec', () => {
     expect(() => viewFunctions('{"x":1}')).toThrow('neither a JSON array nor an artifact')
   })
 
+  it('shows hidden characters in a decoded string as escapes, and a huge one cut', () => {
+    const [fn] = viewFunctions(
+      JSON.stringify([
+        {
+          type: 'function',
+          name: 'name',
+          stateMutability: 'view',
+          inputs: [],
+          outputs: [{ name: '', type: 'string' }],
+        },
+      ]),
+    )
+    const answer = (text: string) => encodeFunctionResult({ abi: [fn!], functionName: 'name', result: text as never })
+    expect(decodeResult(fn!, answer('USD\u202Egnp\u0000'))[0]!.value).toBe('USD\\u{202e}gnp\\u{0}')
+    expect(decodeResult(fn!, answer('x'.repeat(100_001)))[0]!.value).toBe(
+      `${'x'.repeat(100_000)}… (100,001 characters)`,
+    )
+  })
+
   it('names the input that is wrong and why', () => {
     const inputs = [
       ['n', 'uint8'],

@@ -190,7 +190,20 @@ export function decodeResult(fn: AbiFunction, data: string): { name: string; typ
   return fn.outputs.map((o, i) => ({ name: o.name ?? '', type: o.type, value: textOf(values[i]) }))
 }
 
+/** The most characters of one decoded output shown (a data: URI can be megabytes). */
+export const MAX_OUTPUT_CHARS = 100_000
+/** Controls and format characters (a right-to-left override) shown as escapes: the data, not a spoof. */
+const HIDDEN = /[\p{Cc}\p{Cf}]/gu
+
 function textOf(v: unknown): string {
+  const text = plainText(v)
+  const shown = text.replace(HIDDEN, (ch) => `\\u{${ch.codePointAt(0)!.toString(16)}}`)
+  return shown.length > MAX_OUTPUT_CHARS
+    ? `${shown.slice(0, MAX_OUTPUT_CHARS)}… (${shown.length.toLocaleString('en-US')} characters)`
+    : shown
+}
+
+function plainText(v: unknown): string {
   if (typeof v === 'bigint' || typeof v === 'boolean' || typeof v === 'number') return String(v)
   if (typeof v === 'string') return /^0x[0-9a-fA-F]*$/.test(v) ? v.toLowerCase() : v
   return JSON.stringify(v, (_k, x: unknown) =>
