@@ -269,14 +269,18 @@ describe('entity reads against the sandbox', () => {
     for (const read of [decimals, balance]) expect([read.out.cost.units, read.counted]).toEqual([1, 1])
   })
 
-  it("takes the router's kind, name and creator from a loaded page at no cost", async () => {
+  it.each([
+    ["the Router, created by the seed's deployer", 'contract', () => DEPLOYER],
+    ['the Registry, created by the seeded whale', 'registry', () => WHALE],
+  ])('takes the kind and creator of %s from its loaded pages at no cost', async (_what, role, creator) => {
     const { client, rt, service } = setup(a, 'call')
+    const address = a.info.demo_addresses.alpha![role]!.toLowerCase()
     let params: Record<string, string | number | boolean> | null = null
     let n = 0
     do {
-      const page = await client.transactions('alpha', ROUTER, params, { priority: 'user' })
+      const page = await client.transactions('alpha', address, params, { priority: 'user' })
       const cursor = params ? `page-${n}` : null
-      await snapshots.writePage(rt.profileId, 'alpha', ROUTER, cursor, {
+      await snapshots.writePage(rt.profileId, 'alpha', address, cursor, {
         ...page,
         nextCursor: null,
         fetchedAt: Date.now(),
@@ -285,10 +289,10 @@ describe('entity reads against the sandbox', () => {
       n += 1
     } while (params !== null && n < 40)
     await snapshots.flush()
-    expect(await service.cost(rt, 'alpha', 'address', ROUTER)).toMatchObject({ requests: 0 })
-    const { out, counted } = await billed(a, () => service.addressKind(rt, 'alpha', ROUTER))
+    expect(await service.cost(rt, 'alpha', 'address', address)).toMatchObject({ requests: 0 })
+    const { out, counted } = await billed(a, () => service.addressKind(rt, 'alpha', address))
     expect(counted).toBe(0)
-    expect(out).toMatchObject({ kind: 'contract', from: 'service', creator: DEPLOYER })
+    expect(out).toMatchObject({ kind: 'contract', from: 'service', creator: creator() })
     expect(out.creationTx).toMatch(/^0x[0-9a-f]{64}$/)
   })
 
