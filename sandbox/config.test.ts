@@ -67,6 +67,8 @@ describe('parseOptions', () => {
       '--fresh',
       '--save-every',
       '2.5',
+      '--traces',
+      'trace_transaction',
     ])
     expect(o).toEqual({
       port: 8545,
@@ -94,6 +96,7 @@ describe('parseOptions', () => {
         noFinalized: true,
         quota402: true,
         itemErrorEvery: 10,
+        traces: 'trace_transaction',
       },
     })
     expect(parseOptions([]).modes).toEqual(DEFAULT_MODES)
@@ -111,6 +114,7 @@ describe('parseOptions', () => {
     [['--burst', '1.5'], /--burst/],
     [['--quota', '-1'], /--quota/],
     [['--port', 'x'], /--port/],
+    [['--traces', 'parity'], /--traces must be one of callTracer, trace_transaction, none/],
     [['--port', '70000'], /--port/],
     [['--block-time', '-1'], /--block-time/],
     [['--api-key', 'a/b'], /--api-key/],

@@ -3,7 +3,14 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { networkName } from '@shared/domain/profile'
 import { packageRoot } from './paths'
-import { BATCH_REFUSALS, BILLING_MODES, DEFAULT_MODES, LOG_DIALECTS, type ProviderModes } from './api/provider-modes'
+import {
+  BATCH_REFUSALS,
+  BILLING_MODES,
+  DEFAULT_MODES,
+  LOG_DIALECTS,
+  TRACE_MODES,
+  type ProviderModes,
+} from './api/provider-modes'
 
 /** Everything the CLI accepts, with the defaults documented in sandbox/README.md. */
 export interface SandboxOptions {
@@ -109,6 +116,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         'live-state': { type: 'string' },
         fresh: { type: 'boolean' },
         'save-every': { type: 'string' },
+        traces: { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -181,6 +189,7 @@ export function parseOptions(argv: string[]): SandboxOptions {
         str('item-errors') === undefined
           ? null
           : number('item-errors', str('item-errors'), 0, (n) => int(n) && n >= 2 && n <= 100, 'an integer 2-100'),
+      traces: oneOf('traces', str('traces'), TRACE_MODES, DEFAULT_MODES.traces),
     },
   }
 }

@@ -12,11 +12,13 @@ import { ADDRESS_PATTERN } from '@shared/domain/address'
  *   → 200 { hash, block, kind, token: address | null }
  *
  * Defaults: kind 'native'; amount 10^15 wei (native), 1 whole token (ERC-20), 1 item (ERC-1155);
- * an ERC-721 transfer mints a fresh token id. `after` mines that many empty blocks first (a
+ * an ERC-721 transfer mints a fresh token id. `router-split` sends the coin through the seed's
+ * Router (`splitEther`), split between `to` and two counterparties: value moved internally,
+ * traced live (a chain loaded from a saved state cannot trace the blocks it did not mine). `after` mines that many empty blocks first (a
  * client away for days comes back to a long gap: anvil mines them at once, and the index skips
  * them, as they hold nothing).
  */
-export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155'] as const
+export const transferKinds = ['native', 'erc20', 'erc721', 'erc1155', 'router-split'] as const
 export type TransferKind = (typeof transferKinds)[number]
 
 export const transferInputSchema = z.strictObject({

@@ -1,11 +1,41 @@
 import { describe, expect, it } from 'vitest'
-import { batchCapReply, DEFAULT_MODES, logCapRefusal, logSpan, requestUnits, tagRefusal } from './provider-modes'
+import {
+  batchCapReply,
+  DEFAULT_MODES,
+  logCapRefusal,
+  logSpan,
+  requestUnits,
+  tagRefusal,
+  traceCallRefusal,
+} from './provider-modes'
 import { KeyLimiter } from './limits'
 
 const batch = (n: number): string =>
   JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId' })))
 
 describe('provider modes', () => {
+  it('offers one trace method per mode, the callTracer only, and refuses both in the none mode', () => {
+    const hash = `0x${'00'.repeat(32)}`
+    const callTracer = [hash, { tracer: 'callTracer' }]
+    expect(traceCallRefusal(1, 'eth_call', [], DEFAULT_MODES)).toBeUndefined()
+    expect(traceCallRefusal(1, 'debug_traceTransaction', callTracer, DEFAULT_MODES)).toBeNull()
+    expect(
+      traceCallRefusal(1, 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }], DEFAULT_MODES)?.error.code,
+    ).toBe(-32602)
+    expect(traceCallRefusal(1, 'trace_transaction', [hash], DEFAULT_MODES)?.error.code).toBe(-32601)
+    const erigon = { ...DEFAULT_MODES, traces: 'trace_transaction' as const }
+    expect(traceCallRefusal(1, 'trace_transaction', [hash], erigon)).toBeNull()
+    expect(traceCallRefusal(1, 'debug_traceTransaction', callTracer, erigon)?.error.code).toBe(-32601)
+    const none = { ...DEFAULT_MODES, traces: 'none' as const }
+    expect(traceCallRefusal(7, 'debug_traceTransaction', callTracer, none)).toMatchObject({
+      id: 7,
+      error: { code: -32601 },
+    })
+    expect(traceCallRefusal(7, 'trace_transaction', [hash], none)?.error.message).toContain(
+      'not supported on your plan',
+    )
+  })
+
   it('bills per request, per call, or per call plus one per batch', () => {
     expect(requestUnits(batch(30), DEFAULT_MODES)).toBe(1)
     expect(requestUnits(batch(30), { ...DEFAULT_MODES, billing: 'call' })).toBe(30)

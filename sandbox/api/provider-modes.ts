@@ -16,6 +16,14 @@ export type BatchRefusal = (typeof BATCH_REFUSALS)[number]
 export const LOG_DIALECTS = ['max-range', 'too-wide', 'http-413', 'results', 'alchemy', 'infura'] as const
 export type LogDialect = (typeof LOG_DIALECTS)[number]
 
+/**
+ * Which call-trace method the provider answers: geth's `debug_traceTransaction` with the
+ * callTracer (anvil's own), the Erigon/Nethermind `trace_transaction` (anvil answers it too),
+ * or neither, refused in two providers' words.
+ */
+export const TRACE_MODES = ['callTracer', 'trace_transaction', 'none'] as const
+export type TraceMode = (typeof TRACE_MODES)[number]
+
 export interface ProviderModes {
   billing: SandboxBilling
   /** Most calls a batch may carry; a larger one is refused in `batchRefusal`'s form. */
@@ -30,6 +38,7 @@ export interface ProviderModes {
   quota402: boolean
   /** Every n-th call inside a batch is refused for rate (-32012 "credits limited to 6000/sec"); null: none. */
   itemErrorEvery: number | null
+  traces: TraceMode
 }
 
 export const DEFAULT_MODES: ProviderModes = {
@@ -41,6 +50,7 @@ export const DEFAULT_MODES: ProviderModes = {
   noFinalized: false,
   quota402: false,
   itemErrorEvery: null,
+  traces: 'callTracer',
 }
 
 type Id = string | number | null
@@ -164,4 +174,29 @@ export function logCapRefusal(
         },
       }
   }
+}
+
+const TRACE_METHODS = new Set(['debug_traceTransaction', 'trace_transaction'])
+
+/**
+ * A trace call in the mode's terms: null to forward it to the chain, else the refusal a node
+ * or provider without it gives. The callTracer is the only debug tracer offered (no JS tracers,
+ * no struct logs: a hosted provider's usual offer); `none` refuses one as a missing method and
+ * the other in a plan's words. Not a trace method: `undefined`.
+ */
+export function traceCallRefusal(
+  id: Id,
+  method: string,
+  params: unknown,
+  modes: ProviderModes,
+): RpcError | null | undefined {
+  if (!TRACE_METHODS.has(method)) return undefined
+  const wanted = method === 'debug_traceTransaction' ? 'callTracer' : 'trace_transaction'
+  if (modes.traces === 'none' && method === 'trace_transaction')
+    return err(id, -32000, 'trace_transaction is not supported on your plan: upgrade to use trace methods')
+  if (modes.traces !== wanted) return err(id, -32601, `the method ${method} does not exist/is not available`)
+  const options = Array.isArray(params) ? (params[1] as Record<string, unknown> | undefined) : undefined
+  if (method === 'debug_traceTransaction' && (typeof options !== 'object' || options?.tracer !== 'callTracer'))
+    return err(id, -32602, 'only the callTracer is offered: pass {"tracer":"callTracer"}')
+  return null
 }

@@ -7,12 +7,13 @@ import {
   logCapRefusal,
   logSpan,
   tagRefusal,
+  traceCallRefusal,
   type ProviderModes,
 } from './provider-modes'
 
 /**
  * The public JSON-RPC endpoint of one network. Only the standard families (eth_, net_,
- * web3_) reach the chain; anvil's admin families (anvil_, evm_, debug_, hardhat_, ...) and the
+ * web3_) and the one trace method of the provider mode (`traceCallRefusal`) reach the chain; anvil's admin families (anvil_, evm_, debug_, hardhat_, ...) and the
  * node-key methods a hosted service cannot offer (signing with the node's accounts) answer
  * -32601, and eth_accounts answers [] like a public node. A batch is at most 100 calls.
  */
@@ -44,7 +45,7 @@ type Checked =
   | { kind: 'answer'; response: RpcResponse | null }
   | { kind: 'forward'; id: Id; notification: boolean; method: string; params: unknown }
 
-function check(item: unknown): Checked {
+function check(item: unknown, modes: ProviderModes): Checked {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
     return { kind: 'answer', response: error(null, -32600, 'Invalid Request: expected a JSON-RPC request object') }
   }
@@ -61,6 +62,9 @@ function check(item: unknown): Checked {
     return { kind: 'answer', response: error(id, -32600, 'Invalid Request: params must be an array or an object') }
   }
   const notification = !('id' in r)
+  const trace = traceCallRefusal(id, r.method, r.params ?? [], modes)
+  if (trace === null) return { kind: 'forward', id, notification, method: r.method, params: r.params ?? [] }
+  if (trace) return { kind: 'answer', response: notification ? null : trace }
   if (!ALLOWED.test(r.method) || NODE_KEY_METHODS.has(r.method)) {
     return {
       kind: 'answer',
@@ -86,7 +90,7 @@ export async function handleRpc(body: string, chain: RpcClient, modes: ProviderM
   if (capped) return capped
   if (items.length > MAX_BATCH)
     return reply(error(null, -32600, `Invalid Request: a batch holds at most ${MAX_BATCH} calls`))
-  const checked = items.map(check)
+  const checked = items.map((item) => check(item, modes))
   const refused = await providerRefusals(checked, chain, modes)
   if (refused) return refused
   const forwards = checked.flatMap((c, i) => (c.kind === 'forward' ? [{ ...c, internal: i }] : []))

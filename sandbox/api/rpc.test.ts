@@ -62,7 +62,9 @@ describe('JSON-RPC endpoint', () => {
       'evm_mine',
       'evm_setNextBlockTimestamp',
       'evm_snapshot',
-      'debug_traceTransaction',
+      'debug_traceCall',
+      'debug_setHead',
+      'trace_transaction',
       'hardhat_mine',
       'anvil_setBalance',
       'foo',
@@ -81,6 +83,17 @@ describe('JSON-RPC endpoint', () => {
       expect(r.json.error.message).toContain(method)
       expect(r.json.id).toBe(9)
     }
+    // The one trace method offered (provider-modes.ts) takes only the callTracer: no struct logs.
+    const raw = await post<{ error: { code: number; message: string } }>({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'debug_traceTransaction',
+      params: [`0x${'00'.repeat(32)}`],
+    })
+    expect(raw.json.error).toEqual({
+      code: -32602,
+      message: 'only the callTracer is offered: pass {"tracer":"callTracer"}',
+    })
     expect((await post<{ result: string }>({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' })).json.result).toBe(
       before,
     )

@@ -25,6 +25,7 @@ export interface PendingTx {
 const TRANSFER_ABI = parseAbi(['function transfer(address to, uint256 amount) returns (bool)'])
 const MINT_ABI = parseAbi(['function mint(address to, uint256 amount)'])
 const MINT_1155_ABI = parseAbi(['function mint(address to, uint256 id, uint256 amount)'])
+const SPLIT_ABI = parseAbi(['function splitEther(address[] recipients) payable'])
 const GWEI = 1_000_000_000n
 
 /**
@@ -140,6 +141,11 @@ export class LiveChain {
         args: [to, 1_000_000n + BigInt(Date.now() % 1_000_000) * 100n + BigInt(this.mintedIds)],
       })
       tx = { from: manifest.roles.deployer, to: token, data, gas: toHex(200_000) }
+    } else if (kind === 'router-split') {
+      const recipients = [to, ...manifest.roles.counterparties.slice(0, 2).map((a) => getAddress(a))]
+      const data = encodeFunctionData({ abi: SPLIT_ABI, functionName: 'splitEther', args: [recipients] })
+      const value = toHex(BigInt(input.amount ?? 3n * 10n ** 15n))
+      tx = { from: manifest.roles.background[0]!, to: manifest.contracts.router, data, value, gas: toHex(250_000) }
     } else {
       token = manifest.contracts.item
       const data = encodeFunctionData({

@@ -29,6 +29,8 @@ import { ScanStore } from './approvals/scan-store'
 import { approvalsDigester } from './approvals/saved-digest'
 import { LearntLimitsStore } from './service/learnt-limits-store'
 import { ConnectionPublisher } from './service/connection-publisher'
+import { EntityService } from './entities/entity-service'
+import { FinalAnswers } from './entities/final-answers'
 
 export interface CoreServicesOptions {
   dataDir: string
@@ -72,6 +74,7 @@ export class CoreServices {
   readonly presence: PresenceChecker
   readonly watch: WatchService
   readonly approvals: ApprovalsService
+  readonly entities: EntityService
   readonly #o: CoreServicesOptions
   readonly #runtimes = new Map<string, ProfileRuntime>()
   readonly #learnt: LearntLimitsStore
@@ -167,6 +170,13 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+    })
+    this.entities = new EntityService({
+      snapshots: this.snapshots,
+      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      traces: (id) => this.#learnt.forProfile(id, () => this.settings.find(id)?.rpcUrl ?? '').traces,
+      clock: options.clock,
+      finals: new FinalAnswers(join(dataDir, 'entities'), log),
     })
     this.sandbox = new SandboxManager({
       launcher: options.sandboxLauncher,
@@ -346,6 +356,9 @@ export class CoreServices {
       this.#watcher.watcher.dispose()
       this.#watcher = null
     }
+    void this.entities
+      .forget(profileId)
+      .catch((error: unknown) => this.#o.log.warn(`entity answers not removed: ${String(error)}`))
     this.#syncWatcher()
   }
 

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
 import { fileCheckCalls } from './file-check'
 import { labelEditCalls } from './label-edit'
+import { entityCalls } from './entity-calls'
 import { addressInput as address } from './address-input'
 import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
@@ -221,6 +222,7 @@ export const bridgeCalls = {
   ...reportPdfCalls,
   ...fileCheckCalls,
   ...labelEditCalls,
+  ...entityCalls,
 } as const
 
 export function isBridgeCallName(name: unknown): name is keyof typeof bridgeCalls {

@@ -11,6 +11,18 @@ import type { ConnectionView } from './connection-types'
 import type { BalancesView, RpcBatchItem, RpcCallResult, TransactionsPage } from './data-types'
 import type { NetworkPresence, Note, SearchAnswer } from './lookup-types'
 import type { KeyStatus, ProfileView } from './profile-types'
+import type {
+  AddressKindView,
+  BlockView,
+  ContractFunction,
+  EntityAsOf,
+  EntityCost,
+  InternalTransfersView,
+  ProxySlots,
+  ReadContractView,
+  ReceiptView,
+  TracesRun,
+} from './entity-types'
 import type { WatchCheckResult, Watchlist, WatchSettings, WatchStatus } from './watch-types'
 
 /** Every call's name, what the renderer passes, what main's handler receives, and what it answers. */
@@ -109,4 +121,17 @@ export interface BridgeCallOutputs {
   'files.check': FileCheckAnswer
   'labels.set': AddressLabel
   'labels.remove': null
+  /** What an entity read costs now (0: cached, or the service already said); `upTo`: the most it may. */
+  'entities.cost': EntityCost
+  'entities.address': AddressKindView
+  'entities.proxy': ProxySlots & EntityAsOf
+  'entities.receipt': ReceiptView
+  'entities.internal': InternalTransfersView
+  'entities.block': BlockView
+  /** The view functions of an ABI or a well-known interface. */
+  /** What tracing these transactions costs now (0 for each already traced). */
+  'entities.traceCost': EntityCost
+  'entities.traceMany': TracesRun
+  'entities.functions': ContractFunction[]
+  'entities.readContract': ReadContractView
 }

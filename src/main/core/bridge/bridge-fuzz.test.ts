@@ -105,6 +105,26 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'files.check': { id: 'file-0001', name: 'report.html', part: 0, text: '<p>r</p>', last: true },
   'labels.set': { address: A, network: 'one', label: 'Hot wallet', note: '', seen: null },
   'labels.remove': { address: A, network: 'one', seen: { label: 'x', note: '' } },
+  'entities.cost': {
+    network: 'one',
+    read: 'receipt',
+    id: '0xabababababababababababababababababababababababababababababababab',
+  },
+  'entities.address': { network: 'one', address: A },
+  'entities.proxy': { network: 'one', address: A },
+  'entities.receipt': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
+  'entities.internal': { network: 'one', hash: '0xabababababababababababababababababababababababababababababababab' },
+  'entities.block': { network: 'one', number: 1 },
+  'entities.traceCost': {
+    network: 'one',
+    hashes: ['0xabababababababababababababababababababababababababababababababab'],
+  },
+  'entities.traceMany': {
+    network: 'one',
+    hashes: ['0xabababababababababababababababababababababababababababababababab'],
+  },
+  'entities.functions': { standard: 'ERC-20' },
+  'entities.readContract': { network: 'one', address: A, standard: 'Ownable', fn: 'owner', args: [] },
 }
 const NAMES = Object.keys(bridgeCalls) as BridgeCallName[]
 

@@ -6,6 +6,7 @@ import { ProfileUseCases } from '../profiles/profile-use-cases'
 import { KeyUseCases } from '../keys/key-use-cases'
 import { ActiveReads } from '../data/active-reads'
 import { WatchlistBackup } from '../watchlists/watchlist-backup'
+import { EntityReads } from '../entities/entity-reads'
 
 /**
  * Every bridge call, translated to one method of the core's services. Inputs arrive parsed by
@@ -22,6 +23,7 @@ export function bridgeHandlers(
   const keys = new KeyUseCases(s, clock)
   const reads = new ActiveReads(s)
   const backup = new WatchlistBackup(s.watchlists, s.notes)
+  const entities = new EntityReads({ activeFor: (n) => s.activeFor(n), entities: s.entities, clock })
   return {
     'app.info': () => info,
     'app.setVisible': ({ visible }) => (setVisible(visible), null),
@@ -101,5 +103,15 @@ export function bridgeHandlers(
     'files.check': (input) => s.fileExit.check(input),
     'labels.set': ({ address, network, label, note, seen }) => s.labels.set(address, network, { label, note }, seen),
     'labels.remove': ({ address, network, seen }) => s.labels.remove(address, network, seen),
+    'entities.cost': (input) => entities.cost(input),
+    'entities.address': (input) => entities.address(input),
+    'entities.proxy': (input) => entities.proxy(input),
+    'entities.receipt': (input) => entities.receipt(input),
+    'entities.internal': (input) => entities.internal(input),
+    'entities.block': (input) => entities.block(input),
+    'entities.traceCost': (input) => entities.traceCost(input),
+    'entities.traceMany': (input) => entities.traceMany(input),
+    'entities.functions': (input) => entities.functions(input),
+    'entities.readContract': (input) => entities.readContract(input),
   }
 }

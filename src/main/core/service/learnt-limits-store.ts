@@ -6,6 +6,7 @@ import type { Logger } from '../util/logger'
 import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { MAX_BATCH_CALLS, type BatchSizesMemory } from './batch-sizes'
 import type { LogCapsMemory } from './log-range'
+import { TRACE_LEARNT_KEPT_MS, traceLearntSchema, type TracesMemory } from '../entities/trace-support'
 
 const VERSION = 1
 /** A saved log-range cap is trusted this long, then learnt again (the provider may have raised it). */
@@ -23,6 +24,7 @@ const networkSchema = z.object({
   endpoint: z.string().regex(/^[0-9a-f]{16}$/),
   batch: batchSchema.optional(),
   logCap: z.object({ blocks: z.number().int().min(1).max(100_000_000), at: z.number().int().min(0) }).optional(),
+  traces: traceLearntSchema.optional(),
 })
 type NetworkLearnt = z.infer<typeof networkSchema>
 const fileSchema = z.object({
@@ -31,10 +33,11 @@ const fileSchema = z.object({
 })
 type LearntFile = z.infer<typeof fileSchema>
 
-/** What BatchSizes and LogRanges keep across runs for one profile. */
+/** What BatchSizes, LogRanges and the trace reader keep across runs for one profile. */
 export interface LearntLimits {
   batches: BatchSizesMemory
   logCaps: LogCapsMemory
+  traces: TracesMemory
 }
 
 /** A short fingerprint of an RPC address: enough to notice another one, and no copy of it. */
@@ -114,6 +117,14 @@ export class LearntLimitsStore {
           return cap && this.#now() - cap.at < LOG_CAP_KEPT_MS ? cap.blocks : null
         },
         save: (network, cap) => update(network, (e) => (e.logCap = { blocks: cap, at: this.#now() })),
+      },
+      traces: {
+        // Like a log cap, trusted for a while then asked again: the plan may have changed.
+        load: (network) => {
+          const t = entry(network)?.traces
+          return t && this.#now() - t.at < TRACE_LEARNT_KEPT_MS ? t : null
+        },
+        save: (network, learnt) => update(network, (e) => (e.traces = { ...learnt, at: this.#now() })),
       },
     }
   }

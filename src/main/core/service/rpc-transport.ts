@@ -9,6 +9,7 @@ import { BatchSizes, type BatchSizesMemory } from './batch-sizes'
 import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
 import { logRangeRefusal, TooLargeError } from './log-range-refusal'
+import { isMethodRefusal } from './method-refusal'
 import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
 import {
   BatchRefusedError,
@@ -78,6 +79,9 @@ export class RpcTransport {
       // Some providers send a call's JSON-RPC error with HTTP 400 or 422: it is the call's answer
       // (a log range too wide, say), or a rate or quota refusal when its code says so.
       const said = answer.status === 400 || answer.status === 422 ? jsonRpcErrorIn(answer.text) : null
+      // A method the plan does not include, refused with HTTP 403 (method-refusal.ts): the call's answer.
+      const planRefusal = answer.status === 403 ? jsonRpcErrorIn(answer.text) : null
+      if (planRefusal && isMethodRefusal(planRefusal)) return rpcError(call.method, planRefusal, this.#o.redact)
       if (said)
         return (
           rpcRefusalError(said, what, this.#o.clock.now(), this.#o.redact) ??

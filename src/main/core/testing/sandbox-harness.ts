@@ -55,17 +55,17 @@ export function admin(info: SandboxInfo) {
       network: string
       to: string
       /** Default native. */
-      kind?: 'native' | 'erc20' | 'erc721' | 'erc1155'
+      kind?: 'native' | 'erc20' | 'erc721' | 'erc1155' | 'router-split'
       amount?: string
       after?: number
-    }): Promise<{ block: number }> => {
+    }): Promise<{ block: number; hash: string }> => {
       const r = await fetch(url('transfer'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
       if (!r.ok) throw new Error(`transfer: ${r.status} ${await r.text()}`)
-      return (await r.json()) as { block: number }
+      return (await r.json()) as { block: number; hash: string }
     },
     /** The chain's head as its RPC endpoint tells it (one eth_blockNumber, billed like any). */
     head: async (network: string): Promise<number> => {

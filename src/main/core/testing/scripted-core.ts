@@ -20,6 +20,8 @@ export async function scriptedCore(options: {
   tuning?: RuntimeTuning
 }): Promise<{
   core: Core
+  /** The core's data folder (removed by `dispose`). */
+  dir: string
   /** The active profile's id. */
   profileId: string
   /** A call that must succeed: its value. */
@@ -53,6 +55,7 @@ export async function scriptedCore(options: {
   await call('key.set', { profileId: profile.id, key: options.key, sessionOnly: true })
   return {
     core,
+    dir,
     profileId: profile.id,
     call,
     failure,
