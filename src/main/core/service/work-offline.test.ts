@@ -64,12 +64,12 @@ describe('Work offline', () => {
 })
 
 describe('the Work offline switch on disk', () => {
-  it('is saved, read back by the next run, and off in a file written before it existed', () => {
+  it('is saved, read back by the next run, and off in a file written before it existed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'work-offline-'))
     try {
       const store = new SettingsStore(dir)
       expect(store.workOffline).toBe(false)
-      store.setWorkOffline(true)
+      await store.setWorkOffline(true)
       expect(new SettingsStore(dir).workOffline).toBe(true)
       const file = join(dir, 'settings.json')
       const older = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
