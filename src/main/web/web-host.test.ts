@@ -213,6 +213,8 @@ describe('web host', () => {
       req.on('error', reject)
       req.end()
     })
-    expect(received).toContain('data: {"event":"connectivity","payload":{"profileId":"p","workOffline":true,"endpoints":[]}}')
+    expect(received).toContain(
+      'data: {"event":"connectivity","payload":{"profileId":"p","workOffline":true,"endpoints":[]}}',
+    )
   })
 })

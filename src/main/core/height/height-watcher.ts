@@ -387,7 +387,8 @@ export class HeightWatcher {
       const wait =
         error instanceof AppError && error.kind === 'quota-exhausted' ? (error.details.retryAfterMs ?? interval) : retry
       net.nextPollAt = now + Math.max(wait, this.#o.minIntervalMs)
-      if (!(error instanceof AppError && error.kind === 'cancelled')) {
+      // Work offline is the user's choice, not a problem to log at every poll.
+      if (!(error instanceof AppError && (error.kind === 'cancelled' || error.kind === 'offline-by-choice'))) {
         this.#o.log?.warn(`height of ${network}: ${errorMessage(error)}`)
       }
     } finally {

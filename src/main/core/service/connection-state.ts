@@ -55,6 +55,9 @@ interface EndpointRecord {
   waiters: (() => void)[]
 }
 
+/** Answers of an endpoint already answering are published at most this often. */
+const QUIET_MS = 5000
+
 /** What an answer, a refusal or a used-up quota clears. */
 const CLEAR = { since: null, failures: 0, nextRetryAt: null, pauseMs: 0, until: null, reason: null }
 
@@ -90,6 +93,9 @@ export class ConnectionState {
     const r = this.#rec(network, endpoint)
     const now = this.#o.clock.now()
     if (outcome.kind !== 'failed' || outcome.heard) r.lastHeardAt = now
+    // Another answer of an endpoint already answering is news only now and then (the time of
+    // the last success), not an event per request.
+    const quiet = outcome.kind === 'answered' && r.state === 'answering' && now - (r.lastSuccessAt ?? 0) < QUIET_MS
     switch (outcome.kind) {
       case 'answered':
         Object.assign(r, { ...CLEAR, state: 'answering', lastSuccessAt: now })
@@ -122,7 +128,7 @@ export class ConnectionState {
         break
     }
     this.#wake(r)
-    this.#o.onChange?.()
+    if (!quiet) this.#o.onChange?.()
   }
 
   /** Marks a probe as on its way (true) or done; false when one already is. */
