@@ -83,11 +83,15 @@ test('Settings: Stop sandbox says it is stopped and offers Start; Start resumes 
   )
   await expect(panel.getByRole('button', { name: 'Start sandbox' })).toBeVisible()
   await expect(panel.getByRole('button', { name: 'Stop sandbox' })).toHaveCount(0)
+  // The header's connection truth says so too, never the last answer before the stop.
+  const connection = page.getByRole('status', { name: 'Connection' })
+  await expect(connection).toHaveText(/^Sandbox stopped at \d\d:\d\d/)
   await shootBothThemes(page, testInfo, '41-sandbox-stopped', { fullPage: false })
   await audit('settings, sandbox stopped')
 
   await panel.getByRole('button', { name: 'Start sandbox' }).click()
   await expect(panel.getByRole('status')).toHaveText('The sandbox is running.', { timeout: 90_000 })
+  await expect(connection).not.toHaveText(/Sandbox stopped/)
   const resumed = lastAlphaStart(dataDir)!
   expect(resumed.url).not.toBe(first.url)
   expect(resumed.line).toContain('resumed from its saved state')
@@ -109,6 +113,7 @@ test('Settings: Stop sandbox says it is stopped and offers Start; Start resumes 
       hasText: /The sandbox stopped unexpectedly at \d\d:\d\d/,
     })
   await expect(toast.getByRole('button', { name: 'Start sandbox' })).toBeVisible()
+  await expect(connection).toHaveText(/^Sandbox stopped unexpectedly at \d\d:\d\d/)
   await shootBothThemes(page, testInfo, '43-sandbox-crashed', { fullPage: false })
   await audit('settings, sandbox stopped unexpectedly')
   // Views that read the chain do not start it again.

@@ -94,6 +94,10 @@ export class CoreServices {
       activeId: () => this.settings.activeProfileId,
       stateOf: (id) => this.#runtimes.get(id)?.client.connection,
       workOffline: { get: () => this.settings.workOffline, set: (on) => this.settings.setWorkOffline(on) },
+      sandboxStopped: (id) => {
+        const status = id === SANDBOX_PROFILE_ID && this.sandbox.held ? this.sandbox.status : null
+        return status?.stoppedAt ? { at: status.stoppedAt, unexpected: status.unexpected === true } : null
+      },
       emit: (view) => options.emit('connectivity', view),
       onChange: () => this.#watcher?.watcher.refresh(),
     })
@@ -187,7 +191,11 @@ export class CoreServices {
         await this.snapshots.removeProfile(SANDBOX_PROFILE_ID)
         this.forgetRuntime(SANDBOX_PROFILE_ID)
       },
-      onStatus: (status) => options.emit('sandbox', status),
+      onStatus: (status) => {
+        options.emit('sandbox', status)
+        // A stopped sandbox answers nothing: the header says so, not the last success.
+        this.connection.publish()
+      },
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
         this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks, info.billing)

@@ -40,5 +40,10 @@ export interface ConnectionView {
   profileId: string | null
   /** The "Work offline" switch (a saved setting). */
   workOffline: boolean
+  /**
+   * The active profile is the built-in sandbox and it is stopped (by the user, or it died):
+   * nothing can answer until it is started again. Null otherwise.
+   */
+  sandboxStopped?: { at: string; unexpected: boolean } | null
   endpoints: EndpointConnection[]
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { encodeAbiParameters } from 'viem'
 import { json, startScriptedServer, type JsonRpcCall } from '../testing/scripted-server'
 import { scriptedCore } from '../testing/scripted-core'
@@ -68,9 +68,16 @@ describe('entity reads through the bridge', () => {
     expect([other.refused, other.cost.units]).toEqual([view.refused, 0])
     expect(service.seen).toHaveLength(2)
     expect((await app.call('limiter.state', {})).usedToday).toBe(2)
-    // Learnt for the profile on disk, without the key.
-    const saved = readFileSync(join(app.dir, 'learnt-limits.json'), 'utf8')
-    expect(saved).toContain('not available on the Free tier')
+    // Learnt for the profile on disk (saved in the background), without the key.
+    const file = join(app.dir, 'learnt-limits.json')
+    const saved = await vi.waitFor(
+      () => {
+        const text = readFileSync(file, 'utf8')
+        expect(text).toContain('not available on the Free tier')
+        return text
+      },
+      { timeout: 20_000, interval: 50 },
+    )
     expect(saved).not.toContain(KEY)
   })
 

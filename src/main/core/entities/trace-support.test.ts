@@ -32,8 +32,19 @@ const send = async (call: RpcCallSpec): Promise<RpcBatchItem> => {
   sent.push(call.method)
   return answers[call.method]!
 }
-const read = (s: LearntLimitsStore, retry = false) =>
-  readTrace({ send, memory: memory(s), network: 'mainnet', hash: HASH, meter: { requests: 0, units: 0 }, retry })
+/** A read, then its store's saves settled (as a clean close leaves them) before the next "restart". */
+const read = async (s: LearntLimitsStore, retry = false) => {
+  const answer = await readTrace({
+    send,
+    memory: memory(s),
+    network: 'mainnet',
+    hash: HASH,
+    meter: { requests: 0, units: 0 },
+    retry,
+  })
+  await s.settled()
+  return answer
+}
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'traces-'))

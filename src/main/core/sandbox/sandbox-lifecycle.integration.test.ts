@@ -78,6 +78,8 @@ describe('the sandbox through Stop, Start, a crash and Reset', { timeout: 300_00
       message: expect.stringMatching(/is stopped/),
     })
     expect(launcher.running).toBe(first)
+    // The connection truth says it is stopped, not the last success before the stop.
+    expect(await call('connection.get', {})).toMatchObject({ sandboxStopped: { unexpected: false } })
     // The cache still answers while it is stopped.
     expect(await hashesOf(empty, true)).toContain(hash)
 
@@ -100,8 +102,10 @@ describe('the sandbox through Stop, Start, a crash and Reset', { timeout: 300_00
       { event: 'sandbox', payload: expect.objectContaining({ state: 'stopped', unexpected: true }) },
     ])
     expect(launcher.running).toBe(crashed)
+    expect(await call('connection.get', {})).toMatchObject({ sandboxStopped: { unexpected: true } })
     await call('sandbox.start', {})
     expect(await head()).toBe(block)
+    expect(await call('connection.get', {})).toMatchObject({ sandboxStopped: null })
     expect(await hashesOf(empty)).toContain(hash)
   })
 

@@ -8,6 +8,8 @@ export interface ConnectionPublisherOptions {
   stateOf: (profileId: string) => ConnectionState | undefined
   /** The saved "Work offline" switch. */
   workOffline: { get(): boolean; set(on: boolean): Promise<void> }
+  /** When the profile is the built-in sandbox and it is held stopped: since when, and whether it died. */
+  sandboxStopped?: (profileId: string) => { at: string; unexpected: boolean } | null
   /** Sends the view (the `connectivity` event). */
   emit: (view: ConnectionView) => void
   /** Before each publication (the height watcher reads the same state). */
@@ -29,7 +31,12 @@ export class ConnectionPublisher {
   view(): ConnectionView {
     const id = this.#o.activeId()
     const state = id ? this.#o.stateOf(id) : undefined
-    return { profileId: id, workOffline: this.#o.workOffline.get(), endpoints: state?.endpoints() ?? [] }
+    return {
+      profileId: id,
+      workOffline: this.#o.workOffline.get(),
+      sandboxStopped: id ? (this.#o.sandboxStopped?.(id) ?? null) : null,
+      endpoints: state?.endpoints() ?? [],
+    }
   }
 
   /** Switches "Work offline" (saved); while on, the breaker refuses every attempt (circuit-breaker.ts). */

@@ -6,7 +6,7 @@ import type { Logger } from '../util/logger'
 import { VersionedFile, type FileFaults } from '../util/versioned-file'
 import { MAX_BATCH_CALLS, type BatchSizesMemory } from './batch-sizes'
 import type { LogCapsMemory } from './log-range'
-import { TRACE_LEARNT_KEPT_MS, traceLearntSchema, type TracesMemory } from '../entities/trace-support'
+import { TRACE_LEARNT_KEPT_MS, traceLearntSchema, type TraceLearnt, type TracesMemory } from '../entities/trace-support'
 
 const VERSION = 1
 /** A saved log-range cap is trusted this long, then learnt again (the provider may have raised it). */
@@ -59,6 +59,11 @@ export class LearntLimitsStore {
   readonly #log: Logger | undefined
   /** Bumped by `forget`: a memory handed out before answers nothing and saves nothing. */
   readonly #generations = new Map<string, number>()
+  /**
+   * What was learnt of traces this session, by profile, network and endpoint: the file takes it
+   * in the background (or refuses it), and a refusal must not be asked again meanwhile.
+   */
+  readonly #tracesThisSession = new Map<string, TraceLearnt>()
   readonly notice: string | null
 
   constructor(dataDir: string, options: { now?: () => number; log?: Logger; faults?: FileFaults } = {}) {
@@ -106,6 +111,8 @@ export class LearntLimitsStore {
         return { ...file, profiles: { ...file.profiles, [profileId]: { ...nets, [network]: next } } }
       })
     }
+    const session = this.#tracesThisSession
+    const key = (network: string): string => JSON.stringify([profileId, network, endpointTag(rpcUrl())])
     return {
       batches: {
         load: (network) => entry(network)?.batch ?? null,
@@ -121,10 +128,15 @@ export class LearntLimitsStore {
       traces: {
         // Like a log cap, trusted for a while then asked again: the plan may have changed.
         load: (network) => {
-          const t = entry(network)?.traces
+          const t = forgotten() ? null : (session.get(key(network)) ?? entry(network)?.traces)
           return t && this.#now() - t.at < TRACE_LEARNT_KEPT_MS ? t : null
         },
-        save: (network, learnt) => update(network, (e) => (e.traces = { ...learnt, at: this.#now() })),
+        save: (network, learnt) => {
+          if (forgotten()) return
+          const t = { ...learnt, at: this.#now() }
+          session.set(key(network), t)
+          update(network, (e) => (e.traces = t))
+        },
       },
     }
   }
@@ -132,6 +144,8 @@ export class LearntLimitsStore {
   /** Drops what a profile learnt (it was removed, or re-pointed at another service). */
   forget(profileId: string): void {
     this.#generations.set(profileId, (this.#generations.get(profileId) ?? 0) + 1)
+    for (const k of this.#tracesThisSession.keys())
+      if ((JSON.parse(k) as string[])[0] === profileId) this.#tracesThisSession.delete(k)
     this.#save((file) => {
       if (!Object.hasOwn(file.profiles, profileId)) return file
       const profiles = { ...file.profiles }

@@ -62,3 +62,13 @@ describe('connectionSummary', () => {
     })
   })
 })
+
+describe('connectionSummary of a stopped sandbox', () => {
+  it('says the sandbox is stopped, whatever the last calls did', () => {
+    const stopped = { ...view([endpoint({})]), sandboxStopped: { at: at(32), unexpected: false } }
+    expect(connectionSummary(stopped, NOW)).toMatchObject({ kind: 'sandbox-stopped', text: 'Sandbox stopped at 07:32' })
+    const died = { ...view([endpoint({})]), sandboxStopped: { at: at(32), unexpected: true } }
+    expect(connectionSummary(died, NOW).text).toBe('Sandbox stopped unexpectedly at 07:32')
+    expect(connectionSummary(died, NOW).detail).toMatch(/Start it in Settings/)
+  })
+})

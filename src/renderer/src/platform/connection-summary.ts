@@ -3,7 +3,7 @@ import { formatClock, parseTime } from '../ui/time'
 
 /** What the header says of the connection, from main's one event (docs/architecture.md "Connection truth"). */
 export interface ConnectionSummary {
-  kind: 'online' | 'unknown' | 'not-answering' | 'refused' | 'quota' | 'offline-by-choice'
+  kind: 'online' | 'unknown' | 'not-answering' | 'refused' | 'quota' | 'offline-by-choice' | 'sandbox-stopped'
   /** Short, visible words: "Online", "Not answering since 07:33 · retrying in 40 s". */
   text: string
   /** Longer words for the title and screen readers (the last failure, per endpoint). */
@@ -41,6 +41,13 @@ export function connectionSummary(
       text: 'Offline by choice',
       detail:
         'Work offline is on: nothing is sent to the service; saved copies are shown. Switch it off to fetch again.',
+    }
+  const stopped = view?.sandboxStopped
+  if (stopped)
+    return {
+      kind: 'sandbox-stopped',
+      text: `Sandbox stopped${stopped.unexpected ? ' unexpectedly' : ''} at ${formatClock(parseTime(stopped.at) ?? nowMs)}`,
+      detail: 'The built-in sandbox is not running: nothing can answer; saved copies are shown. Start it in Settings.',
     }
   const all = view?.endpoints ?? []
   const known = all.filter((e) => e.state !== 'unknown')

@@ -34,7 +34,7 @@ export const useConnectivityStore = defineStore('connectivity', () => {
    * the try is due the next request is the probe: allowed again.
    */
   const online = computed(() => {
-    if (workOffline.value) return false
+    if (workOffline.value || view.value?.sandboxStopped) return false
     const held = (next: string | null): boolean => next !== null && Date.parse(next) > clock.now
     return !(view.value?.endpoints ?? []).some((e) => e.state === 'not-answering' && held(e.nextRetryAt))
   })
