@@ -118,7 +118,7 @@ export class CoreServices {
     })
     // Where builds before the digests kept beside the pages saved them: a cache, made again.
     void rm(join(dataDir, 'approval-digests'), { recursive: true, force: true }).catch(() => undefined)
-    this.quota = new QuotaFile(join(dataDir, 'quota.json'), disk)
+    this.quota = new QuotaFile(join(dataDir, 'quota.json'), { disk })
     this.watchlists = new WatchlistStore({
       dataDir,
       now: () => options.clock.now(),
@@ -389,7 +389,7 @@ export class CoreServices {
 
   /** Every save nobody waits for (what the app learnt about the services) has settled. */
   async settled(): Promise<void> {
-    await Promise.all([this.settings.settled(), this.#learnt.settled()])
+    await Promise.all([this.settings.settled(), this.#learnt.settled(), this.quota.settled()])
   }
 
   #profilesChanged(): void {

@@ -106,7 +106,7 @@ describe('DailyQuota', () => {
     expect(d.used()).toBe(1000)
   })
 
-  it('the shared count survives a restart through the real file, narrower buckets apart', () => {
+  it('the shared count survives a restart through the real file, narrower buckets apart', async () => {
     const path = join(dir, 'quota.json')
     const file = new QuotaFile(path)
     const a = new DailyQuota({ id: 'a', ledger: file })
@@ -117,6 +117,7 @@ describe('DailyQuota', () => {
     spend(aRpc, 3)
     a.flush()
     aRpc.flush()
+    await file.settled()
     const reopened = new QuotaFile(path)
     const b = new DailyQuota({ id: 'b', ledger: reopened })
     b.useKey('k1')

@@ -26,8 +26,12 @@ export function keyLedgerId(keyTag: string, bucket = ''): string {
 interface Counter {
   id: string
   record: QuotaRecord
-  /** What the ledger holds (at least `record.used`, see `#persist`). */
+  /** What the ledger was asked to hold (at least `record.used`, see `#persist`). */
   persisted: number
+  /** What a restart would find: the count whose write has been decided (landed, or refused and told). */
+  durable: number
+  /** The write of `persisted` while it is under way (a ledger that writes in the background). */
+  pending: Promise<void> | null
 }
 
 /**
@@ -44,7 +48,7 @@ function counterFor(ledger: QuotaLedger, id: string, day: string, keyTag: string
   if (!counter) {
     const stored = ledger.load(id)
     const record = stored && stored.day === day ? { ...stored } : { day, used: 0, keyTag: stored?.keyTag ?? keyTag }
-    counter = { id, record, persisted: record.used }
+    counter = { id, record, persisted: record.used, durable: record.used, pending: null }
     counters.set(id, counter)
   }
   return counter
@@ -63,7 +67,12 @@ export function raiseCount(ledger: QuotaLedger, id: string, record: QuotaRecord)
   if (sameDay && counter.record.used >= record.used) return
   counter.persisted = sameDay ? Math.max(counter.persisted, record.used) : record.used
   counter.record = { ...record }
-  ledger.save(id, { ...record, used: counter.persisted })
+  if (!sameDay) counter.durable = 0
+  const written = ledger.save(id, { ...record, used: counter.persisted })
+  const target = counter.persisted
+  const durable = (): void => void (counter.durable = Math.max(counter.durable, target))
+  if (written) void written.then(durable)
+  else durable()
 }
 
 /**
@@ -119,27 +128,43 @@ export class DailyQuota {
     const own = counterFor(this.#ledger, this.#id, this.#counter.record.day, keyTag)
     own.record = { day: this.#counter.record.day, used: this.#counter.record.used, keyTag }
     own.persisted = own.record.used
-    this.#ledger.save(this.#id, own.record)
+    // Which key the profile used last: a pointer, not a count, so nothing waits for its write.
+    void this.#ledger.save(this.#id, own.record)
     return true
+  }
+
+  /**
+   * Whether `units` more may be sent now: null once the ledger holds a count covering them (a
+   * step is reserved ahead when it does not), else the write to wait for. So a crash never
+   * finds a count below what was sent, and a disk that hangs holds the requests, never the
+   * event loop: its write is decided (given up, and told) at the ledger's deadline.
+   */
+  ready(quotaPerDay: number, units = 1): Promise<void> | null {
+    this.#rollDay()
+    const counter = this.#counter
+    const needed = counter.record.used + units
+    if (needed <= counter.durable) return null
+    if (needed > counter.persisted) this.#persistCounter(counter, { ahead: units, quotaPerDay })
+    return needed <= counter.durable ? null : counter.pending
   }
 
   /** Counts a request's units (billing.ts) before it is sent; `quotaPerDay` caps how far ahead the ledger is written. */
   take(quotaPerDay: number, units = 1): void {
     this.#rollDay()
     this.#counter.record.used += units
-    if (this.#counter.record.used > this.#counter.persisted) this.#persist(false, quotaPerDay)
+    if (this.#counter.record.used > this.#counter.persisted) this.#persistCounter(this.#counter, { quotaPerDay })
   }
 
   /** The service says the day's quota is gone, whatever our count says: believe it. */
   exhaust(quotaPerDay: number): void {
     this.#rollDay()
     this.#counter.record.used = Math.max(this.#counter.record.used, quotaPerDay)
-    this.#persist(true)
+    this.#persist()
   }
 
   /** Writes the exact count (on shutdown). */
   flush(): void {
-    if (this.#counter.persisted !== this.#counter.record.used) this.#persist(true)
+    if (this.#counter.persisted !== this.#counter.record.used) this.#persist()
   }
 
   /**
@@ -154,7 +179,7 @@ export class DailyQuota {
     const mine = own !== null && (own.keyTag === keyTag || own.keyTag === '')
     if (own && mine && own.day === today && own.used > counter.record.used) {
       counter.record.used = own.used
-      this.#persistCounter(counter, true)
+      this.#persistCounter(counter)
     }
     return counter
   }
@@ -163,17 +188,31 @@ export class DailyQuota {
     const today = utcDay(this.#clock.now())
     if (this.#counter.record.day === today) return
     this.#counter.record = { day: today, used: 0, keyTag: this.#counter.record.keyTag }
-    this.#persist(true)
+    this.#counter.durable = 0
+    this.#persist()
   }
 
-  #persist(exact: boolean, quotaPerDay = Infinity): void {
-    this.#persistCounter(this.#counter, exact, quotaPerDay)
+  #persist(): void {
+    this.#persistCounter(this.#counter)
   }
 
-  #persistCounter(counter: Counter, exact: boolean, quotaPerDay = Infinity): void {
-    const used = counter.record.used
-    const target = exact ? used : Math.min(used + this.#step - 1, Math.max(used, quotaPerDay))
+  /**
+   * Writes the count: exact, or (given `quotaPerDay`) a step ahead of `used + ahead`. A ledger
+   * writing in the background answers with a promise that settles once the write is decided.
+   */
+  #persistCounter(counter: Counter, reserve?: { ahead?: number; quotaPerDay: number }): void {
+    const used = counter.record.used + (reserve?.ahead ?? 0)
+    const target = reserve ? Math.min(used + this.#step - 1, Math.max(used, reserve.quotaPerDay)) : used
     counter.persisted = target
-    this.#ledger.save(counter.id, { ...counter.record, used: target })
+    const written = this.#ledger.save(counter.id, { ...counter.record, used: target })
+    if (!written) {
+      counter.durable = Math.max(counter.durable, target)
+      return
+    }
+    const pending: Promise<void> = written.then(() => {
+      counter.durable = Math.max(counter.durable, target)
+      if (counter.pending === pending) counter.pending = null
+    })
+    counter.pending = pending
   }
 }

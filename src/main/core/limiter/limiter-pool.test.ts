@@ -198,10 +198,11 @@ describe('LimiterPool scopes', () => {
     p.dispose()
   })
 
-  it('removing a profile forgets the counts of all its buckets and no other profile', () => {
+  it('removing a profile forgets the counts of all its buckets and no other profile', async () => {
     const file = new QuotaFile(join(dir, 'quota.json'))
     for (const id of ['p', 'p|alpha', 'p|beta|rpc', 'p2', 'p2|alpha']) file.save(id, { day: DAY, used: 1, keyTag: '' })
     file.remove('p')
+    await file.settled()
     const again = new QuotaFile(join(dir, 'quota.json'))
     expect(['p', 'p|alpha', 'p|beta|rpc', 'p2', 'p2|alpha'].map((id) => again.load(id) !== null)).toEqual([
       false,

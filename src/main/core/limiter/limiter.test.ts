@@ -8,6 +8,8 @@ import { AppError } from '../util/app-error'
 import { systemClock, type Clock } from '../util/clock'
 import { Limiter, type LimiterOptions } from './limiter'
 import { MemoryQuotaLedger, QuotaFile } from './quota-store'
+import { hangingFs } from '../testing/hanging-fs'
+import { DiskReports } from '../util/disk-error'
 
 const NOON = Date.UTC(2030, 0, 1, 12, 0, 0)
 let dir: string
@@ -272,23 +274,26 @@ describe('Limiter daily quota', () => {
 
   it('persists the count across a clean restart exactly', async () => {
     const file = join(dir, 'quota.json')
-    const first = make({ ledger: new QuotaFile(file) })
+    const ledger = new QuotaFile(file)
+    const first = make({ ledger })
     first.useKey('abc123')
     grantTimes(first, 7)
-    await vi.advanceTimersByTimeAsync(1000)
+    // Each grant waits for its count on the real disk (waitFor advances the fake clock).
+    await vi.waitFor(() => expect(first.state().usedToday).toBe(7), { timeout: 20_000 })
     first.dispose()
+    await ledger.settled()
     const second = make({ ledger: new QuotaFile(file) })
     second.useKey('abc123')
     expect(second.state().usedToday).toBe(7)
     second.dispose()
   })
 
-  it('finds no count for a profile whose id names a property of every object', () => {
+  it('finds no count for a profile whose id names a property of every object', async () => {
     const file = join(dir, 'quota.json')
     const ledger = new QuotaFile(file)
     expect(ledger.load('constructor')).toBeNull()
     ledger.remove('constructor')
-    ledger.save('constructor', { day: '2030-01-01', used: 3, keyTag: 'abc123' })
+    await ledger.save('constructor', { day: '2030-01-01', used: 3, keyTag: 'abc123' })
     expect(new QuotaFile(file).load('constructor')).toEqual({ day: '2030-01-01', used: 3, keyTag: 'abc123' })
   })
 
@@ -297,8 +302,7 @@ describe('Limiter daily quota', () => {
     const first = make({ ledger: new QuotaFile(file), reserveStep: 10 })
     first.useKey('abc123')
     grantTimes(first, 13)
-    await vi.advanceTimersByTimeAsync(1000)
-    expect(first.state().usedToday).toBe(13)
+    await vi.waitFor(() => expect(first.state().usedToday).toBe(13), { timeout: 20_000 })
     // No dispose: the process died. Only what reached the disk counts.
     const second = make({ ledger: new QuotaFile(file) })
     second.useKey('abc123')
@@ -306,6 +310,37 @@ describe('Limiter daily quota', () => {
     expect(used).toBeGreaterThanOrEqual(13)
     expect(used).toBeLessThanOrEqual(13 + 9)
     second.dispose()
+  })
+
+  it('a disk that hangs holds the requests, never the event loop, and is given up and told at its deadline', async () => {
+    const disk = hangingFs()
+    const told: string[] = []
+    const ledger = new QuotaFile(join(dir, 'quota.json'), {
+      fs: disk.fs,
+      deadlineMs: 20_000,
+      disk: new DiskReports((m) => told.push(m)),
+    })
+    const limiter = make({ ledger, reserveStep: 10 })
+    limiter.useKey('abc123')
+    disk.state.hang = true
+    const { times } = grantTimes(limiter, 3)
+    await disk.reached()
+    // The event loop runs on (a timer fires) while no request goes before its count is on disk.
+    let ticked = false
+    setTimeout(() => (ticked = true), 1000)
+    await vi.advanceTimersByTimeAsync(19_000)
+    expect(ticked).toBe(true)
+    expect(times).toEqual([])
+    // At the deadline the write is given up (never renamed into place) and told; the count goes
+    // on in memory and the requests go.
+    await vi.advanceTimersByTimeAsync(1_000)
+    await vi.waitFor(() => expect(times).toHaveLength(3), { timeout: 20_000 })
+    expect(told).toEqual([expect.stringMatching(/daily request count: the disk did not answer in 20 s/)])
+    expect(new QuotaFile(join(dir, 'quota.json')).load('key:abc123')).toBeNull()
+    disk.release()
+    limiter.dispose()
+    await ledger.settled()
+    expect(new QuotaFile(join(dir, 'quota.json')).load('key:abc123')).toMatchObject({ used: 3 })
   })
 
   it('waits out a pause longer than a Node timer can hold without spinning, then grants', async () => {

@@ -34,6 +34,8 @@ export class Limiter {
   readonly profileId: string
   readonly #clock: Clock
   readonly #quota: DailyQuota
+  /** The count's write the queue waits for, if any. */
+  #countWrite: Promise<void> | null = null
   readonly #reserveFraction: number
   readonly #queueDeadline: number
   readonly #maxPause: number
@@ -238,6 +240,12 @@ export class Limiter {
         this.#wakeAt(now + wait)
         break
       }
+      // The day's count reaches the disk before the request goes (daily-quota.ts `ready`).
+      const counted = this.#quota.ready(this.#limits.quotaPerDay, best.cost)
+      if (counted) {
+        this.#awaitCount(counted)
+        break
+      }
       const job = this.#queue.splice(this.#queue.indexOf(best), 1)[0]!
       // Beyond the burst the tokens are owed (below zero), so the rate still holds over time.
       this.#bucket.take(job.cost)
@@ -255,6 +263,16 @@ export class Limiter {
       })
     }
     this.#publish()
+  }
+
+  /** Pumps again once the count's write is decided (one wait at a time). */
+  #awaitCount(written: Promise<void>): void {
+    if (this.#countWrite === written) return
+    this.#countWrite = written
+    void written.then(() => {
+      if (this.#countWrite === written) this.#countWrite = null
+      this.#pump()
+    })
   }
 
   #rejectWhere(match: (job: Job) => boolean, why: 'quota' | 'reserve'): void {

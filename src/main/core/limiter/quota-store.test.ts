@@ -22,9 +22,9 @@ const id = fc
   .map(([profile, bucket]) => (bucket === undefined ? profile : `${profile}|${bucket}`))
 
 describe('QuotaFile', () => {
-  it('whatever counts the limiters save and remove, the file written loads back equal', () => {
-    fc.assert(
-      fc.property(
+  it('whatever counts the limiters save and remove, the file written loads back equal', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(
           fc.oneof(fc.tuple(fc.constant('save' as const), id, record), fc.tuple(fc.constant('remove' as const), id)),
           {
@@ -32,11 +32,11 @@ describe('QuotaFile', () => {
             maxLength: 20,
           },
         ),
-        (ops) => {
+        async (ops) => {
           const dir = mkdtempSync(join(tmpdir(), 'quota-prop-'))
           try {
             const told: string[] = []
-            const file = new QuotaFile(join(dir, 'quota.json'), new DiskReports((m) => told.push(m)))
+            const file = new QuotaFile(join(dir, 'quota.json'), { disk: new DiskReports((m) => told.push(m)) })
             const expected = new Map<string, QuotaRecord>()
             for (const [op, key, r] of ops) {
               if (op === 'save') {
@@ -47,6 +47,7 @@ describe('QuotaFile', () => {
                 for (const k of [...expected.keys()]) if (k === key || k.startsWith(`${key}|`)) expected.delete(k)
               }
             }
+            await file.settled()
             expect(told).toEqual([])
             const again = new QuotaFile(join(dir, 'quota.json'))
             for (const key of new Set(ops.map((o) => o[1]))) expect(again.load(key)).toEqual(expected.get(key) ?? null)
@@ -59,7 +60,7 @@ describe('QuotaFile', () => {
     )
   })
 
-  it('a write the disk refuses is told once, the count goes on in memory, and the next good write catches the file up', () => {
+  it('a write the disk refuses is told once, the count goes on in memory, and the next good write catches the file up', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quota-'))
     try {
       const told: string[] = []
@@ -67,11 +68,12 @@ describe('QuotaFile', () => {
       const path = join(dir, 'not-a-folder', 'quota.json')
       rmSync(join(dir, 'not-a-folder'), { force: true })
       writeFileSync(join(dir, 'not-a-folder'), '')
-      const file = new QuotaFile(path, new DiskReports((m) => told.push(m)))
+      const file = new QuotaFile(path, { disk: new DiskReports((m) => told.push(m)) })
       const r = { day: '2030-01-01', used: 10, keyTag: 'abc123' }
       expect(() => file.save('p', r)).not.toThrow()
       file.save('p', { ...r, used: 20 })
       expect(file.load('p')).toEqual({ ...r, used: 20 })
+      await file.settled()
       expect(told).toEqual([
         "Chainscope could not save the daily request count: a file stands where the data folder (or a folder in it) should be. It goes on working from memory; a restart would count on from the last count saved. Free some space or fix the folder's permissions, and it saves again.",
       ])

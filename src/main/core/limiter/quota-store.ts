@@ -1,7 +1,8 @@
 import { readFileSync, renameSync } from 'node:fs'
 import { z } from 'zod'
-import { writeFileAtomicSync } from '../util/atomic-file'
+import { writeFileAtomic, type WriteFs } from '../util/atomic-file'
 import { DiskReports } from '../util/disk-error'
+import { SAVE_DEADLINE_MS } from '../util/versioned-file'
 
 /**
  * The daily request count per profile, on disk so a restart or a crash does not reset it.
@@ -26,35 +27,84 @@ const WHAT = 'daily request count'
 
 export interface QuotaLedger {
   load(profileId: string): QuotaRecord | null
-  save(profileId: string, record: QuotaRecord): void
+  /**
+   * Keeps the record. Nothing (void) when it is kept at once; a promise when it is written in
+   * the background, settled (never rejected) once the write is decided: landed, or refused or
+   * given up at its deadline and told (daily-quota.ts waits for it before sending more).
+   */
+  save(profileId: string, record: QuotaRecord): void | Promise<void>
+}
+
+export interface QuotaFileOptions {
+  /** Where a failed write is told (the app's notices); by default nowhere. */
+  disk?: DiskReports
+  /** A write not decided by then is given up (never renamed into place) and told. Default: SAVE_DEADLINE_MS. */
+  deadlineMs?: number
+  /** The file calls (a test's hanging disk); default node:fs/promises. */
+  fs?: WriteFs
 }
 
 export class QuotaFile implements QuotaLedger {
   readonly #path: string
   readonly #disk: DiskReports
+  readonly #deadlineMs: number
+  readonly #fs: WriteFs | undefined
   #records: Record<string, QuotaRecord> | null = null
+  /** The write not started yet (it writes the records as they are when it starts), if any. */
+  #queued: Promise<void> | null = null
+  /** The last write asked for: writes go one after another. */
+  #tail: Promise<void> = Promise.resolve()
 
-  /** `disk`: where a failed write is told (the app's notices); by default nowhere. */
-  constructor(path: string, disk: DiskReports = new DiskReports(() => undefined)) {
+  constructor(path: string, options: QuotaFileOptions = {}) {
     this.#path = path
-    this.#disk = disk
+    this.#disk = options.disk ?? new DiskReports(() => undefined)
+    this.#deadlineMs = options.deadlineMs ?? SAVE_DEADLINE_MS
+    this.#fs = options.fs
+  }
+
+  /** Every write asked for so far is decided (a clean close waits for this). */
+  settled(): Promise<void> {
+    return this.#tail
+  }
+
+  /** One write of the records as they are when it starts; saves made meanwhile join the next. */
+  #write(): Promise<void> {
+    if (this.#queued) return this.#queued
+    const next = this.#tail.then(() => {
+      this.#queued = null
+      return this.#writeNow()
+    })
+    this.#queued = next
+    this.#tail = next
+    return next
   }
 
   /**
-   * Writes run inside the limiter (its timers, a request's permit): a disk that refuses one
-   * must not end the process or fail the request. The count goes on in memory and the user
-   * is told once; the next write that succeeds catches the file up.
+   * Writes run for the limiter (a request waits for its count to be on disk): a disk that
+   * refuses one, or does not answer by the deadline, must not end the process or hold the
+   * requests for good. The count goes on in memory and the user is told once; the next write
+   * that succeeds catches the file up. Never rejects.
    */
-  #write(all: Record<string, QuotaRecord>): void {
+  async #writeNow(): Promise<void> {
+    const stop = new AbortController()
+    let timer: NodeJS.Timeout | undefined
     try {
-      const text = JSON.stringify({ version: 1, profiles: all })
+      const text = JSON.stringify({ version: 1, profiles: this.#all() })
       // Read back through the load's schema first: a count the next start would drop is not written.
       const check = fileSchema.safeParse(JSON.parse(text))
       if (!check.success) throw new Error(`the count would not load again (${check.error.issues[0]?.message ?? ''})`)
-      writeFileAtomicSync(this.#path, text)
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          stop.abort()
+          reject(new Error(`the disk did not answer in ${Math.round(this.#deadlineMs / 1000)} s`))
+        }, this.#deadlineMs)
+      })
+      await Promise.race([writeFileAtomic(this.#path, text, { fs: this.#fs, signal: stop.signal }), deadline])
       this.#disk.saved(WHAT)
     } catch (error) {
       this.#disk.failed(WHAT, error, 'a restart would count on from the last count saved.')
+    } finally {
+      clearTimeout(timer)
     }
   }
 
@@ -86,10 +136,10 @@ export class QuotaFile implements QuotaLedger {
     return Object.hasOwn(all, profileId) ? all[profileId]! : null
   }
 
-  save(profileId: string, record: QuotaRecord): void {
+  save(profileId: string, record: QuotaRecord): Promise<void> {
     const all = this.#all()
     all[profileId] = { ...record }
-    this.#write(all)
+    return this.#write()
   }
 
   /** Forgets the profile's count and those of its narrower buckets (`<id>|…`, limiter-pool.ts). */
@@ -98,7 +148,7 @@ export class QuotaFile implements QuotaLedger {
     const ids = Object.keys(all).filter((id) => id === profileId || id.startsWith(`${profileId}|`))
     if (ids.length === 0) return
     for (const id of ids) delete all[id]
-    this.#write(all)
+    void this.#write()
   }
 }
 
