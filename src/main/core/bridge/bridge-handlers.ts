@@ -81,7 +81,7 @@ export function bridgeHandlers(
     'cases.export': ({ id }) => s.cases.export(id),
     'cases.import': ({ text }) => s.cases.import(text),
     'search.query': ({ query, limit }) => s.search.query(query, limit),
-    'analysis.networks': ({ address, refresh }) => reads.presence(address, refresh),
+    'analysis.networks': ({ address, refresh, cacheOnly }) => reads.presence(address, { refresh, cacheOnly }),
     'watch.estimate': ({ listId }) => s.watch.estimate(listId),
     'watch.check': ({ listId }) => s.watch.check(listId),
     'watch.status': () => s.watch.statuses(),
