@@ -49,7 +49,6 @@ export default tseslint.config(
         'features/analysis/analysis-store.ts',
         'features/analysis/search-store.ts',
         'features/approvals/approvals-store.ts',
-        'features/balances/balances-store.ts',
         'features/cases/AddToCaseDialog.vue',
         'features/cases/CaseFlowGraph.vue',
         'features/cases/CasesPanel.vue',
