@@ -61,7 +61,6 @@ export default tseslint.config(
         'features/settings/settings-store.ts',
         'features/setup/KeyForm.vue',
         'features/setup/ServiceSetup.vue',
-        'features/transactions/transactions-store.ts',
         'features/watchlists/AddToWatchlistDialog.vue',
         'features/watchlists/EditEntryDialog.vue',
         'features/watchlists/watch-check-store.ts',

@@ -51,6 +51,8 @@ export interface Fetched<K, T> {
   /** A live read is running behind data already shown. */
   refreshing: Ref<boolean>
   error: Ref<BridgeError | null>
+  /** Which read the error came from: the view's own (`load`), or a further one (`extend`). */
+  errorFrom: Ref<'load' | 'extend' | null>
   /** When the last error arrived (ms), for a retry countdown. */
   errorAt: Ref<number>
   /** When the first of the failures in a row was asked (ms): "not answering since". 0 when none. */
@@ -64,10 +66,11 @@ export interface Fetched<K, T> {
   refresh(): Promise<void>
   /**
    * Another read for the shown key (a next page): dropped if the key changed or the view was
-   * left meanwhile; a failure goes to `error`. Answers whether it was applied.
+   * left meanwhile; a failure goes to `error`, a null answer (nothing, quietly) nowhere.
+   * Answers whether it was applied.
    */
   extend<U>(
-    read: (shown: T | null) => Promise<BridgeResult<U>>,
+    read: (shown: T | null) => Promise<BridgeResult<U> | null>,
     merge: (shown: T | null, answer: U) => T,
   ): Promise<boolean>
   /** True while nothing newer (another key, a leave, a reset) started since `ticket` was taken. */
@@ -89,6 +92,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
   const refreshing = ref(false)
   const error = ref<BridgeError | null>(null)
   const errorAt = ref(0)
+  const errorFrom = ref<'load' | 'extend' | null>(null)
   const failingSince = ref(0)
   const fromCache = ref(false)
   const provenance = computed(() => (data.value !== null && options.provenance ? options.provenance(data.value) : null))
@@ -103,15 +107,17 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     options.onAnswer?.(value, k)
   }
 
-  function failed(e: BridgeError, askedAt: number): void {
+  function failed(e: BridgeError, askedAt: number, from: 'load' | 'extend'): void {
     if (quiet(e)) return
     error.value = e
+    errorFrom.value = from
     errorAt.value = Date.now()
     if (failingSince.value === 0) failingSince.value = askedAt
   }
 
   function succeeded(): void {
     error.value = null
+    errorFrom.value = null
     failingSince.value = 0
   }
 
@@ -136,7 +142,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
       status.value = 'ready'
     } else if (quiet(result.error)) status.value = data.value === null ? 'idle' : 'ready'
     else {
-      failed(result.error, askedAt)
+      failed(result.error, askedAt, 'load')
       status.value = 'error'
     }
   }
@@ -161,7 +167,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
   }
 
   async function extend<U>(
-    read: (shown: T | null) => Promise<BridgeResult<U>>,
+    read: (shown: T | null) => Promise<BridgeResult<U> | null>,
     merge: (shown: T | null, answer: U) => T,
   ): Promise<boolean> {
     const k = key.value
@@ -169,9 +175,9 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     const mine = generation
     const askedAt = Date.now()
     const result = await read(data.value)
-    if (!current(mine)) return false
+    if (!current(mine) || result === null) return false
     if (!result.ok) {
-      failed(result.error, askedAt)
+      failed(result.error, askedAt, 'extend')
       return false
     }
     show(merge(data.value, result.value), k)
@@ -187,9 +193,8 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     status.value = 'idle'
     refreshing.value = false
     fromCache.value = false
-    error.value = null
+    succeeded()
     errorAt.value = 0
-    failingSince.value = 0
   }
 
   async function leave(): Promise<void> {
@@ -208,6 +213,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     refreshing,
     error,
     errorAt,
+    errorFrom,
     failingSince,
     provenance,
     fromCache,

@@ -31,7 +31,9 @@ describe('transactions store: loadCached', () => {
     const calls = t.bridge
       .callsOf('data.transactions')
       .map((c) => [(c as { cursor: string | null }).cursor, (c as { cacheOnly?: boolean }).cacheOnly])
+    // Opening asks main's cache first (free), then the first page live.
     expect(calls).toEqual([
+      [null, true],
       [null, false],
       ['p1', true],
       ['p2', true],
