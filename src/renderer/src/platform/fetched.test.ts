@@ -156,4 +156,22 @@ describe('fetched data layer', () => {
     expect(q.data.value?.text).toBe('a more')
     expect(q.error.value).toBeNull()
   })
+
+  it('shows only main’s kept answer when asked cache-only, and reads live once when the view then asks', async () => {
+    let live = 0
+    const q = setup({
+      cached: answer('cached', 'snapshot', '2026-11-27T07:31:00Z'),
+      live: async () => (live++, ok(answer('live', 'network', '2026-11-27T07:33:00Z'))),
+    })
+    await q.load('x', { cacheOnly: true, again: false })
+    expect(q.data.value?.text).toBe('cached')
+    expect(q.status.value).toBe('ready')
+    expect(live).toBe(0)
+    await q.load('x', { again: false })
+    expect(q.data.value?.text).toBe('live')
+    await q.load('x', { again: false })
+    await q.load('x', { cacheOnly: true, again: false })
+    expect(live).toBe(1)
+    expect(q.data.value?.text).toBe('live')
+  })
 })

@@ -40,6 +40,8 @@ export interface LoadOptions {
   refresh?: boolean
   /** Read again even when this key is shown or loading (default true). */
   again?: boolean
+  /** Only main's kept answer, no live read (a view that costs no requests of its own). */
+  cacheOnly?: boolean
 }
 
 export interface Fetched<K, T> {
@@ -99,6 +101,8 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
   // The late-answer guard: every answer carries the generation it was asked in.
   let generation = 0
   let inflight: Promise<void> | null = null
+  /** What was asked for the shown key: nothing yet, main's kept answer, or the live one. */
+  let asked: 'none' | 'cache' | 'live' = 'none'
 
   const current = (ticket: number): boolean => ticket === generation
 
@@ -121,7 +125,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     failingSince.value = 0
   }
 
-  async function run(k: K, mine: number, refresh: boolean): Promise<void> {
+  async function run(k: K, mine: number, opts: LoadOptions): Promise<void> {
     if (data.value === null && options.cached) {
       const kept = await options.cached(k)
       if (!current(mine)) return
@@ -130,9 +134,13 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
         fromCache.value = true
       }
     }
+    if (opts.cacheOnly) {
+      status.value = data.value === null ? 'idle' : 'ready'
+      return
+    }
     refreshing.value = data.value !== null
     const askedAt = Date.now()
-    const result = await options.live(k, { refresh, shown: data.value })
+    const result = await options.live(k, { refresh: opts.refresh ?? false, shown: data.value })
     if (!current(mine)) return
     refreshing.value = false
     if (result.ok) {
@@ -149,7 +157,9 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
 
   function load(k: K, opts: LoadOptions = {}): Promise<void> {
     const same = key.value !== null && options.same(key.value, k)
-    if (same && opts.again === false && !opts.refresh && (data.value !== null || inflight))
+    const want = opts.cacheOnly ? 'cache' : 'live'
+    // Once is enough: a live read covers a cache-only one, not the other way round.
+    if (same && opts.again === false && !opts.refresh && (asked === 'live' || asked === want))
       return inflight ?? Promise.resolve()
     if (!same) {
       data.value = null
@@ -157,9 +167,10 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
       succeeded()
       key.value = k
     }
+    if (!same || asked !== 'live') asked = want
     const mine = ++generation
     status.value = 'loading'
-    const p = run(k, mine, opts.refresh ?? false).finally(() => {
+    const p = run(k, mine, opts).finally(() => {
       if (current(mine)) inflight = null
     })
     inflight = p
@@ -187,6 +198,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
 
   function reset(): void {
     generation++
+    asked = 'none'
     inflight = null
     key.value = null
     data.value = null
@@ -200,6 +212,8 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
   async function leave(): Promise<void> {
     const k = key.value
     generation++
+    // A read dropped here is asked again when the view comes back.
+    if (inflight) asked = 'none'
     inflight = null
     refreshing.value = false
     if (status.value === 'loading') status.value = data.value === null ? 'idle' : 'ready'

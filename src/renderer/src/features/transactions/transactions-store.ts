@@ -160,6 +160,13 @@ export const useTransactionsStore = defineStore('transactions', () => {
     return q.load(t, { refresh: options.refresh ?? false, again: false })
   }
 
+  /** What main keeps of an address, shown for free (no live read): for views that cost no requests. */
+  function showCached(network: string, address: string): Promise<void> {
+    const t = { network, address }
+    if (!q.key.value || !sameTarget(q.key.value, t)) resetChoices()
+    return q.load(t, { cacheOnly: true, again: false })
+  }
+
   /** Adds the page at `cursor` to the list; a null read (nothing cached) adds nothing, quietly. */
   function addPage(read: (t: Target) => Promise<BridgeResult<TransactionsPage> | null>): Promise<boolean> {
     const t = q.key.value
@@ -308,6 +315,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     filtered,
     types,
     open,
+    showCached,
     refresh: q.refresh,
     loadMore,
     loadAll,
