@@ -44,6 +44,17 @@ export interface LoadOptions {
   cacheOnly?: boolean
 }
 
+/** What a view says about the data it shows (platform/FetchedState.vue reads it). */
+export interface FetchedSummary {
+  provenance: Provenance | null
+  error: BridgeError | null
+  errorAt: number
+  failingSince: number
+  refreshing: boolean
+  /** Data is on screen. */
+  shown: boolean
+}
+
 export interface Fetched<K, T> {
   key: Ref<K | null>
   /** What is on screen: the live answer, or main's cached one until it comes (and if it fails). */
@@ -61,6 +72,7 @@ export interface Fetched<K, T> {
   failingSince: Ref<number>
   /** The shown answer's time and source. */
   provenance: ComputedRef<Provenance | null>
+  summary: ComputedRef<FetchedSummary>
   /** Data is shown from main's cache only: the live read has not answered (yet, or at all). */
   fromCache: Ref<boolean>
   load(key: K, options?: LoadOptions): Promise<void>
@@ -99,6 +111,14 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
   const fromCache = ref(false)
   const provenance = computed(() => (data.value !== null && options.provenance ? options.provenance(data.value) : null))
   // The late-answer guard: every answer carries the generation it was asked in.
+  const summary = computed((): FetchedSummary => ({
+    provenance: provenance.value,
+    error: error.value,
+    errorAt: errorAt.value,
+    failingSince: failingSince.value,
+    refreshing: refreshing.value,
+    shown: data.value !== null,
+  }))
   let generation = 0
   let inflight: Promise<void> | null = null
   /** What was asked for the shown key: nothing yet, main's kept answer, or the live one. */
@@ -230,6 +250,7 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     errorFrom,
     failingSince,
     provenance,
+    summary,
     fromCache,
     load,
     refresh: () => (key.value === null ? Promise.resolve() : load(key.value, { refresh: true })),

@@ -83,6 +83,7 @@ export const useBalancesStore = defineStore('balances', () => {
     error: q.error,
     errorAt: q.errorAt,
     failingSince: q.failingSince,
+    fetchState: q.summary,
     refreshing: q.refreshing,
     fromCache: q.fromCache,
     sortKey,

@@ -302,6 +302,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
     errorAt: q.errorAt,
     errorFrom: q.errorFrom,
     failingSince: q.failingSince,
+    fetchState: q.summary,
     loadAllProgress,
     pagingStopped,
     selectedHash,
