@@ -13,6 +13,8 @@ export type ServiceSandboxInfo = SandboxInfo
 
 export interface ServiceSandbox {
   info: ServiceSandboxInfo
+  /** Its process id (to freeze it with SIGSTOP; always SIGCONT it again). */
+  pid: number
   /** Stops it (SIGTERM) and waits for the exit. */
   stop(): Promise<void>
 }
@@ -50,6 +52,7 @@ export async function startServiceSandbox(args: string[]): Promise<ServiceSandbo
   let stopped: Promise<void> | null = null
   return {
     info,
+    pid: child.pid!,
     stop: () =>
       // Waits for the exit; SIGKILL if SIGTERM is not enough within 15 s.
       (stopped ??= stopChild(child, 15_000)),
