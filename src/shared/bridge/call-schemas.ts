@@ -213,7 +213,8 @@ export const bridgeCalls = {
   'watch.setSettings': z
     .object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() })
     .strict(),
-  'approvals.view': z.object({ network: networkName, address }).strict(),
+  // cacheOnly: from loaded data alone, no state call (no request).
+  'approvals.view': z.object({ network: networkName, address, cacheOnly: z.boolean().default(false) }).strict(),
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
   ...reportPdfCalls,

@@ -88,7 +88,7 @@ export function bridgeHandlers(
     'watch.markSeen': ({ listId, entryId }) => s.watch.markSeen(listId, entryId),
     'watch.settings': () => s.watch.settings(),
     'watch.setSettings': (patch) => s.watch.setSettings(patch),
-    'approvals.view': ({ network, address }) => reads.approvals(network, address),
+    'approvals.view': ({ network, address, cacheOnly }) => reads.approvals(network, address, cacheOnly),
     'approvals.scan': ({ network, address }) => reads.scanApprovals(network, address),
     'approvals.stopScan': ({ network, address }) => reads.stopApprovalScan(network, address),
     'report.pdfAvailable': () => s.reports.available(),

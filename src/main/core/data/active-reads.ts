@@ -66,8 +66,9 @@ export class ActiveReads {
     return this.#s.presence.check(runtime, { networks, address, ...mode })
   }
 
-  async approvals(network: string, address: Address): Promise<ApprovalsView> {
-    return this.#s.approvals.view((await this.#s.activeFor(network)).runtime, network, address)
+  /** `cacheOnly`: from loaded data alone, without the state call. */
+  async approvals(network: string, address: Address, cacheOnly = false): Promise<ApprovalsView> {
+    return this.#s.approvals.view((await this.#s.activeFor(network)).runtime, network, address, { cacheOnly })
   }
 
   /** Reads the rest of the address's approval logs (resuming a stopped scan), then answers like `approvals`. */

@@ -87,6 +87,8 @@ export interface Fetched<K, T> {
     read: (shown: T | null) => Promise<BridgeResult<U> | null>,
     merge: (shown: T | null, answer: U) => T,
   ): Promise<boolean>
+  /** Shows an answer main gave to an action on the shown key (a scan's result), as the live one. */
+  replace(value: T): void
   /** True while nothing newer (another key, a leave, a reset) started since `ticket` was taken. */
   current(ticket: number): boolean
   ticket(): number
@@ -255,6 +257,13 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     load,
     refresh: () => (key.value === null ? Promise.resolve() : load(key.value, { refresh: true })),
     extend,
+    replace: (value: T) => {
+      if (key.value === null) return
+      show(value, key.value)
+      fromCache.value = false
+      succeeded()
+      status.value = 'ready'
+    },
     current,
     ticket: () => generation,
     leave,
