@@ -56,8 +56,6 @@ export default tseslint.config(
         'features/setup/ServiceSetup.vue',
         'features/watchlists/AddToWatchlistDialog.vue',
         'features/watchlists/EditEntryDialog.vue',
-        'features/watchlists/watch-check-store.ts',
-        'features/watchlists/watchlists-store.ts',
         'pages/CaseView.vue',
         'pages/WatchlistsView.vue',
         'pages/WelcomeView.vue',
