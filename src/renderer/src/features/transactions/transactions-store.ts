@@ -157,6 +157,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
   function open(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
     const t = { network, address }
     if (!q.key.value || !sameTarget(q.key.value, t)) resetChoices()
+    // A refresh starts the list over: a page on its way and "load all" are dropped with it.
+    else if (options.refresh) stopPaging()
     return q.load(t, { refresh: options.refresh ?? false, again: false })
   }
 
@@ -266,12 +268,16 @@ export const useTransactionsStore = defineStore('transactions', () => {
     await bridge.invoke('work.cancel', { scope: scopeOf(q.key.value.network, q.key.value.address) })
   }
 
-  /** Leaving the address: later answers are dropped and its queued work in main cancelled. */
-  async function leave(): Promise<void> {
+  function stopPaging(): void {
     if (loadAllProgress.value.running)
       loadAllProgress.value = { ...loadAllProgress.value, running: false, stopped: 'cancelled' }
     pending = null
     loadingMore.value = false
+  }
+
+  /** Leaving the address: later answers are dropped and its queued work in main cancelled. */
+  async function leave(): Promise<void> {
+    stopPaging()
     await q.leave()
   }
 
