@@ -10,6 +10,7 @@ import { sameAddress } from '@shared/domain/address'
 import { useLimiterStore } from '../../platform/limiter-store'
 import { UnreadableRow } from './unreadable-row'
 import { fetched } from '../../platform/fetched'
+import { readCachedPages } from '../../platform/cached-page'
 import { emptyList, refreshedFirst, withPage, type TxList } from './tx-pages'
 
 export interface LoadAllProgress {
@@ -49,15 +50,8 @@ async function readPage(
 
 /** Every page main keeps of an address, of any age, without a request; null when none. */
 async function readCachedList(t: Target): Promise<TxList | null> {
-  const first = await readPage(t, { cursor: null, cacheOnly: true })
-  if (!first.ok) return null
-  let list = withPage(emptyList(), first.value)
-  while (list.nextCursor !== null) {
-    const next = await readPage(t, { cursor: list.nextCursor, cacheOnly: true })
-    if (!next.ok) break
-    list = withPage(list, next.value)
-  }
-  return list
+  const pages = await readCachedPages(t.network, t.address)
+  return pages.length === 0 ? null : pages.reduce(withPage, emptyList())
 }
 
 /**
