@@ -48,11 +48,12 @@ test('service frozen: the busy wallet’s cached transactions, balances, counter
     await expect(cards).toHaveCount(2)
     await expect(networks.getByRole('status', { name: 'Data freshness' })).toContainText(/as of \d{4}-\d\d-\d\d/)
 
-    // The user asks for fresh data: it says so at once, keeps the data, then tells the failure beside it.
+    // The user asks for fresh data: it says so at once (set before any answer: fetched.test.ts), keeps
+    // the data, then tells the failure beside it. No timing is asserted here, only that it shows.
     await main.getByRole('button', { name: 'Refresh' }).click()
-    await expect(txPanel.getByRole('status').filter({ hasText: /^Refreshing…$/ })).toBeVisible({ timeout: 1000 })
+    await expect(txPanel.getByRole('status').filter({ hasText: /^Refreshing…$/ })).toBeVisible({ timeout: 5000 })
     await networks.getByRole('button', { name: 'Check again' }).click()
-    await expect(networks.getByRole('status').filter({ hasText: /^Refreshing…$/ })).toBeVisible({ timeout: 1000 })
+    await expect(networks.getByRole('status').filter({ hasText: /^Refreshing…$/ })).toBeVisible({ timeout: 5000 })
     await expect(loaded).toHaveText(all)
     const stale = /^Service not answering since \d\d:\d\d · showing cached data from \d\d:\d\d$/
     await expect(txPanel.getByRole('status', { name: 'Shown despite a failure' })).toHaveText(stale, {
