@@ -46,7 +46,9 @@ test('service frozen: the busy wallet’s cached transactions, balances, counter
     const balancesPanel = main.getByRole('tabpanel', { name: 'Balances' })
     const networks = main.getByRole('region', { name: 'Both networks' })
     await expect(cards).toHaveCount(2)
-    await expect(networks.getByRole('status', { name: 'Data freshness' })).toContainText(/as of \d{4}-\d\d-\d\d/)
+    await expect(networks.getByRole('status', { name: 'How fresh the both-networks check is' })).toContainText(
+      /as of \d{4}-\d\d-\d\d/,
+    )
 
     // The user asks for fresh data: it says so at once (set before any answer: fetched.test.ts), keeps
     // the data, then tells the failure beside it. No timing is asserted here, only that it shows.

@@ -44,7 +44,9 @@ describe('NetworksSummary while the service hangs', () => {
     const w = mountWith(NetworksSummary, t, { props: { network: 'alpha', address: ME, tab: 'balances' } })
     await flushPromises()
     expect(w.findAll('li.card')).toHaveLength(2)
-    expect(w.get('[aria-label="Data freshness"]').text()).toMatch(/^From cache, as of 2026-11-27 07:31:00/)
+    expect(w.get('[aria-label="How fresh the both-networks check is"]').text()).toMatch(
+      /^From cache, as of 2026-11-27 07:31:00/,
+    )
     expect(w.findAll('[role="status"]').map((s) => s.text())).toContain('Refreshing…')
     await vi.advanceTimersByTimeAsync(30_000)
     await flushPromises()
