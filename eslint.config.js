@@ -3,6 +3,7 @@ import pluginVue from 'eslint-plugin-vue'
 import tseslint from 'typescript-eslint'
 import importCycles from './eslint-rules/import-cycles.js'
 import layers from './eslint-rules/layers.js'
+import ownFetchState from './eslint-rules/own-fetch-state.js'
 
 export default tseslint.config(
   {
@@ -25,7 +26,7 @@ export default tseslint.config(
   // Prettier owns formatting (checked by `prettier --check` in `npm run lint`): no style rule may fight it.
   prettier,
   {
-    plugins: { chainscope: { rules: { ...layers.rules, ...importCycles.rules } } },
+    plugins: { chainscope: { rules: { ...layers.rules, ...importCycles.rules, ...ownFetchState.rules } } },
     rules: {
       'chainscope/layers': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -34,6 +35,13 @@ export default tseslint.config(
       'vue/singleline-html-element-content-newline': 'off',
       'vue/html-self-closing': 'off',
     },
+  },
+  {
+    // Fetched data goes through platform/fetched.ts, a form's outcome through platform/action.ts:
+    // no store or component keeps its own error ref or late-answer guard (issue 38).
+    files: ['src/renderer/src/**/*.ts', 'src/renderer/src/**/*.vue'],
+    ignores: ['src/renderer/src/platform/fetched.ts', 'src/renderer/src/platform/action.ts', '**/*.test.ts'],
+    rules: { 'chainscope/no-own-fetch-state': 'error' },
   },
   {
     // A module must not import itself back through others (type-only imports included): see

@@ -92,6 +92,8 @@ export const bridgeCalls = {
       priority: prioritySchema.default('user'),
       scope,
       refresh: z.boolean().default(false),
+      /** Answer only from the cache or a snapshot of any age, never a request (`not-found` otherwise). */
+      cacheOnly: z.boolean().default(false),
     })
     .strict(),
   'data.transactions': z
@@ -206,7 +208,10 @@ export const bridgeCalls = {
   'search.query': z
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
     .strict(),
-  'analysis.networks': z.object({ address, refresh: z.boolean().default(false) }).strict(),
+  // cacheOnly: what main already knows (earlier answers, snapshots), never a request.
+  'analysis.networks': z
+    .object({ address, refresh: z.boolean().default(false), cacheOnly: z.boolean().default(false) })
+    .strict(),
   // Watch check: without listId, every list's entries.
   'watch.estimate': z.object({ listId: id.optional() }).strict(),
   'watch.check': z.object({ listId: id.optional() }).strict(),
@@ -216,7 +221,8 @@ export const bridgeCalls = {
   'watch.setSettings': z
     .object({ periodic: z.boolean().optional(), budgetFraction: z.number().min(0.001).max(0.5).optional() })
     .strict(),
-  'approvals.view': z.object({ network: networkName, address }).strict(),
+  // cacheOnly: from loaded data alone, no state call (no request).
+  'approvals.view': z.object({ network: networkName, address, cacheOnly: z.boolean().default(false) }).strict(),
   'approvals.scan': z.object({ network: networkName, address }).strict(),
   'approvals.stopScan': z.object({ network: networkName, address }).strict(),
   ...reportPdfCalls,

@@ -64,13 +64,18 @@ export class ApprovalsService {
     this.#o = options
   }
 
-  /** The approvals as loaded data and one state call tell them; `meter` adds to a cost already counted (a scan's). */
+  /**
+   * The approvals as loaded data and one state call tell them; `meter` adds to a cost already
+   * counted (a scan's). `cacheOnly`: no state call (no request), the rows as the loaded
+   * transactions and the saved scan left them, said so in `stateError`.
+   */
   async view(
     runtime: ApprovalsRuntime,
     network: string,
     address: Address,
-    meter: SpendMeter = { requests: 0, units: 0 },
+    options: { meter?: SpendMeter; cacheOnly?: boolean } = {},
   ): Promise<ApprovalsView> {
+    const meter = options.meter ?? { requests: 0, units: 0 }
     const { pages, balances, made } = await this.#loaded(runtime.profileId, network, address)
     // Digests made from pages (written by a build that kept none) are kept once all are read:
     // in the background, while the state call is on the wire.
@@ -95,7 +100,11 @@ export class ApprovalsService {
     const { reads, read } = stateReads(address, candidates)
     const route = runtime.balances.route(network)
     if (candidates.length === 0) states = []
-    else if (route === 'single') {
+    else if (options.cacheOnly) {
+      states = read(null)
+      stateError =
+        'The current state was not checked now (no request was sent); the approvals are shown as the loaded transactions left them.'
+    } else if (route === 'single') {
       states = read(null)
       stateError = `${network}'s RPC endpoint refuses eth_call, so the approvals' current state is not known; they are shown as the transactions left them.`
     } else {
@@ -176,7 +185,7 @@ export class ApprovalsService {
     } finally {
       this.#running.delete(key)
     }
-    return this.view(runtime, network, address, meter)
+    return this.view(runtime, network, address, { meter })
   }
 
   /**

@@ -191,6 +191,23 @@ describe('approvals digests kept beside the pages', () => {
       expect(view.transactionsRead).toBe(5)
     })
 
+    it('cache only: the same rows from loaded data alone, with no state call, and says so', async () => {
+      const store = storeOf()
+      await write(store, null, first)
+      await write(store, 'c2', second)
+      const live = await service().view(runtime, 'alpha', OWNER)
+      let asked = 0
+      const counting: ApprovalsRuntime = {
+        ...runtime,
+        client: { ...runtime.client, rpcCalls: async (...args) => (asked++, runtime.client.rpcCalls(...args)) },
+      }
+      const kept = await service().view(counting, 'alpha', OWNER, { cacheOnly: true })
+      expect(asked).toBe(0)
+      expect(kept.cost).toEqual({ requests: 0, units: 0 })
+      expect(rowsOf(kept)).toEqual(rowsOf(live))
+      expect(kept.stateError).toMatch(/not checked now \(no request was sent\)/)
+    })
+
     it('digests the pages an older build wrote once, the same as when written, and keeps the digests', async () => {
       const digested = storeOf()
       await write(digested, null, first)

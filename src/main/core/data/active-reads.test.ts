@@ -53,15 +53,21 @@ async function activate(): Promise<string> {
 describe('ActiveReads', () => {
   it('answers nothing, and asks nothing, while no profile is active', async () => {
     await expect(
-      reads.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false }),
+      reads.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false, cacheOnly: false }),
     ).rejects.toMatchObject({ kind: 'not-found' })
-    await expect(reads.presence(ME, false)).rejects.toMatchObject({ kind: 'not-found' })
+    await expect(reads.presence(ME, { refresh: false })).rejects.toMatchObject({ kind: 'not-found' })
     expect(server.seen).toEqual([])
   })
 
   it("reads the active profile's balances and transactions, showing the address checksummed", async () => {
     await activate()
-    const balances = await reads.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
+    const balances = await reads.balances({
+      network: 'alpha',
+      address: ME,
+      priority: 'user',
+      refresh: false,
+      cacheOnly: false,
+    })
     expect(balances).toMatchObject({ network: 'alpha', address: checksumAddress(ME), source: 'network' })
     expect(balances.items).toHaveLength(1)
     const page = await reads.transactions({
@@ -81,7 +87,7 @@ describe('ActiveReads', () => {
     await activate()
     const other = { kind: 'invalid-input', details: { field: 'network' } }
     await expect(
-      reads.balances({ network: 'gamma', address: ME, priority: 'user', refresh: false }),
+      reads.balances({ network: 'gamma', address: ME, priority: 'user', refresh: false, cacheOnly: false }),
     ).rejects.toMatchObject(other)
     await expect(reads.rpc('gamma', 'eth_blockNumber', [])).rejects.toMatchObject(other)
     await expect(reads.rpcBatch('gamma', [{ method: 'eth_chainId', params: [] }])).rejects.toMatchObject(other)
@@ -112,7 +118,7 @@ describe('ActiveReads', () => {
 
   it('tells, per network of the active profile, whether the address holds and sent anything', async () => {
     await activate()
-    const presence = await reads.presence(ME, false)
+    const presence = await reads.presence(ME, { refresh: false })
     expect(presence.map((p) => [p.network, p.nativeWei, p.nonce, p.source])).toEqual([
       ['alpha', '1', 1, 'network'],
       ['beta', '1', 1, 'network'],

@@ -59,15 +59,16 @@ export class ActiveReads {
   }
 
   /** Whether the address holds anything and has sent anything, on every network of the profile. */
-  async presence(address: Address, refresh: boolean): Promise<NetworkPresence[]> {
+  async presence(address: Address, mode: { refresh: boolean; cacheOnly?: boolean }): Promise<NetworkPresence[]> {
     const runtime = this.#s.active()
     const profile = await runtime.ready()
     const networks = profile.networks.map((n) => n.name)
-    return this.#s.presence.check(runtime, networks, address, refresh)
+    return this.#s.presence.check(runtime, { networks, address, ...mode })
   }
 
-  async approvals(network: string, address: Address): Promise<ApprovalsView> {
-    return this.#s.approvals.view((await this.#s.activeFor(network)).runtime, network, address)
+  /** `cacheOnly`: from loaded data alone, without the state call. */
+  async approvals(network: string, address: Address, cacheOnly = false): Promise<ApprovalsView> {
+    return this.#s.approvals.view((await this.#s.activeFor(network)).runtime, network, address, { cacheOnly })
   }
 
   /** Reads the rest of the address's approval logs (resuming a stopped scan), then answers like `approvals`. */

@@ -93,7 +93,7 @@ export class DataService {
     this.#stamps.clear()
   }
 
-  async balances(req: DataRequest): Promise<BalancesView> {
+  async balances(req: DataRequest & { cacheOnly?: boolean }): Promise<BalancesView> {
     const { network, address } = req
     const key = balancesKey(network, address)
     const view = (
@@ -108,6 +108,15 @@ export class DataService {
       unreadable: parsed.unreadable,
       ...provenance(source, fetchedAt, staleReason, source === 'cache' ? this.#stamps.checkedAt(key) : null),
     })
+    if (req.cacheOnly) {
+      // What a view shows at once, of any age, while the live answer is on its way (or fails).
+      const mem = this.#balances.get(key)
+      if (mem) return view(mem.value, mem.fetchedAt, 'cache', null)
+      const saved = await this.#o.snapshots.readBalances(this.#o.profileId, network, address)
+      if (saved)
+        return view({ items: saved.items, unreadable: saved.unreadable ?? [] }, saved.fetchedAt, 'snapshot', null)
+      throw new AppError('not-found', 'No balances of this address are cached.')
+    }
     if (!req.refresh) {
       const hit = await this.#freshBalances(key, network, address)
       if (hit) return view({ items: hit.items, unreadable: hit.unreadable ?? [] }, hit.fetchedAt, 'cache', null)

@@ -44,7 +44,11 @@ describe('PresenceChecker (both networks side by side)', () => {
       },
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
-    const [alpha, beta] = await checker.check(runtime, ['alpha', 'beta'], addr(ME), false)
+    const [alpha, beta] = await checker.check(runtime, {
+      networks: ['alpha', 'beta'],
+      address: addr(ME),
+      refresh: false,
+    })
     expect(batches.sort()).toEqual([
       'alpha:eth_getBalance+eth_getTransactionCount',
       'beta:eth_getBalance+eth_getTransactionCount',
@@ -69,11 +73,11 @@ describe('PresenceChecker (both networks side by side)', () => {
     })
 
     now += 60_000
-    const [again] = await checker.check(runtime, ['alpha'], addr(ME), false)
+    const [again] = await checker.check(runtime, { networks: ['alpha'], address: addr(ME), refresh: false })
     expect(again).toMatchObject({ source: 'cache', requests: 0, nativeWei: '1000000000000000000' })
     expect(batches).toHaveLength(2)
     now += 120_000
-    await checker.check(runtime, ['alpha'], addr(ME), false)
+    await checker.check(runtime, { networks: ['alpha'], address: addr(ME), refresh: false })
     expect(batches).toHaveLength(3)
   })
   it('sends two single calls where a batch costs more than its calls (per call, plus one per batch)', async () => {
@@ -94,8 +98,44 @@ describe('PresenceChecker (both networks side by side)', () => {
       },
     }
     const checker = new PresenceChecker({ snapshots, clock: { now: () => 0 } })
-    const [alpha] = await checker.check(runtime, ['alpha'], addr(ME), false)
+    const [alpha] = await checker.check(runtime, { networks: ['alpha'], address: addr(ME), refresh: false })
     expect(sent.sort()).toEqual([['eth_getBalance'], ['eth_getTransactionCount']])
     expect(alpha).toMatchObject({ nativeWei: '5', nonce: 0, requests: 2, error: null })
+  })
+
+  it('cache only: the last answer of any age and what the snapshots know, never a request', async () => {
+    let now = 1_000_000
+    const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+    await snapshots.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1)], nextCursor: null })
+    let sent = 0
+    const runtime: PresenceRuntime = {
+      profileId: 'p',
+      client: {
+        rpcCalls: async () => {
+          sent++
+          return [
+            { ok: true, result: '0x5' },
+            { ok: true, result: '0x1' },
+          ]
+        },
+        unitsFor: () => 1,
+      },
+    }
+    const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
+    const req = { networks: ['alpha'], address: addr(ME), refresh: false, cacheOnly: true }
+    const [before] = await checker.check(runtime, req)
+    expect(before).toMatchObject({ source: 'none', nativeWei: null, cachedTransactions: 1, requests: 0, error: null })
+    await checker.check(runtime, { ...req, cacheOnly: false })
+    expect(sent).toBe(1)
+    now += 86_400_000
+    const [kept] = await checker.check(runtime, req)
+    expect(kept).toMatchObject({
+      source: 'cache',
+      nativeWei: '5',
+      nonce: 1,
+      requests: 0,
+      fetchedAt: new Date(1_000_000).toISOString(),
+    })
+    expect(sent).toBe(1)
   })
 })

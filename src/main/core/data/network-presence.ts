@@ -20,6 +20,15 @@ export interface PresenceRuntime {
   client: Pick<ServiceClient, 'rpcCalls' | 'unitsFor'>
 }
 
+export interface PresenceRequest {
+  networks: readonly string[]
+  address: Address
+  /** Ask again even when a fresh answer is kept. */
+  refresh: boolean
+  /** Answer from what is kept, of any age, without a request. */
+  cacheOnly?: boolean
+}
+
 interface Seen {
   at: number
   nativeWei: string | null
@@ -44,23 +53,16 @@ export class PresenceChecker {
     this.#o = options
   }
 
-  async check(
-    runtime: PresenceRuntime,
-    networks: readonly string[],
-    address: Address,
-    refresh: boolean,
-  ): Promise<NetworkPresence[]> {
+  async check(runtime: PresenceRuntime, req: PresenceRequest): Promise<NetworkPresence[]> {
     const catalogue = await this.#o.snapshots.catalogue(runtime.profileId)
-    return Promise.all(networks.map((network) => this.#one(runtime, network, address, refresh, catalogue)))
+    return Promise.all(req.networks.map((network) => this.#one(runtime, { ...req, network, catalogue })))
   }
 
   async #one(
     runtime: PresenceRuntime,
-    network: string,
-    address: string,
-    refresh: boolean,
-    catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>>,
+    req: PresenceRequest & { network: string; catalogue: Awaited<ReturnType<SnapshotStore['catalogue']>> },
   ): Promise<NetworkPresence> {
+    const { network, address, refresh, catalogue } = req
     const key = `${runtime.profileId}|${network}|${address}`
     const now = this.#o.clock.now()
     const mine = catalogue.filter((e) => e.network === network && e.address === address)
@@ -75,7 +77,10 @@ export class PresenceChecker {
     }
     const base = { network, tokens, cachedTransactions }
     const seen = this.#seen.get(key)
-    if (seen && !refresh && now - seen.at < (this.#o.freshMs ?? 120_000)) {
+    // Cache only: the last answer of any age, or what the snapshots know; never a request.
+    if (req.cacheOnly && !seen)
+      return { ...base, nativeWei: null, nonce: null, source: 'none', requests: 0, fetchedAt: null, error: null }
+    if (seen && ((!refresh && now - seen.at < (this.#o.freshMs ?? 120_000)) || req.cacheOnly)) {
       return {
         ...base,
         nativeWei: seen.nativeWei,

@@ -1,20 +1,21 @@
 import { defineStore } from 'pinia'
+import { action } from './action'
 import { ref } from 'vue'
 import type { AppInfo } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from './bridge'
 
 export const useAppStore = defineStore('app', () => {
   const info = ref<AppInfo | null>(null)
-  const error = ref<BridgeError | null>(null)
+  const outcome = action()
+  const error = outcome.error
 
   async function load(): Promise<void> {
     const result = await bridge.invoke('app.info', {})
     if (result.ok) {
       info.value = result.value
-      error.value = null
+      outcome.clear()
     } else {
-      error.value = result.error
+      outcome.fail(result.error)
     }
   }
 

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeCallInput, KeyStatus, ProfileView, SandboxStatus } from '@shared/bridge/contract'
-import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
+import type { BridgeResult } from '@shared/bridge/errors'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
+import { action } from './action'
 import { bridge } from './bridge'
 
 export type SandboxState = SandboxStatus['state']
@@ -14,7 +15,8 @@ export type SandboxState = SandboxStatus['state']
 export const useSessionStore = defineStore('session', () => {
   const profiles = ref<ProfileView[]>([])
   const loaded = ref(false)
-  const loadError = ref<BridgeError | null>(null)
+  const listing = action()
+  const loadError = listing.error
   const keyStatus = ref<Record<string, KeyStatus>>({})
   const sandbox = ref<SandboxStatus | null>(null)
 
@@ -39,12 +41,12 @@ export const useSessionStore = defineStore('session', () => {
   async function load(): Promise<void> {
     const result = await bridge.invoke('profiles.list', {})
     if (!result.ok) {
-      loadError.value = result.error
+      listing.fail(result.error)
       loaded.value = true
       return
     }
     profiles.value = result.value
-    loadError.value = null
+    listing.clear()
     const current = active.value
     if (current) await refreshKeyStatus(current.id)
     if (current?.kind === 'sandbox') {

@@ -33,4 +33,6 @@ export interface CostConfirmProps {
 
 export interface ProvenanceNoteProps {
   provenance: Provenance | null
+  /** The note's accessible name, where a page shows more than one. Default "Data freshness". */
+  label?: string
 }

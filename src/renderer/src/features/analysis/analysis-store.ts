@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
-import type { NetworkPresence } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
+import { computed, ref } from 'vue'
+import type { NetworkPresence, Provenance } from '@shared/bridge/contract'
 import { bridge } from '../../platform/bridge'
+import { fetched } from '../../platform/fetched'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
@@ -18,6 +18,19 @@ import {
   type CounterpartySort,
 } from './counterparties'
 
+/** A network's answer that says anything: a checked balance or nonce, or what the snapshots hold. */
+const knowsSomething = (p: NetworkPresence): boolean =>
+  p.source !== 'none' || p.tokens !== null || p.cachedTransactions > 0
+
+/** The check is as fresh as its oldest network answer; from the cache unless every one was asked now. */
+function presenceProvenance(answers: NetworkPresence[]): Provenance | null {
+  const times = answers.flatMap((p) => (p.fetchedAt ? [p.fetchedAt] : []))
+  if (times.length === 0) return null
+  const oldest = times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b))
+  const live = answers.every((p) => p.source === 'network')
+  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason: null }
+}
+
 /**
  * The analyst views of the open address. Counterparties and balance history are
  * worked out from what the transactions and balances stores already hold: no requests of
@@ -31,10 +44,19 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const labels = useLabelsStore()
   void labels.load()
 
-  const presence = shallowRef<NetworkPresence[] | null>(null)
-  const presenceFor = ref<string | null>(null)
-  const presenceLoading = ref(false)
-  const presenceError = ref<BridgeError | null>(null)
+  // The both-networks check, keyed by the lowercase address, through the fetched-data layer.
+  const check = fetched<string, NetworkPresence[]>({
+    same: (a, b) => a === b,
+    cached: async (address) => {
+      const r = await bridge.invoke('analysis.networks', { address, cacheOnly: true })
+      return r.ok && r.value.some(knowsSomething) ? r.value : null
+    },
+    live: (address, { refresh }) => bridge.invoke('analysis.networks', { address, refresh }),
+    provenance: presenceProvenance,
+  })
+  const presence = check.data
+  const presenceFor = check.key
+  const presenceLoading = computed(() => check.status.value === 'loading')
 
   const sortKey = ref<CounterpartySort>('txs')
   const sortDir = ref<'asc' | 'desc'>('desc')
@@ -96,27 +118,17 @@ export const useAnalysisStore = defineStore('analysis', () => {
     return t !== null && t.network === network && t.address.toLowerCase() === address.toLowerCase()
   }
 
-  let seq = 0
-  async function loadPresence(address: string, refresh = false): Promise<void> {
-    const mine = ++seq
-    const lower = address.toLowerCase()
-    if (presenceFor.value !== lower) presence.value = null
-    presenceFor.value = lower
-    presenceLoading.value = true
-    const result = await bridge.invoke('analysis.networks', { address, refresh })
-    if (mine !== seq) return
-    presenceLoading.value = false
-    if (result.ok) {
-      presence.value = result.value
-      presenceError.value = null
-    } else presenceError.value = result.error
+  /** Checks both networks again (fresh answers are reused for free unless `refresh`). */
+  function loadPresence(address: string, refresh = false): Promise<void> {
+    return check.load(address.toLowerCase(), { refresh })
   }
 
   return {
     presence,
     presenceFor,
     presenceLoading,
-    presenceError,
+    presenceError: check.error,
+    presenceState: check.summary,
     loadPresence,
     isFor,
     sortKey,

@@ -12,12 +12,16 @@ describe('transactions store: loadCached', () => {
 
   it('adds every further page main has cached, asks only cache-only, and stops quietly at the first one it has not', async () => {
     const cached = new Set(['p1', 'p2'])
-    t.bridge.handle('data.transactions', (input) => {
-      const n = input.cursor ? Number(input.cursor.slice(1)) : 0
-      if (input.cacheOnly && !cached.has(input.cursor ?? ''))
-        throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
-      return makePage(n * 50, 50, `p${n + 1}`, { cursor: input.cursor ?? null })
-    })
+    t.bridge.handle(
+      'data.transactions',
+      (input) => {
+        const n = input.cursor ? Number(input.cursor.slice(1)) : 0
+        if (input.cacheOnly && !cached.has(input.cursor ?? ''))
+          throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
+        return makePage(n * 50, 50, `p${n + 1}`, { cursor: input.cursor ?? null })
+      },
+      { cached: true },
+    )
     const s = useTransactionsStore()
     await s.open('alpha', ME)
     expect(await s.loadCached()).toBe(100)
@@ -27,7 +31,9 @@ describe('transactions store: loadCached', () => {
     const calls = t.bridge
       .callsOf('data.transactions')
       .map((c) => [(c as { cursor: string | null }).cursor, (c as { cacheOnly?: boolean }).cacheOnly])
+    // Opening asks main's cache first (free), then the first page live.
     expect(calls).toEqual([
+      [null, true],
       [null, false],
       ['p1', true],
       ['p2', true],

@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
-import type { SearchHit } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
+import { computed, ref, shallowRef } from 'vue'
+import type { SearchAnswer, SearchHit } from '@shared/bridge/contract'
 import { bridge } from '../../platform/bridge'
+import { fetched } from '../../platform/fetched'
 
 /**
  * The cached search behind the Ctrl+K box. Main holds the index (it has the cached data);
@@ -10,34 +10,25 @@ import { bridge } from '../../platform/bridge'
  */
 export const useCachedSearchStore = defineStore('cached-search', () => {
   const query = ref('')
-  const hits = shallowRef<SearchHit[]>([])
   const cachedItems = ref<number | null>(null)
-  const searching = ref(false)
-  const error = ref<BridgeError | null>(null)
   /** A transaction opened from a hit: shown from the cache, whatever the connection. */
   const openTx = shallowRef<SearchHit | null>(null)
+  // Through the fetched-data layer: an answer to an older query than the last one is dropped.
+  const answer = fetched<string, SearchAnswer>({
+    same: (a, b) => a === b,
+    live: (text) => bridge.invoke('search.query', { query: text.slice(0, 200), limit: 20 }),
+    onAnswer: (a) => (cachedItems.value = a.cachedItems),
+  })
+  const hits = computed(() => {
+    const a = answer.data.value
+    return answer.status.value === 'error' || !a || !Array.isArray(a.hits) ? [] : a.hits
+  })
+  const searching = computed(() => answer.status.value === 'loading')
 
-  let seq = 0
   async function run(text: string): Promise<void> {
     query.value = text
-    const mine = ++seq
-    if (text.trim().length < 2) {
-      hits.value = []
-      searching.value = false
-      return
-    }
-    searching.value = true
-    const result = await bridge.invoke('search.query', { query: text.slice(0, 200), limit: 20 })
-    if (mine !== seq) return
-    searching.value = false
-    if (result.ok) {
-      hits.value = Array.isArray(result.value.hits) ? result.value.hits : []
-      cachedItems.value = result.value.cachedItems
-      error.value = null
-    } else {
-      hits.value = []
-      error.value = result.error
-    }
+    if (text.trim().length < 2) return answer.reset()
+    await answer.load(text)
   }
 
   /**
@@ -56,11 +47,9 @@ export const useCachedSearchStore = defineStore('cached-search', () => {
   }
 
   function clear(): void {
-    seq++
     query.value = ''
-    hits.value = []
-    searching.value = false
+    answer.reset()
   }
 
-  return { query, hits, cachedItems, searching, error, openTx, run, warm, clear }
+  return { query, hits, cachedItems, searching, error: answer.error, openTx, run, warm, clear }
 })

@@ -1,67 +1,71 @@
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
+import { computed, ref } from 'vue'
 import type { BridgeEvents } from '@shared/bridge/contract'
 import type { ApprovalsView } from '@shared/domain/approvals-view'
-import type { BridgeError } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
+import { fetched } from '../../platform/fetched'
 
 /**
  * The approvals of the open address on one network. Opening the tab costs one request (the
  * state of every approval found in loaded data, in one eth_call); the complete log scan runs
- * only when asked, after its cost is shown, and reports its progress.
+ * only when asked, after its cost is shown, and reports its progress. Through the fetched-data
+ * layer: what loaded data alone tells is shown at once, the state call runs behind it.
  */
+type Target = { network: string; address: string }
+
 export const useApprovalsStore = defineStore('approvals', () => {
-  const view = shallowRef<ApprovalsView | null>(null)
-  const target = ref<{ network: string; address: string } | null>(null)
-  const loading = ref(false)
-  const scanning = ref(false)
+  const read = (t: Target, cacheOnly: boolean) => bridge.invoke('approvals.view', { ...t, cacheOnly })
+  // From loaded data alone at once (no request), then checked against the chain behind it.
+  const q = fetched<Target, ApprovalsView>({
+    same: (a, b) => a.network === b.network && a.address === b.address,
+    cached: async (t) => {
+      const r = await read(t, true)
+      return r.ok ? r.value : null
+    },
+    live: (t) => read(t, false),
+  })
+  const scanning = action()
   const progress = ref<BridgeEvents['approvals.progress'] | null>(null)
-  const error = ref<BridgeError | null>(null)
-  const scanError = ref<BridgeError | null>(null)
 
   const same = (network: string, address: string): boolean =>
-    target.value?.network === network && target.value.address === address.toLowerCase()
+    q.key.value?.network === network && q.key.value.address === address.toLowerCase()
 
   bridge.on('approvals.progress', (p) => {
-    if (scanning.value && same(p.network, p.address)) progress.value = p
+    if (scanning.busy.value && same(p.network, p.address)) progress.value = p
   })
 
-  let seq = 0
-  async function open(network: string, address: string, refresh = false): Promise<void> {
-    if (same(network, address) && view.value && !refresh) return
-    const mine = ++seq
-    if (!same(network, address)) view.value = null
-    target.value = { network, address: address.toLowerCase() }
-    loading.value = true
-    error.value = null
-    const result = await bridge.invoke('approvals.view', { network, address })
-    if (mine !== seq) return
-    loading.value = false
-    if (result.ok) view.value = result.value
-    else error.value = result.error
+  function open(network: string, address: string, refresh = false): Promise<void> {
+    return q.load({ network, address: address.toLowerCase() }, { refresh, again: false })
   }
 
   async function scan(): Promise<void> {
-    const t = target.value
-    if (!t || scanning.value) return
-    scanning.value = true
-    scanError.value = null
+    const t = q.key.value
+    if (!t || scanning.busy.value) return
     progress.value = null
-    const result = await bridge.invoke('approvals.scan', t)
-    scanning.value = false
+    const v = await scanning.run(() => bridge.invoke('approvals.scan', t))
     progress.value = null
     if (!same(t.network, t.address)) return
-    if (result.ok) view.value = result.value
-    else {
-      scanError.value = result.error
-      // What was read before the failure is kept: show it, and the resume cost.
-      await open(t.network, t.address, true)
-    }
+    if (v) q.replace(v)
+    // What was read before the failure is kept: show it, and the resume cost.
+    else if (scanning.error.value) await q.load(t, { refresh: true })
   }
 
   async function stopScan(): Promise<void> {
-    if (target.value) await bridge.invoke('approvals.stopScan', target.value)
+    if (q.key.value) await bridge.invoke('approvals.stopScan', q.key.value)
   }
 
-  return { view, target, loading, scanning, progress, error, scanError, open, scan, stopScan }
+  return {
+    view: q.data,
+    target: q.key,
+    loading: computed(() => q.status.value === 'loading'),
+    scanning: scanning.busy,
+    progress,
+    error: q.error,
+    fetchState: q.summary,
+    scanError: scanning.error,
+    open,
+    scan,
+    stopScan,
+  }
 })

@@ -1,7 +1,6 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref } from 'vue'
 import type { BalancesView } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
 import {
   allocation,
@@ -15,17 +14,30 @@ import {
 import { useWatchSummariesStore } from './watch-summaries-store'
 import { sameAddress } from '@shared/domain/address'
 import { scopeOf } from '../../platform/view-scope'
+import { fetched } from '../../platform/fetched'
 
-export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error'
+export type { FetchStatus as LoadStatus } from '../../platform/fetched'
 
-/** Balances of the open address, and how the table shows them. */
+type Target = { network: string; address: string }
+const sameTarget = (a: Target, b: Target): boolean => a.network === b.network && sameAddress(a.address, b.address)
+
+/** Balances of the open address (through the fetched-data layer), and how the table shows them. */
 export const useBalancesStore = defineStore('balances', () => {
   const summaries = useWatchSummariesStore()
-  const target = ref<{ network: string; address: string } | null>(null)
-  const view = shallowRef<BalancesView | null>(null)
-  const status = ref<LoadStatus>('idle')
-  const error = ref<BridgeError | null>(null)
-  const errorAt = ref(0)
+  const read = (t: Target, mode: { refresh: boolean; cacheOnly: boolean }) =>
+    bridge.invoke('data.balances', { ...t, ...mode, priority: 'user', scope: scopeOf(t.network, t.address) })
+  const q = fetched<Target, BalancesView>({
+    same: sameTarget,
+    cached: async (t) => {
+      const r = await read(t, { refresh: false, cacheOnly: true })
+      return r.ok ? r.value : null
+    },
+    live: (t, { refresh }) => read(t, { refresh, cacheOnly: false }),
+    provenance: (v) => v,
+    scope: (t) => scopeOf(t.network, t.address),
+    onAnswer: (v) => summaries.record(v),
+  })
+  const view = q.data
 
   const sortKey = ref<BalanceSortKey>('fiat')
   const sortDir = ref<SortDir>('desc')
@@ -52,33 +64,8 @@ export const useBalancesStore = defineStore('balances', () => {
   const slices = computed(() => allocation(rows.value))
   const total = computed(() => totalFiat(rows.value))
 
-  let seq = 0
-  async function load(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
-    const same = target.value?.network === network && sameAddress(target.value.address, address)
-    if (!same) {
-      view.value = null
-      target.value = { network, address }
-    }
-    const mine = ++seq
-    status.value = 'loading'
-    const result = await bridge.invoke('data.balances', {
-      network,
-      address,
-      refresh: options.refresh ?? false,
-      priority: 'user',
-      scope: scopeOf(network, address),
-    })
-    if (mine !== seq) return
-    if (result.ok) {
-      view.value = result.value
-      status.value = 'ready'
-      error.value = null
-      summaries.record(result.value)
-    } else {
-      error.value = result.error
-      errorAt.value = Date.now()
-      status.value = 'error'
-    }
+  function load(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
+    return q.load({ network, address }, options)
   }
 
   function sortBy(key: BalanceSortKey): void {
@@ -89,20 +76,16 @@ export const useBalancesStore = defineStore('balances', () => {
     }
   }
 
-  function reset(): void {
-    seq++
-    target.value = null
-    view.value = null
-    status.value = 'idle'
-    error.value = null
-  }
-
   return {
-    target,
+    target: q.key,
     view,
-    status,
-    error,
-    errorAt,
+    status: q.status,
+    error: q.error,
+    errorAt: q.errorAt,
+    failingSince: q.failingSince,
+    fetchState: q.summary,
+    refreshing: q.refreshing,
+    fromCache: q.fromCache,
     sortKey,
     sortDir,
     typeFilter,
@@ -116,7 +99,8 @@ export const useBalancesStore = defineStore('balances', () => {
     slices,
     total,
     load,
+    leave: q.leave,
     sortBy,
-    reset,
+    reset: q.reset,
   }
 })

@@ -1,27 +1,27 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { CaseFile, GraphState } from '@shared/domain/case-file'
-import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
+import type { BridgeResult } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 
 /** Cases (main keeps them in cases.json and is the one writer); none of this reads the network. */
 export const useCasesStore = defineStore('cases', () => {
   const cases = shallowRef<CaseFile[]>([])
   const loaded = ref(false)
-  const error = ref<BridgeError | null>(null)
+  const listing = action()
 
   bridge.on('cases.changed', (list) => {
     if (Array.isArray(list)) cases.value = list
   })
 
   function load(): Promise<void> {
-    return bridge.invoke('cases.list', {}).then((r) => {
-      loaded.value = true
-      if (r.ok) {
-        cases.value = r.value
-        error.value = null
-      } else error.value = r.error
-    })
+    return listing
+      .run(() => bridge.invoke('cases.list', {}))
+      .then((list) => {
+        loaded.value = true
+        if (list) cases.value = list
+      })
   }
 
   /** Answers of calls that change a case: the list is updated at once (the event follows too). */
@@ -61,7 +61,7 @@ export const useCasesStore = defineStore('cases', () => {
   return {
     cases,
     loaded,
-    error,
+    error: listing.error,
     load,
     byId,
     create,

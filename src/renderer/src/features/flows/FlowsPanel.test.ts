@@ -14,10 +14,14 @@ describe('FlowsPanel', () => {
   let t: TestApp
   beforeEach(() => {
     t = setupTestApp()
-    t.bridge.handle('data.transactions', (input) => {
-      if (input.cacheOnly) throw new FakeBridgeFailure({ kind: 'not-found', message: 'not cached' })
-      return makePage(0, 0, null, { address: input.address, items: [tx(ME, B, { value: '2500000000000000000' })] })
-    })
+    t.bridge.handle(
+      'data.transactions',
+      (input) => {
+        if (input.cacheOnly) throw new FakeBridgeFailure({ kind: 'not-found', message: 'not cached' })
+        return makePage(0, 0, null, { address: input.address, items: [tx(ME, B, { value: '2500000000000000000' })] })
+      },
+      { cached: true },
+    )
     t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
     t.bridge.handle('watchlists.list', () => [])
   })

@@ -25,14 +25,18 @@ function serve(t: TestApp, cached: readonly string[] = []): void {
   // The same transaction listed for two addresses has the same hash.
   pages[B]![0] = pages[me]![0]!
   pages[C]![0] = pages[B]![1]!
-  t.bridge.handle('data.transactions', (input) => {
-    const items = pages[input.address.toLowerCase()]
-    // Main's cache: only the addresses named cached answer a cache-only read.
-    if (input.cacheOnly && !cached.includes(input.address.toLowerCase()))
-      throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
-    if (!items) throw new FakeBridgeFailure({ kind: 'server', message: 'The service did not answer.' })
-    return makePage(0, 0, null, { address: input.address, items })
-  })
+  t.bridge.handle(
+    'data.transactions',
+    (input) => {
+      const items = pages[input.address.toLowerCase()]
+      // Main's cache: only the addresses named cached answer a cache-only read.
+      if (input.cacheOnly && !cached.includes(input.address.toLowerCase()))
+        throw new FakeBridgeFailure({ kind: 'not-found', message: 'This page of transactions is not cached.' })
+      if (!items) throw new FakeBridgeFailure({ kind: 'server', message: 'The service did not answer.' })
+      return makePage(0, 0, null, { address: input.address, items })
+    },
+    { cached: true },
+  )
   t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
 }
 

@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
+import { shallowRef } from 'vue'
 import { labelId, type AddressLabel, type LabelImportPreview } from '@shared/domain/address-label'
 import type { BridgeError } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 
 /**
@@ -12,7 +13,7 @@ import { bridge } from '../../platform/bridge'
  */
 export const useLabelsStore = defineStore('labels', () => {
   const byId = shallowRef(new Map<string, AddressLabel>())
-  const error = ref<BridgeError | null>(null)
+  const listing = action()
 
   function replaceAll(list: AddressLabel[]): void {
     byId.value = new Map(list.filter((l) => l && typeof l.address === 'string').map((l) => [labelId(l), l]))
@@ -23,13 +24,12 @@ export const useLabelsStore = defineStore('labels', () => {
 
   let loading: Promise<void> | null = null
   function load(): Promise<void> {
-    loading ??= bridge.invoke('labels.list', {}).then((r) => {
-      if (r.ok) replaceAll(r.value)
-      else {
-        error.value = r.error
-        loading = null
-      }
-    })
+    loading ??= listing
+      .run(() => bridge.invoke('labels.list', {}))
+      .then((list) => {
+        if (list) replaceAll(list)
+        else loading = null
+      })
     return loading
   }
 
@@ -68,5 +68,5 @@ export const useLabelsStore = defineStore('labels', () => {
   const remove = (address: string, network: string, shown: AddressLabel) =>
     bridge.invoke('labels.remove', { address, network, seen: seenOf(shown) })
 
-  return { byId, error, load, get, pending, preview, apply, exportFile, save, remove }
+  return { byId, error: listing.error, load, get, pending, preview, apply, exportFile, save, remove }
 })

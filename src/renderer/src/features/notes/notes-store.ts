@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { Note } from '@shared/bridge/contract'
-import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
+import type { BridgeResult } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 
 export type NoteKind = Note['kind']
@@ -12,7 +13,7 @@ export const noteKey = (kind: NoteKind, network: string, key: string): string =>
 export const useNotesStore = defineStore('notes', () => {
   const byKey = shallowRef(new Map<string, Note>())
   const loaded = ref(false)
-  const error = ref<BridgeError | null>(null)
+  const listing = action()
 
   function replaceAll(list: Note[]): void {
     byKey.value = new Map(
@@ -26,14 +27,13 @@ export const useNotesStore = defineStore('notes', () => {
 
   let loading: Promise<void> | null = null
   function load(): Promise<void> {
-    loading ??= bridge.invoke('notes.list', {}).then((r) => {
-      loaded.value = true
-      if (r.ok) replaceAll(r.value)
-      else {
-        error.value = r.error
-        loading = null
-      }
-    })
+    loading ??= listing
+      .run(() => bridge.invoke('notes.list', {}))
+      .then((list) => {
+        loaded.value = true
+        if (list) replaceAll(list)
+        else loading = null
+      })
     return loading
   }
 
@@ -52,5 +52,5 @@ export const useNotesStore = defineStore('notes', () => {
     return result
   }
 
-  return { byKey, loaded, error, load, get, save }
+  return { byKey, loaded, error: listing.error, load, get, save }
 })

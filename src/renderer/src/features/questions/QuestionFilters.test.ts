@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import { mountWith, setupTestApp } from '../../testing/mount'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
+import { makePage } from '../../testing/samples'
 import { useTransactionsStore } from '../transactions'
 import QuestionFilters from './QuestionFilters.vue'
 import { useQuestionsStore } from './questions-store'
@@ -13,7 +14,9 @@ describe('the filter controls', () => {
   it('offer the loaded tokens, refuse a counterparty that is not an address, and keep dates in order', async () => {
     const t = setupTestApp()
     const txs = useTransactionsStore()
-    txs.items = [tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, BOB, ME, '5')] })]
+    const items = [tx(BOB, ME, { token_transfers: [transfer(TOKENS.usdc, BOB, ME, '5')] })]
+    t.bridge.handle('data.transactions', () => makePage(0, 0, null, { address: ME, items }))
+    await txs.open('alpha', ME)
     const questions = useQuestionsStore()
     const w = mountWith(QuestionFilters, t, { props: { address: ME, what: 'transactions' } })
     await flushPromises()

@@ -4,6 +4,7 @@ import { flushPromises } from '@vue/test-utils'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useAnalysisStore } from '../analysis'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
+import { makePage } from '../../testing/samples'
 import { useTransactionsStore } from '../transactions'
 import { useQuestionsStore } from './questions-store'
 import { useUrlFilters } from './use-url-filters'
@@ -72,12 +73,13 @@ describe('filters kept in the URL', () => {
   it('keeps the Counterparties search in the URL in place, and sums only the filtered token', async () => {
     const t = setupTestApp()
     const txs = useTransactionsStore()
-    txs.target = { network: 'alpha', address: ADDRESS }
-    txs.items = [
+    const items = [
       tx(ADDRESS, PARTY, {
         token_transfers: [transfer(TOKENS.usdc, ADDRESS, PARTY, '100'), transfer(TOKENS.weth, PARTY, ADDRESS, '7')],
       }),
     ]
+    t.bridge.handle('data.transactions', () => makePage(0, 0, null, { address: ADDRESS, items }))
+    await txs.open('alpha', ADDRESS)
     await open(t, { token: TOKENS.usdc.address, cp: 'dex' })
     const analysis = useAnalysisStore()
     expect(analysis.query).toBe('dex')

@@ -1,7 +1,7 @@
 import { normaliseAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { readCachedPage } from '../../platform/cached-page'
+import { readCachedPages } from '../../platform/cached-page'
 import { useBalancesStore } from '../balances'
 import { useFlowsStore } from '../flows'
 import { useTransactionsStore } from '../transactions'
@@ -22,13 +22,15 @@ export interface GraphRef {
   hopLimit: number
 }
 
-/** The first page main holds for an address, of any age, without a request (none: empty). */
+/** Every page main holds for an address, of any age, without a request (none: empty). */
 async function readCached(
   network: string,
   address: string,
 ): Promise<{ transactions: readonly Transaction[]; fetchedAt: string | null }> {
-  const page = await readCachedPage(network, address)
-  return { transactions: page?.items ?? [], fetchedAt: page?.fetchedAt ?? null }
+  const pages = await readCachedPages(network, address)
+  // As fresh as its stalest page.
+  const times = pages.map((p) => p.fetchedAt).sort((x, y) => Date.parse(x) - Date.parse(y))
+  return { transactions: pages.flatMap((p) => p.items), fetchedAt: times[0] ?? null }
 }
 
 /**

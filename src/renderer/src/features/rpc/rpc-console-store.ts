@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
+import { action } from '../../platform/action'
 import { computed, ref, shallowRef, watch } from 'vue'
-import type { BridgeError } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
 import { isRecord, readStored, writeStored } from '../../ui/persisted'
 import { buildFromForm, buildFromRaw, findMethod, RPC_METHODS } from './rpc-methods'
@@ -81,7 +81,8 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
   const fieldErrors = ref<Record<string, string>>({})
   const sending = ref(false)
   const result = shallowRef<{ method: string; value: unknown; ms: number } | null>(null)
-  const error = ref<BridgeError | null>(null)
+  const outcome = action()
+  const error = outcome.error
   const errorAt = ref(0)
   const session = useSessionStore()
   const entries = ref<RpcHistoryEntry[]>(readStored(HISTORY_KEY, accept, []))
@@ -131,11 +132,11 @@ export const useRpcConsoleStore = defineStore('rpcConsole', () => {
     let summary: string
     if (answer.ok) {
       result.value = { method: built.call.method, value: answer.value.result, ms }
-      error.value = null
+      outcome.clear()
       summary = JSON.stringify(answer.value.result) ?? 'null'
     } else {
       result.value = null
-      error.value = answer.error
+      outcome.fail(answer.error)
       errorAt.value = Date.now()
       summary = answer.error.message
       if (answer.error.kind === 'invalid-input' && answer.error.field)

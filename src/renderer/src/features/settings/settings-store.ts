@@ -1,30 +1,24 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Settings } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 
 /** App settings kept by main. Remote token icons are off until the user allows them. */
 export const useSettingsStore = defineStore('settings', () => {
   const settings = ref<Settings>({ allowRemoteIcons: false })
-  const error = ref<BridgeError | null>(null)
+  const io = action()
 
   async function load(): Promise<void> {
-    const result = await bridge.invoke('settings.get', {})
-    if (result.ok) settings.value = result.value
-    else error.value = result.error
+    const got = await io.run(() => bridge.invoke('settings.get', {}))
+    if (got) settings.value = got
   }
 
   async function setAllowRemoteIcons(allow: boolean): Promise<boolean> {
-    const result = await bridge.invoke('settings.set', { allowRemoteIcons: allow })
-    if (result.ok) {
-      settings.value = result.value
-      error.value = null
-      return true
-    }
-    error.value = result.error
-    return false
+    const saved = await io.run(() => bridge.invoke('settings.set', { allowRemoteIcons: allow }))
+    if (saved) settings.value = saved
+    return saved !== null
   }
 
-  return { settings, error, load, setAllowRemoteIcons }
+  return { settings, error: io.error, load, setAllowRemoteIcons }
 })

@@ -120,6 +120,26 @@ describe('transactions store', () => {
     expect(s.nextCursor).toBe('p3')
   })
 
+  it('a refresh during "load all" stops it and the page on its way; paging then goes on from the new list', async () => {
+    servePages(t, 10, { delayMs: 50 })
+    const s = useTransactionsStore()
+    const opening = s.open('alpha', ME)
+    await vi.advanceTimersByTimeAsync(50)
+    await opening
+    const all = s.loadAll()
+    await vi.advanceTimersByTimeAsync(120)
+    const refreshing = s.open('alpha', ME, { refresh: true })
+    expect(s.loadAllProgress).toMatchObject({ running: false, stopped: 'cancelled' })
+    expect(s.loadingMore).toBe(false)
+    await vi.advanceTimersByTimeAsync(200)
+    await Promise.all([all, refreshing])
+    expect(s.loadAllProgress.running).toBe(false)
+    const more = s.loadMore()
+    await vi.advanceTimersByTimeAsync(50)
+    expect(await more).toBe(true)
+    expect(s.items.length).toBeGreaterThanOrEqual(100)
+  })
+
   it('ignores an answer for an address that is no longer open', async () => {
     servePages(t, 2, { delayMs: 100 })
     const s = useTransactionsStore()

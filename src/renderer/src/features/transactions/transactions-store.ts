@@ -1,8 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { Priority, Provenance } from '@shared/bridge/contract'
-import type { BridgeError } from '@shared/bridge/errors'
-import { checkPage, newPagingWalk } from '@shared/domain/paging-guard'
+import type { Priority, TransactionsPage } from '@shared/bridge/contract'
+import type { BridgeResult } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from '../../platform/bridge'
 import { type DirectionFilter, type StatusFilter, isFilterOff, matchesFilter } from './tx-view'
@@ -10,6 +9,9 @@ import { scopeOf } from '../../platform/view-scope'
 import { sameAddress } from '@shared/domain/address'
 import { useLimiterStore } from '../../platform/limiter-store'
 import { UnreadableRow } from './unreadable-row'
+import { fetched } from '../../platform/fetched'
+import { readCachedPages } from '../../platform/cached-page'
+import { emptyList, refreshedFirst, withPage, type TxList } from './tx-pages'
 
 export interface LoadAllProgress {
   running: boolean
@@ -23,30 +25,65 @@ export interface LoadAllProgress {
   stopped: 'cancelled' | 'error' | 'reserve' | 'guard' | null
 }
 
+const EMPTY = emptyList()
+
+type Target = { network: string; address: string }
+const sameTarget = (a: Target, b: Target): boolean => a.network === b.network && sameAddress(a.address, b.address)
+const NO_LOAD_ALL: LoadAllProgress = { running: false, pages: 0, rows: 0, stopped: null }
+
+/** One page of an address, by main's opaque cursor; the answer is placed by the cursor asked for. */
+async function readPage(
+  t: Target,
+  page: { cursor: string | null; refresh?: boolean; priority?: Priority; cacheOnly?: boolean },
+): Promise<BridgeResult<TransactionsPage>> {
+  const r = await bridge.invoke('data.transactions', {
+    network: t.network,
+    address: t.address,
+    cursor: page.cursor,
+    refresh: page.refresh ?? false,
+    priority: page.priority ?? 'user',
+    scope: scopeOf(t.network, t.address),
+    cacheOnly: page.cacheOnly ?? false,
+  })
+  return r.ok ? { ok: true, value: { ...r.value, cursor: page.cursor } } : r
+}
+
+/** Every page main keeps of an address, of any age, without a request; null when none. */
+async function readCachedList(t: Target): Promise<TxList | null> {
+  const pages = await readCachedPages(t.network, t.address)
+  return pages.length === 0 ? null : pages.reduce(withPage, emptyList())
+}
+
 /**
- * Transactions of the open address, page by page through main's opaque cursors. Items live
- * in a shallowRef: tens of thousands of rows must not become deep reactive proxies.
+ * Transactions of the open address, page by page through main's opaque cursors, read through
+ * the fetched-data layer: every page main keeps is shown at once with its time, the first page
+ * is asked live behind it, and a failure leaves the kept pages on screen. Items live in a
+ * shallowRef: tens of thousands of rows must not become deep reactive proxies.
  */
 export const useTransactionsStore = defineStore('transactions', () => {
-  const target = ref<{ network: string; address: string } | null>(null)
-  /** The readable transactions, in list order. */
-  const items = shallowRef<Transaction[]>([])
-  /** Every row in page order: transactions and the items that could not be read. */
-  const entries = shallowRef<(Transaction | UnreadableRow)[]>([])
-  /** Items whose hash was already listed: shown once, counted here. */
-  const repeated = ref(0)
-  const nextCursor = ref<string | null>(null)
-  const pages = ref(0)
-  /** The oldest answer shown: a list is only as fresh as its stalest page. */
-  const provenance = ref<Provenance | null>(null)
-  const loadingFirst = ref(false)
+  const q = fetched<Target, TxList>({
+    same: sameTarget,
+    cached: readCachedList,
+    live: async (t, { refresh, shown }) => {
+      const r = await readPage(t, { cursor: null, refresh })
+      return r.ok ? { ok: true, value: refreshedFirst(shown, r.value) } : r
+    },
+    provenance: (l) => l.provenance,
+    scope: (t) => scopeOf(t.network, t.address),
+  })
+  const list = computed(() => q.data.value ?? EMPTY)
+  const items = computed(() => list.value.items)
+  const entries = computed(() => list.value.entries)
+  const repeated = computed(() => list.value.repeated)
+  const nextCursor = computed(() => list.value.nextCursor)
+  const pages = computed(() => list.value.pages)
+  const provenance = computed(() => list.value.provenance)
+  const pagingStopped = computed(() => list.value.pagingStopped)
+  /** The first answer is on its way and nothing is shown yet. */
+  const loadingFirst = computed(() => q.status.value === 'loading' && q.data.value === null)
   const loadingMore = ref(false)
-  const error = ref<BridgeError | null>(null)
-  const errorAt = ref(0)
-  const loadAllProgress = ref<LoadAllProgress>({ running: false, pages: 0, rows: 0, stopped: null })
+  const loadAllProgress = ref<LoadAllProgress>({ ...NO_LOAD_ALL })
   const selectedHash = ref<string | null>(null)
-  /** Why paging stopped before the end of the history (shared/domain/paging-guard.ts), else null. */
-  const pagingStopped = ref<string | null>(null)
 
   const directionFilter = ref<DirectionFilter>('all')
   const typeFilter = ref('all')
@@ -66,7 +103,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
   })
   /** The rows shown. Unreadable rows stay whatever the filters: what they are is unknown. */
   const filtered = computed(() => {
-    const t = target.value
+    const t = q.key.value
     if (!t) return []
     const f = { direction: directionFilter.value, type: typeFilter.value, status: statusFilter.value }
     const n = narrowing.value
@@ -92,132 +129,59 @@ export const useTransactionsStore = defineStore('transactions', () => {
     return null
   })
 
-  let generation = 0
-  let seen = new Set<string>()
-  // The same guard as main's, on the cursors this view follows: main's walk restarts after a
-  // restart of main; this one lasts as long as the open address.
-  let walk = newPagingWalk()
   let cancelRequested = false
   let pending: Promise<boolean> | null = null
 
-  function scope(): string {
-    return target.value ? scopeOf(target.value.network, target.value.address) : 'none'
+  /** What the user chose for the address shown: selection and load-all progress. */
+  function resetChoices(): void {
+    selectedUnreadableKey.value = null
+    selectedHash.value = null
+    pending = null
+    loadingMore.value = false
+    cancelRequested = false
+    loadAllProgress.value = { ...NO_LOAD_ALL }
   }
 
   function reset(): void {
-    generation++
-    items.value = []
-    entries.value = []
-    repeated.value = 0
-    selectedUnreadableKey.value = null
-    seen = new Set()
-    walk = newPagingWalk()
-    pagingStopped.value = null
-    nextCursor.value = null
-    pages.value = 0
-    provenance.value = null
-    error.value = null
-    loadingFirst.value = false
-    loadingMore.value = false
-    selectedHash.value = null
-    pending = null
-    cancelRequested = false
-    loadAllProgress.value = { running: false, pages: 0, rows: 0, stopped: null }
+    q.reset()
+    resetChoices()
   }
 
-  async function fetchPage(
-    cursor: string | null,
-    refresh: boolean,
-    options: { priority?: Priority; cacheOnly?: boolean } = {},
-  ): Promise<boolean> {
-    const t = target.value
-    if (!t) return false
-    const mine = generation
-    const result = await bridge.invoke('data.transactions', {
-      network: t.network,
-      address: t.address,
-      cursor,
-      refresh,
-      priority: options.priority ?? 'user',
-      scope: scope(),
-      cacheOnly: options.cacheOnly ?? false,
-    })
-    if (mine !== generation) return false
-    if (!result.ok) {
-      // The user cancelled (load-all, leaving the view): nothing went wrong. Nor did a page
-      // that is simply not cached when only cached ones were asked for.
-      if (result.error.kind === 'cancelled' || (options.cacheOnly && result.error.kind === 'not-found')) return false
-      error.value = result.error
-      errorAt.value = Date.now()
-      return false
-    }
-    const page = result.value
-    // Main read each item on its own: here they are merged back in page order, and an item
-    // whose hash is already listed is shown once and counted.
-    const rows: (Transaction | UnreadableRow)[] = [...page.items]
-    for (const u of [...page.unreadable].sort((a, b) => a.index - b.index))
-      rows.splice(Math.min(u.index, rows.length), 0, new UnreadableRow(u, pages.value))
-    const freshRows: (Transaction | UnreadableRow)[] = []
-    const freshItems: Transaction[] = []
-    let dup = 0
-    for (const row of rows) {
-      const hash = row instanceof UnreadableRow ? row.item.hash : row.hash
-      if (hash !== null) {
-        if (seen.has(hash)) {
-          dup++
-          continue
-        }
-        seen.add(hash)
-      }
-      freshRows.push(row)
-      if (!(row instanceof UnreadableRow)) freshItems.push(row)
-    }
-    items.value = cursor === null ? freshItems : items.value.concat(freshItems)
-    entries.value = cursor === null ? freshRows : entries.value.concat(freshRows)
-    repeated.value = (cursor === null ? 0 : repeated.value) + dup
-    if (cursor === null) walk = newPagingWalk()
-    // Main's guard (paging-guard.ts) judged the page already; the same rule here covers pages
-    // that main answered from its cache.
-    const stop =
-      page.pagingStopped ??
-      checkPage(walk, { cursor, nextCursor: page.nextCursor, itemIds: page.items.map((tx) => tx.hash) })
-    pagingStopped.value = stop
-    nextCursor.value = stop ? null : page.nextCursor
-    pages.value++
-    const older =
-      provenance.value === null ||
-      Date.parse(page.fetchedAt) < Date.parse(provenance.value.fetchedAt) ||
-      page.staleReason !== null
-    if (older)
-      provenance.value = {
-        source: page.source,
-        fetchedAt: page.fetchedAt,
-        staleReason: page.staleReason,
-        ...(page.checkedAt ? { checkedAt: page.checkedAt } : {}),
-      }
-    error.value = null
-    return true
+  /** Opens an address: what main keeps of it at once, then the first page live (unless it is already the open one). */
+  function open(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
+    const t = { network, address }
+    if (!q.key.value || !sameTarget(q.key.value, t)) resetChoices()
+    // A refresh starts the list over: a page on its way and "load all" are dropped with it.
+    else if (options.refresh) stopPaging()
+    return q.load(t, { refresh: options.refresh ?? false, again: false })
   }
 
-  /** Opens an address: the first page, unless it is already the open one. */
-  async function open(network: string, address: string, options: { refresh?: boolean } = {}): Promise<void> {
-    const same = target.value?.network === network && sameAddress(target.value.address, address)
-    if (same && !options.refresh && (pages.value > 0 || loadingFirst.value)) return
-    reset()
-    target.value = { network, address }
-    loadingFirst.value = true
-    await fetchPage(null, options.refresh ?? false)
-    loadingFirst.value = false
+  /** What main keeps of an address, shown for free (no live read): for views that cost no requests. */
+  function showCached(network: string, address: string): Promise<void> {
+    const t = { network, address }
+    if (!q.key.value || !sameTarget(q.key.value, t)) resetChoices()
+    return q.load(t, { cacheOnly: true, again: false })
+  }
+
+  /** Adds the page at `cursor` to the list; a null read (nothing cached) adds nothing, quietly. */
+  function addPage(read: (t: Target) => Promise<BridgeResult<TransactionsPage> | null>): Promise<boolean> {
+    const t = q.key.value
+    if (!t) return Promise.resolve(false)
+    return q.extend(
+      () => read(t),
+      (shown, page: TransactionsPage) => withPage(shown ?? emptyList(), page),
+    )
   }
 
   /** The next page, if there is one; joins the page already loading. */
   function loadMore(priority: Priority = 'user'): Promise<boolean> {
     if (pending) return pending
-    if (!target.value || loadingFirst.value || nextCursor.value === null) return Promise.resolve(false)
-    const mine = generation
+    const cursor = nextCursor.value
+    if (!q.key.value || loadingFirst.value || cursor === null) return Promise.resolve(false)
+    const mine = q.ticket()
     loadingMore.value = true
-    const p = fetchPage(nextCursor.value, false, { priority }).finally(() => {
-      if (mine === generation) {
+    const p = addPage((t) => readPage(t, { cursor, priority })).finally(() => {
+      if (q.current(mine)) {
         loadingMore.value = false
         pending = null
       }
@@ -231,20 +195,26 @@ export const useTransactionsStore = defineStore('transactions', () => {
    * stops at the first page that is not cached. Answers how many transactions it added.
    */
   function loadCached(): Promise<number> {
-    if (pending || loadAllProgress.value.running || !target.value || nextCursor.value === null)
-      return Promise.resolve(0)
-    const mine = generation
+    if (pending || loadAllProgress.value.running || !q.key.value || nextCursor.value === null) return Promise.resolve(0)
+    const mine = q.ticket()
     const before = items.value.length
     const run = async (): Promise<boolean> => {
-      while (nextCursor.value !== null && mine === generation)
-        if (!(await fetchPage(nextCursor.value, false, { cacheOnly: true }))) break
+      while (nextCursor.value !== null && q.current(mine)) {
+        const cursor = nextCursor.value
+        const added = await addPage(async (t) => {
+          const r = await readPage(t, { cursor, cacheOnly: true })
+          // A page that is simply not cached when only cached ones were asked for: nothing went wrong.
+          return !r.ok && r.error.kind === 'not-found' ? null : r
+        })
+        if (!added) break
+      }
       return true
     }
     const p = run().finally(() => {
-      if (mine === generation) pending = null
+      if (q.current(mine)) pending = null
     })
     pending = p
-    return p.then(() => (mine === generation ? items.value.length - before : 0))
+    return p.then(() => (q.current(mine) ? items.value.length - before : 0))
   }
 
   /**
@@ -253,25 +223,26 @@ export const useTransactionsStore = defineStore('transactions', () => {
    * (stopped: 'reserve'); `pastReserve` (the user confirmed) runs it as user work to the end.
    */
   async function loadAll(options: { pastReserve?: boolean } = {}): Promise<void> {
-    if (loadAllProgress.value.running || !target.value) return
-    const mine = generation
+    if (loadAllProgress.value.running || !q.key.value) return
+    const mine = q.ticket()
     cancelRequested = false
     const priority: Priority = options.pastReserve ? 'user' : 'background'
-    loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
+    const progress = (running: boolean, stopped: LoadAllProgress['stopped'] = null): void => {
+      loadAllProgress.value = { running, pages: pages.value, rows: items.value.length, stopped }
+    }
+    progress(true)
     const limiter = useLimiterStore()
     const atReserve = (): boolean =>
       !options.pastReserve && limiter.state !== null && limiter.state.leftToday - 1 < limiter.state.reserve
     while (!cancelRequested && nextCursor.value !== null) {
-      if (atReserve()) {
-        loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped: 'reserve' }
-        return
-      }
+      if (atReserve()) return progress(false, 'reserve')
       const ok = await loadMore(priority)
-      if (mine !== generation) return
-      loadAllProgress.value = { running: true, pages: pages.value, rows: items.value.length, stopped: null }
+      if (!q.current(mine)) return
+      progress(true)
       if (!ok) break
     }
-    const reserveHit = nextCursor.value !== null && priority === 'background' && error.value?.kind === 'quota-exhausted'
+    const reserveHit =
+      nextCursor.value !== null && priority === 'background' && q.error.value?.kind === 'quota-exhausted'
     const stopped = cancelRequested
       ? 'cancelled'
       : reserveHit
@@ -281,19 +252,27 @@ export const useTransactionsStore = defineStore('transactions', () => {
           : pagingStopped.value
             ? 'guard'
             : null
-    loadAllProgress.value = { running: false, pages: pages.value, rows: items.value.length, stopped }
+    progress(false, stopped)
   }
 
   /** Stops "load all" and drops its queued request in main. */
   async function cancelLoadAll(): Promise<void> {
-    if (!loadAllProgress.value.running) return
+    if (!loadAllProgress.value.running || !q.key.value) return
     cancelRequested = true
-    await bridge.invoke('work.cancel', { scope: scope() })
+    await bridge.invoke('work.cancel', { scope: scopeOf(q.key.value.network, q.key.value.address) })
   }
 
-  /** Leaving the address: drop its queued work. */
+  function stopPaging(): void {
+    if (loadAllProgress.value.running)
+      loadAllProgress.value = { ...loadAllProgress.value, running: false, stopped: 'cancelled' }
+    pending = null
+    loadingMore.value = false
+  }
+
+  /** Leaving the address: later answers are dropped and its queued work in main cancelled. */
   async function leave(): Promise<void> {
-    if (target.value) await bridge.invoke('work.cancel', { scope: scope() })
+    stopPaging()
+    await q.leave()
   }
 
   function select(hash: string | null): void {
@@ -305,7 +284,7 @@ export const useTransactionsStore = defineStore('transactions', () => {
   }
 
   return {
-    target,
+    target: q.key,
     items,
     entries,
     unreadable,
@@ -317,8 +296,13 @@ export const useTransactionsStore = defineStore('transactions', () => {
     provenance,
     loadingFirst,
     loadingMore,
-    error,
-    errorAt,
+    refreshing: q.refreshing,
+    fromCache: q.fromCache,
+    error: q.error,
+    errorAt: q.errorAt,
+    errorFrom: q.errorFrom,
+    failingSince: q.failingSince,
+    fetchState: q.summary,
     loadAllProgress,
     pagingStopped,
     selectedHash,
@@ -332,6 +316,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
     filtered,
     types,
     open,
+    showCached,
+    refresh: q.refresh,
     loadMore,
     loadAll,
     loadCached,

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { BridgeEvents, WatchCheckResult, WatchSettings, WatchStatus } from '@shared/bridge/contract'
-import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
+import type { BridgeResult } from '@shared/bridge/errors'
 import type { CostEstimate } from '@shared/domain/cost'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 import { useAppStore } from '../../platform/app-store'
 import { useWatchSummariesStore } from '../balances'
@@ -20,7 +21,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
   const statuses = ref<Record<string, WatchStatus>>({})
   const running = ref(false)
   const last = ref<WatchCheckResult | null>(null)
-  const error = ref<BridgeError | null>(null)
+  const checking = action()
   const estimate = ref<(CostEstimate & { addresses: number }) | null>(null)
   const settings = ref<WatchSettings | null>(null)
   /** While a check reads a long gap: how far, per network. */
@@ -56,7 +57,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
 
   async function check(listId: string): Promise<BridgeResult<WatchCheckResult>> {
     running.value = true
-    error.value = null
+    checking.clear()
     const before = new Set(
       Object.values(statuses.value)
         .filter((s) => s.unseen)
@@ -78,7 +79,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
             if (b.ok) useWatchSummariesStore().record(b.value)
           }),
         )
-      } else error.value = r.error
+      } else checking.fail(r.error)
       return r
     } finally {
       running.value = false
@@ -119,7 +120,7 @@ export const useWatchCheckStore = defineStore('watch-check', () => {
     statuses,
     running,
     last,
-    error,
+    error: checking.error,
     estimate,
     settings,
     progress,

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeCallInput, ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
+import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 import { useWatchSummariesStore } from '../balances'
 
@@ -22,7 +23,7 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   const summaries = useWatchSummariesStore()
   const lists = ref<Watchlist[]>([])
   const loaded = ref(false)
-  const error = ref<BridgeError | null>(null)
+  const listing = action()
   const selectedId = ref<string | null>(null)
   const refreshing = ref<Record<string, boolean>>({})
   const progress = ref<RefreshProgress>({
@@ -46,12 +47,9 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   }
 
   async function load(): Promise<void> {
-    const result = await bridge.invoke('watchlists.list', {})
+    const list = await listing.run(() => bridge.invoke('watchlists.list', {}))
     loaded.value = true
-    if (result.ok) {
-      lists.value = result.value
-      error.value = null
-    } else error.value = result.error
+    if (list) lists.value = list
   }
 
   async function create(name: string): Promise<BridgeResult<Watchlist>> {
@@ -183,7 +181,7 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   return {
     lists,
     loaded,
-    error,
+    error: listing.error,
     selectedId,
     selected,
     refreshing,
