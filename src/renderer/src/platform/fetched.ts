@@ -4,7 +4,7 @@ import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
 import { bridge } from './bridge'
 
 /**
- * The renderer's one layer for what main fetched (ARCHITECTURE.md "Shared layers", STYLE.md 15):
+ * The renderer's one layer for what main fetched (docs/architecture.md "Shared layers", docs/style.md rule 15):
  * every view that shows a fetched answer reads it through `fetched()`, so status, error, the
  * answer's time and provenance, stale-while-revalidate, the late-answer guard, refresh and
  * cancellation on leave hold on every panel at once. Stores keep what the user chose and what
