@@ -3,7 +3,9 @@ import type { Provenance } from '@shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '@shared/bridge/errors'
 import { fakeLatency } from '../testing/delay'
 import { setupTestApp, type TestApp } from '../testing/mount'
+import { mount } from '@vue/test-utils'
 import { fetched } from './fetched'
+import FetchedState from './FetchedState.vue'
 
 interface Answer extends Provenance {
   text: string
@@ -79,6 +81,24 @@ describe('fetched data layer', () => {
     await again
     expect(q.failingSince.value).toBe(new Date('2026-11-27T07:33:00').getTime())
     expect(q.data.value?.text).toBe('cached')
+  })
+
+  it('takes main’s saved copy served for a failed read (the breaker open) as a failure beside the data', async () => {
+    let served: Answer = { ...answer('kept', 'snapshot', '2026-11-27T07:31:00Z'), staleReason: 'offline' }
+    const q = setup({ live: async () => ok(served) })
+    await q.load('x')
+    expect(q.data.value?.text).toBe('kept')
+    expect(q.error.value).toBeNull()
+    expect(q.failingSince.value).toBe(new Date('2026-11-27T07:33:00').getTime())
+    const line = mount(FetchedState, { props: { of: q.summary.value, context: 'X could not be loaded' } })
+    expect(line.get('[aria-label="Shown despite a failure"]').text()).toBe(
+      'Service not answering since 07:33 · showing cached data from ' +
+        new Date('2026-11-27T07:31:00Z').toTimeString().slice(0, 5),
+    )
+    // Offline by choice is no failure: nothing was asked.
+    served = { ...served, staleReason: 'offline-by-choice' }
+    await q.refresh()
+    expect(q.failingSince.value).toBe(0)
   })
 
   it('ignores an answer that arrives after another key was asked for', async () => {

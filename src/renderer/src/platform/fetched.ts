@@ -97,6 +97,22 @@ export interface Fetched<K, T> {
   reset(): void
 }
 
+/**
+ * Why main answers with its saved copy when the service failed, in the words of the failure
+ * (offline by choice is no failure: nothing was asked).
+ */
+const SERVED_FOR_FAILURE: Partial<Record<NonNullable<Provenance['staleReason']>, string>> = {
+  offline: 'Service not answering',
+  quota: "Today's quota used up",
+  'rate-limited': 'Service asking to slow down',
+}
+
+/** The failure a saved copy main served stands for, if it stands for one. */
+export function servedForFailure(p: Provenance | null): string | null {
+  if (!p || p.source === 'network' || !p.staleReason) return null
+  return SERVED_FOR_FAILURE[p.staleReason] ?? null
+}
+
 function quiet(error: BridgeError): boolean {
   return error.kind === 'cancelled'
 }
@@ -168,7 +184,12 @@ export function fetched<K, T>(options: FetchedOptions<K, T>): Fetched<K, T> {
     if (result.ok) {
       show(result.value, k)
       fromCache.value = false
-      succeeded()
+      // Main answered with its saved copy because the service failed: a failure beside the
+      // data (its words in FetchedState.vue), not a fresh answer.
+      if (servedForFailure(provenance.value) !== null) {
+        error.value = null
+        if (failingSince.value === 0) failingSince.value = askedAt
+      } else succeeded()
       status.value = 'ready'
     } else if (quiet(result.error)) status.value = data.value === null ? 'idle' : 'ready'
     else {
