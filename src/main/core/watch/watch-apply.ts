@@ -1,6 +1,7 @@
 import type { BalancesView, Priority, TransactionsPage } from '@shared/bridge/contract'
 import { addTokenDelta, stateKey, type AddressState, type ProfileWatchState } from './watch-state'
 import { snapshotOf, tokenTotals } from './watch-tokens'
+import { errorMessage } from '@shared/guards'
 import type { CheckRuntime, Spend } from './watch-spend'
 
 /**
@@ -113,28 +114,36 @@ function snapshotFrom(view: BalancesView | null): Record<string, string> | undef
 
 /**
  * Refetches balances (unless given) and the first page of changed addresses; each is one data
- * request. An address without a token snapshot takes the balances answer as its snapshot.
+ * request. An address without a token snapshot takes the balances answer as its snapshot. The
+ * changes are already recorded: a refetch that fails (the quota ran out) only leaves the news
+ * unread, told in the answer (null: all read).
  */
 export async function refetchChanged(
   ctx: RefetchContext,
   changed: readonly string[],
   known?: ReadonlyMap<string, BalancesView>,
-): Promise<void> {
+): Promise<string | null> {
   const { runtime, state, network, priority, spend } = ctx
+  const failures: string[] = []
   await Promise.all(
     changed.map(async (address) => {
       const req = { network, address, priority, scope: 'watch-check', refresh: true }
       const given = known?.get(address)
-      const [balances, page] = await Promise.all([
+      const [balances, page] = await Promise.allSettled([
         given ?? runtime.data.balances(req),
         runtime.data.transactions({ ...req, cursor: null }),
       ])
-      spend.units += given ? 1 : 2
-      applyRefetch(state, network, address, page, balances)
+      spend.units += (balances.status === 'fulfilled' && !given ? 1 : 0) + (page.status === 'fulfilled' ? 1 : 0)
+      for (const r of [balances, page]) if (r.status === 'rejected') failures.push(errorMessage(r.reason))
+      const view = balances.status === 'fulfilled' ? balances.value : null
+      applyRefetch(state, network, address, page.status === 'fulfilled' ? page.value : null, view)
       const s = state.addresses[stateKey(network, address)]
-      if (s && !s.tokens) state.addresses[stateKey(network, address)] = { ...s, tokens: snapshotFrom(balances) }
+      if (s && !s.tokens) state.addresses[stateKey(network, address)] = { ...s, tokens: snapshotFrom(view) }
     }),
   )
+  return failures.length === 0
+    ? null
+    : `the balances and transactions of changed addresses could not all be read again (${failures[0]})`
 }
 
 /**

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FakeChain, type Movement } from '../testing/fake-chain'
+import { AppError } from '../util/app-error'
 import { runWatchCheck, watchUnits, type WatchCheckOptions, type WatchProgress } from './watch-check'
 import type { CheckRuntime } from './watch-spend'
 import type { ProfileWatchState } from './watch-state'
@@ -151,6 +152,38 @@ describe('runWatchCheck', () => {
     const delta = (a: string) => second.statuses.find((s) => s.address === a)!.deltas
     expect(delta(addresses[1]!)).toEqual([expect.objectContaining({ standard: 'erc20', delta: '1' })])
     expect(delta(addresses[0]!)).toEqual([expect.objectContaining({ standard: 'erc721', delta: '1' })])
+  })
+})
+
+describe('runWatchCheck when the quota runs out part-way', () => {
+  it('keeps what it read and what it marked, names the unread blocks, and reads them at the next check', async () => {
+    // Batches of 9 calls: 3 windows of 10 blocks a request, newest first.
+    const chain = new FakeChain(100, 10)
+    const { runtime, addresses, state } = await baselined(40, chain, { billing: 'call', batchCap: 9 })
+    chain.head = 200
+    chain.move({ block: 195, kind: 'erc20', from: OUTSIDER, to: addresses[1]!, amount: 1n })
+    chain.move({ block: 105, kind: 'erc721', from: OUTSIDER, to: addresses[0]!, amount: 1n })
+    // The service's quota: the balances and head, one request of windows, then HTTP 402 for everything.
+    let allowed = 2
+    const used = () => {
+      if (allowed-- <= 0) throw new AppError('quota-exhausted', 'Daily quota used up at the service until 00:00 UTC.')
+    }
+    const { rpcCalls } = runtime.client
+    const { balances, transactions } = runtime.data
+    runtime.client.rpcCalls = async (...args) => (used(), rpcCalls(...args))
+    runtime.data.balances = async (...args) => (used(), balances(...args))
+    runtime.data.transactions = async (...args) => (used(), transactions(...args))
+    const first = await check(chain, runtime, state, addresses)
+    expect(first.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[1]])
+    expect(first.networks[0]!.error).toBe(
+      'token transfers of blocks 101-170 could not be read (Daily quota used up at the service until 00:00 UTC.); the next check reads them; the balances and transactions of changed addresses could not all be read again (Daily quota used up at the service until 00:00 UTC.)',
+    )
+    expect(state.networks.n).toEqual({ checkedBlock: 200, unread: [{ from: 101, to: 170 }] })
+    allowed = Infinity
+    const second = await check(chain, runtime, state, addresses)
+    expect(second.networks[0]!.error).toBeNull()
+    expect(state.networks.n).toEqual({ checkedBlock: 200 })
+    expect(second.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[0], addresses[1]])
   })
 })
 

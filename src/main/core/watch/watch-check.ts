@@ -204,12 +204,14 @@ async function checkNetwork(
       changed.push(address)
     }
   }
-  await refetchChanged(refetch, changed, gap?.balances ?? undefined)
-  await readTokenSnapshots(refetch, addresses)
+  // What was read is kept before the refetches (which a used-up quota may refuse).
   // Never backwards (a lagging node behind a load balancer): logs already counted are not counted twice.
   const unread = gap?.unread ?? []
   state.networks[network] = { checkedBlock: Math.max(logsTo, checked), ...(unread.length > 0 ? { unread } : {}) }
-  return { units: spend.units, changed, warning: gap?.warning ?? null }
+  const refused = await refetchChanged(refetch, changed, gap?.balances ?? undefined)
+  await readTokenSnapshots(refetch, addresses)
+  const warnings = [gap?.warning, refused].filter((w): w is string => !!w)
+  return { units: spend.units, changed, warning: warnings.length > 0 ? warnings.join('; ') : null }
 }
 
 /**
