@@ -87,7 +87,7 @@ describe('watch check on a provider billing per request, batches capped at 50, a
     await rig?.dispose()
   })
 
-  it('reads the log windows newest first, 16 to a batch, and marks the old and the newest change', async () => {
+  it('reads the log windows in batches of whole windows (not 3 single calls a window) and marks the old and the newest change', async () => {
     const [a, b, c] = addresses as [string, string, string]
     const ops = admin(info)
     const start = await ops.head('alpha')
@@ -108,5 +108,36 @@ describe('watch check on a provider billing per request, batches capped at 50, a
     expect(windows).toBeGreaterThan(20)
     expect(rpc).toBeLessThanOrEqual(1 + 1 + Math.ceil((windows * 3) / 37))
     expect(after.by_endpoint.balance! - (before.by_endpoint.balance ?? 0)).toBe(3)
+  })
+
+  it('stopped by the quota reserve, it has read the newest windows, names the unread blocks and reads them at the next check', async () => {
+    const [, , , x, y] = addresses as [string, string, string, string, string]
+    const ops = admin(info)
+    const start = await ops.head('alpha')
+    // x at the gap's start, y at its end: 1,000 empty blocks between, 100 windows of the cap.
+    await ops.transfer({ network: 'alpha', to: x, kind: 'erc20' })
+    await ops.transfer({ network: 'alpha', to: y, kind: 'erc20', after: 1000 })
+    const head = await ops.head('alpha')
+    // A daily quota leaving room above the reserve for the balances and one request of windows.
+    const limits = { ratePerSecond: 1000, burst: 1000 }
+    const { usedToday } = await rig.call('limiter.state', {})
+    let quota = usedToday + 2
+    for (; ; quota++) {
+      await rig.call('profiles.setLimits', { id: 'sandbox', limits: { ...limits, quotaPerDay: quota } })
+      const s = await rig.call('limiter.state', {})
+      if (s.leftToday - s.reserve === 2) break
+      expect(quota).toBeLessThan(usedToday + 200)
+    }
+    const cut = await rig.call('watch.check', { listId })
+    expect(cut.statuses.filter((s) => s.unseen && [x, y].includes(s.address)).map((s) => s.address)).toEqual([y])
+    const note = cut.networks[0]!.error!
+    const unread = /blocks ([\d,]+)-([\d,]+) still unread/.exec(note)
+    expect(note).toMatch(/^stopped at the quota reserve with token transfers read newest first down to block /)
+    expect(Number(unread![1]!.replaceAll(',', ''))).toBeLessThanOrEqual(start + 1)
+    expect(Number(unread![2]!.replaceAll(',', ''))).toBeLessThan(head - 100)
+    await rig.call('profiles.setLimits', { id: 'sandbox', limits: { ...limits, quotaPerDay: 100_000 } })
+    const resumed = await rig.call('watch.check', { listId })
+    expect(resumed.networks[0]!.error).toBeNull()
+    expect(resumed.statuses.filter((s) => s.unseen && [x, y].includes(s.address)).map((s) => s.address)).toEqual([x, y])
   })
 })
