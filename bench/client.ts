@@ -13,8 +13,9 @@
  *     a scripted hour on a simulated clock (bench/client-sim.ts). Target X ≤ 0.05, E ≤ 2.
  *   watch-check: … (twice) and height-live: … (with and without batches): see client-watch.ts.
  *
- *   week-away: … a week's gap on a capped provider billing per call: simulated (client-week-away.ts),
- *     then the same number of log windows on the real sandbox (client-week-real.ts).
+ *   week-away: … a week's gap on a capped provider, billed per request and per call plus one per
+ *     batch: simulated (client-week-away.ts), then the same number of log windows on the real
+ *     sandbox (client-week-real.ts).
  *
  * Options: --only refresh|paging|hour|watch|week|height, --seed N (the hour's random seed, default 1),
  * --chain slot|walk (the hour's chain model, default slot as the sandbox mines: see client-sim.ts; the other
@@ -88,8 +89,10 @@ async function main(): Promise<void> {
       }
     }
     if (wants('week')) {
-      lines.push(await weekAway(log))
-      process.stdout.write(`${lines.at(-1)}\n`)
+      for (const billing of ['request', 'call-plus-batch'] as const) {
+        lines.push(await weekAway(log, billing))
+        process.stdout.write(`${lines.at(-1)}\n`)
+      }
       lines.push(await weekAwayReal(log))
       process.stdout.write(`${lines.at(-1)}\n`)
     }

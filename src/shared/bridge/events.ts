@@ -24,9 +24,10 @@ export interface BridgeEvents {
   'watch.changed': WatchStatus[]
   /**
    * A check reading a long gap since the last one: blocks read of the gap, per network, and
-   * the way (`logs`: window by window; `reread`: the addresses' first pages).
+   * the way (`logs`: window by window, newest first; `balances`: the addresses' token balances)
+   * and what it costs in the profile's unit, planned before anything was sent.
    */
-  'watch.progress': { network: string; done: number; total: number; way: 'logs' | 'reread' }
+  'watch.progress': { network: string; done: number; total: number; way: 'logs' | 'balances'; units: number }
   /** A running approvals scan: blocks read of the range it set out to read, and its eth_getLogs calls. */
   'approvals.progress': { network: string; address: string; doneBlocks: number; totalBlocks: number; calls: number }
   /** The built-in sandbox's life, while the sandbox profile is active. */

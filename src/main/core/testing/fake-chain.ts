@@ -1,8 +1,11 @@
 import { decodeAbiParameters } from 'viem'
 import type { RpcBatchItem, TransactionsPage } from '@shared/bridge/contract'
+import { requestUnits, unitsForCalls, type Billing } from '@shared/domain/billing'
+import type { BalanceItem } from '@shared/domain/service-schemas'
 import { addressTopic, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from '@shared/domain/events'
 import { BALANCE_READER_BYTECODE } from '../balances/balance-reader-bytecode'
 import { CoinBalances } from '../balances/coin-balances'
+import { MAX_BATCH_CALLS } from '../service/batch-sizes'
 import { LogRanges } from '../service/log-range'
 import type { RpcCallSpec } from '../service/service-types'
 import { AppError } from '../util/app-error'
@@ -25,6 +28,10 @@ export interface Movement {
 const hex = (n: number | bigint): string => `0x${n.toString(16)}`
 const word = (n: bigint): string => n.toString(16).padStart(64, '0')
 const TOKEN = '0x00000000000000000000000000000000000070c0'
+/** What a sender pays for its transaction (wei). */
+const FEE = 21_000n
+/** Every kind of token each address holds before any movement. */
+const TOKENS_HELD = 10n ** 30n
 
 export class FakeChain {
   head: number
@@ -58,10 +65,36 @@ export class FakeChain {
 
   move(m: Movement): void {
     this.movements.push(m)
-    if (m.kind === 'coin') {
-      this.#balances.set(m.from, (this.#balances.get(m.from) ?? 10n ** 20n) - m.amount)
-      this.#balances.set(m.to, (this.#balances.get(m.to) ?? 10n ** 20n) + m.amount)
-    }
+    // The sender sends the transaction and pays its fee, whatever it moves.
+    const sent = (m.kind === 'coin' ? m.amount : 0n) + FEE
+    this.#balances.set(m.from, (this.#balances.get(m.from) ?? 10n ** 20n) - sent)
+    if (m.kind === 'coin') this.#balances.set(m.to, (this.#balances.get(m.to) ?? 10n ** 20n) + m.amount)
+  }
+
+  /**
+   * Token balances as the data API answers them (Blockscout-shaped items): each address starts
+   * with TOKENS_HELD of every kind, moved by the token movements mined so far.
+   */
+  tokenItems(address: string): BalanceItem[] {
+    const kinds = ['erc20', 'erc721', 'erc1155'] as const
+    const type = { erc20: 'ERC-20', erc721: 'ERC-721', erc1155: 'ERC-1155' } as const
+    return kinds.map((kind) => {
+      let value = TOKENS_HELD
+      for (const m of this.movements) {
+        if (m.kind !== kind || m.block > this.head) continue
+        const amount = kind === 'erc721' ? 1n : m.amount
+        if (m.to === address) value += amount
+        if (m.from === address) value -= amount
+      }
+      const token = {
+        address: TOKEN,
+        decimals: kind === 'erc20' ? '18' : null,
+        name: kind,
+        symbol: kind,
+        type: type[kind],
+      }
+      return { token, token_id: kind === 'erc20' ? null : '1', value: value.toString() } as BalanceItem
+    })
   }
 
   balanceOf(address: string): bigint {
@@ -78,10 +111,14 @@ export class FakeChain {
     return this.#answer(call)
   }
 
-  /** The first page of an address's transactions (newest first), as block numbers. */
+  /**
+   * The first page of an address's transactions (newest first), as block numbers, as a
+   * Blockscout-shaped service lists them: the transactions it sent, and coin it received; a
+   * token it received is listed under the token transfers, not under its transactions.
+   */
   pageBlocks(address: string): number[] {
     return this.movements
-      .filter((m) => m.from === address || m.to === address)
+      .filter((m) => m.from === address || (m.to === address && m.kind === 'coin'))
       .map((m) => m.block)
       .sort((a, b) => b - a)
       .slice(0, 50)
@@ -181,15 +218,24 @@ export class FakeChain {
     return { ...base, topics: [TRANSFER_TOPIC, addressTopic(m.from), addressTopic(m.to)], data: `0x${word(m.amount)}` }
   }
 
-  /** The runtime parts the watch check uses. */
-  runtime() {
+  /**
+   * The runtime parts the watch check uses, on a provider billing as `billing` says (per call
+   * by default) that takes batches of at most `batchCap` calls (the client sends no larger).
+   */
+  runtime(provider: { billing?: Billing; batchCap?: number } = {}) {
+    const billing = provider.billing ?? 'call'
+    const batchCap = provider.batchCap ?? MAX_BATCH_CALLS
+    const bill = (calls: number, meter?: { requests: number; units: number }): void => {
+      const units = requestUnits(billing, calls)
+      this.#spend(units)
+      if (meter) {
+        meter.requests += 1
+        meter.units += units
+      }
+    }
     // The client's own log splitting over single calls, as the service client sends them.
     const logs = new LogRanges(async (_network, call, options) => {
-      this.#spend(1)
-      if (options.meter) {
-        options.meter.requests += 1
-        options.meter.units += 1
-      }
+      bill(1, options.meter)
       const item = this.#answer(call)
       if (!item.ok) throw new AppError('rpc', item.message, { code: item.code })
       return item.result
@@ -200,14 +246,11 @@ export class FakeChain {
         calls: RpcCallSpec[],
         options: { meter?: { requests: number; units: number } },
       ): Promise<RpcBatchItem[]> => {
-        this.#spend(calls.length)
-        if (options.meter) {
-          options.meter.requests += 1
-          options.meter.units += calls.length
-        }
+        for (let i = 0; i < calls.length; i += batchCap) bill(Math.min(batchCap, calls.length - i), options.meter)
         return calls.map((c) => this.#answer(c))
       },
-      unitsFor: (_network: string, calls: number) => calls,
+      unitsFor: (_network: string, calls: number) => unitsForCalls(billing, calls, batchCap),
+      batchSize: () => batchCap,
       logs,
       batchSupport: () => true,
     }
@@ -221,10 +264,10 @@ export class FakeChain {
         this.#spend(1)
         return page(req.address)
       },
-      balances: async () => {
+      balances: async (req: { address: string }) => {
         this.dataRequests += 1
         this.#spend(1)
-        return { items: [] }
+        return { items: this.tokenItems(req.address), unreadable: [], source: 'network' }
       },
     }
     const limiters = { state: () => ({ leftToday: this.leftToday, reserve: this.reserve }) }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { childProcessSandboxLauncher } from '../sandbox/sandbox-process'
 import type { RunningSandbox, SandboxInfo, SandboxLauncher } from '../sandbox/sandbox-launcher'
+import { politeFetch } from './polite-fetch'
 
 /**
  * Test and benchmark support: the real sandbox, spawned as a child process through core's own
@@ -69,11 +70,16 @@ export function admin(info: SandboxInfo) {
     },
     /** The chain's head as its RPC endpoint tells it (one eth_blockNumber, billed like any). */
     head: async (network: string): Promise<number> => {
-      const r = await fetch(`${info.rpc_url}/${network}/${info.api_key}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
-      })
+      // Billed and limited like any client's call: a 429 is waited out as the sandbox asks.
+      const r = await politeFetch(
+        `${info.rpc_url}/${network}/${info.api_key}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+        },
+        { what: `eth_blockNumber on ${network}` },
+      )
       const body = (await r.json()) as { result?: string }
       if (!body.result) throw new Error(`eth_blockNumber on ${network}: ${JSON.stringify(body)}`)
       return Number(BigInt(body.result))

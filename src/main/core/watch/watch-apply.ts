@@ -1,5 +1,7 @@
 import type { BalancesView, Priority, TransactionsPage } from '@shared/bridge/contract'
 import { addTokenDelta, stateKey, type AddressState, type ProfileWatchState } from './watch-state'
+import { snapshotOf, tokenTotals } from './watch-tokens'
+import { errorMessage } from '@shared/guards'
 import type { CheckRuntime, Spend } from './watch-spend'
 
 /**
@@ -95,46 +97,78 @@ export function applyRefetch(
   state.addresses[key] = next
 }
 
-/**
- * Token amounts the first page's transfers moved for `address` in blocks (after, upTo]:
- * what the re-read way of a long gap knows of token movements (only what that page holds).
- */
-export function pageDeltas(page: TransactionsPage, address: string, after: number, upTo: number): Map<string, bigint> {
-  const out = new Map<string, bigint>()
-  const me = address.toLowerCase()
-  for (const tx of page.items) {
-    if (tx.block === null || tx.block <= after || tx.block > upTo) continue
-    for (const t of tx.token_transfers ?? []) {
-      const standard = t.token.type === 'ERC-721' ? 'erc721' : t.token.type === 'ERC-1155' ? 'erc1155' : 'erc20'
-      const amount = standard === 'erc721' ? 1n : BigInt(t.total.value ?? '0')
-      const key = `${standard}|${t.token.address.toLowerCase()}`
-      if (t.from.hash.toLowerCase() === me) out.set(key, (out.get(key) ?? 0n) - amount)
-      if (t.to.hash.toLowerCase() === me) out.set(key, (out.get(key) ?? 0n) + amount)
-    }
-  }
-  return out
+/** One network's check, as the refetches need it. */
+export interface RefetchContext {
+  runtime: CheckRuntime
+  state: ProfileWatchState
+  network: string
+  priority: Priority
+  spend: Spend
 }
 
-/** Refetches balances and (unless given) the first page of changed addresses; each is one data request. */
+/** A balances answer's totals, when it can be trusted as a snapshot (answered now, every item read). */
+function snapshotFrom(view: BalancesView | null): Record<string, string> | undefined {
+  if (!view || view.source !== 'network' || view.unreadable.length > 0) return undefined
+  return snapshotOf(tokenTotals(view.items))
+}
+
+/**
+ * Refetches balances (unless given) and the first page of changed addresses; each is one data
+ * request. An address without a token snapshot takes the balances answer as its snapshot. The
+ * changes are already recorded: a refetch that fails (the quota ran out) only leaves the news
+ * unread, told in the answer (null: all read).
+ */
 export async function refetchChanged(
-  runtime: CheckRuntime,
-  state: ProfileWatchState,
-  network: string,
+  ctx: RefetchContext,
   changed: readonly string[],
-  priority: Priority,
-  spend: Spend,
-  pages?: ReadonlyMap<string, TransactionsPage>,
-): Promise<void> {
+  known?: ReadonlyMap<string, BalancesView>,
+): Promise<string | null> {
+  const { runtime, state, network, priority, spend } = ctx
+  const failures: string[] = []
   await Promise.all(
     changed.map(async (address) => {
       const req = { network, address, priority, scope: 'watch-check', refresh: true }
-      const known = pages?.get(address)
-      const [balances, page] = await Promise.all([
-        runtime.data.balances(req),
-        known ?? runtime.data.transactions({ ...req, cursor: null }),
+      const given = known?.get(address)
+      const [balances, page] = await Promise.allSettled([
+        given ?? runtime.data.balances(req),
+        runtime.data.transactions({ ...req, cursor: null }),
       ])
-      spend.units += known ? 1 : 2
-      applyRefetch(state, network, address, page, balances)
+      spend.units += (balances.status === 'fulfilled' && !given ? 1 : 0) + (page.status === 'fulfilled' ? 1 : 0)
+      for (const r of [balances, page]) if (r.status === 'rejected') failures.push(errorMessage(r.reason))
+      const view = balances.status === 'fulfilled' ? balances.value : null
+      applyRefetch(state, network, address, page.status === 'fulfilled' ? page.value : null, view)
+      const s = state.addresses[stateKey(network, address)]
+      if (s && !s.tokens) state.addresses[stateKey(network, address)] = { ...s, tokens: snapshotFrom(view) }
+    }),
+  )
+  return failures.length === 0
+    ? null
+    : `the balances and transactions of changed addresses could not all be read again (${failures[0]})`
+}
+
+/**
+ * Reads the token balances of addresses the check has none of yet (first seen, or kept by an
+ * older Chainscope): what the `balances` way of a later long gap compares with. One data
+ * request each; one that fails is asked again at the next check.
+ */
+export async function readTokenSnapshots(ctx: RefetchContext, addresses: readonly string[]): Promise<void> {
+  const { runtime, state, network, priority, spend } = ctx
+  const missing = addresses.filter((a) => {
+    const s = state.addresses[stateKey(network, a)]
+    return s !== undefined && s.tokens === undefined
+  })
+  await Promise.all(
+    missing.map(async (address) => {
+      let view: BalancesView | null = null
+      try {
+        view = await runtime.data.balances({ network, address, priority, scope: 'watch-check', refresh: true })
+        spend.units += 1
+      } catch {
+        return
+      }
+      const key = stateKey(network, address)
+      const tokens = snapshotFrom(view)
+      if (tokens && state.addresses[key]) state.addresses[key] = { ...state.addresses[key]!, tokens }
     }),
   )
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FakeChain, type Movement } from '../testing/fake-chain'
+import { AppError } from '../util/app-error'
 import { runWatchCheck, watchUnits, type WatchCheckOptions, type WatchProgress } from './watch-check'
 import type { CheckRuntime } from './watch-spend'
 import type { ProfileWatchState } from './watch-state'
@@ -25,8 +26,8 @@ async function check(
 }
 
 /** A chain and `count` watched addresses after the first check (the baseline). */
-async function baselined(count: number, chain: FakeChain) {
-  const runtime = chain.runtime()
+async function baselined(count: number, chain: FakeChain, provider?: Parameters<FakeChain['runtime']>[0]) {
+  const runtime = chain.runtime(provider)
   const addresses = Array.from({ length: count }, (_, i) => addressOf(i))
   const state = emptyState()
   await check(chain, runtime, state, addresses)
@@ -58,17 +59,22 @@ describe('runWatchCheck', () => {
     expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual(addresses.slice(0, 5))
   })
 
-  it('a week away on a 1,000-block cap re-reads first pages (cheaper than 900 log calls) and marks every change', async () => {
-    const { chain, runtime, addresses, state } = await baselined(50, new FakeChain(1000, 1000))
+  /** The week of issue 42: 300,000 blocks; an ERC-20 received 150,000 blocks back, a coin change, an ERC-20 received 5 blocks before the check. */
+  function week(chain: FakeChain, addresses: string[]): string[] {
     chain.head += 300_000
-    for (let i = 0; i < 5; i++)
-      chain.move({
-        block: 2000 + i * 50_000,
-        kind: i % 2 ? 'erc20' : 'coin',
-        from: OUTSIDER,
-        to: addresses[i * 7]!,
-        amount: 9n,
-      })
+    const moves = [
+      { block: chain.head - 150_000, kind: 'erc20', to: addresses[7]! },
+      { block: chain.head - 90_000, kind: 'coin', to: addresses[21]! },
+      { block: chain.head - 5, kind: 'erc20', to: addresses[42]! },
+    ] as const
+    for (const m of moves) chain.move({ ...m, from: OUTSIDER, amount: 9n })
+    return moves.map((m) => m.to)
+  }
+
+  it('a week away billed per call plus one per batch reads the token balances (50 GETs, not 900 log calls) and marks every change with its delta', async () => {
+    const chain = new FakeChain(1000, 1000)
+    const { runtime, addresses, state } = await baselined(50, chain, { billing: 'call-plus-batch', batchCap: 50 })
+    const changed = week(chain, addresses)
     const progress: WatchProgress[] = []
     const estimate = watchUnits(runtime as unknown as CheckRuntime, state, [{ network: 'n', address: addresses[0]! }], {
       headOf: () => chain.head,
@@ -76,12 +82,34 @@ describe('runWatchCheck', () => {
     })
     const before = chain.units
     const result = await check(chain, runtime, state, addresses, { onProgress: (p) => progress.push(p) })
-    expect(result.changed).toBe(5)
-    expect(chain.units - before).toBeLessThanOrEqual(60)
-    expect(progress[0]).toMatchObject({ way: 'reread', done: 0, total: 300_000 })
-    expect(estimate).toBeLessThan(60)
-    expect(chain.widestRange).toBeLessThanOrEqual(1000)
-    expect(state.networks.n!.checkedBlock).toBe(chain.head)
+    expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual(changed)
+    // The balances and the head (2 single calls), 50 balances, a first page for each of the 3 changed.
+    expect(chain.units - before).toBe(2 + 50 + 3)
+    expect(result.requests).toBe(chain.units - before)
+    expect(progress[0]).toMatchObject({ way: 'balances', done: 0, total: 300_000, units: 50 })
+    // The estimate of one address: 2 calls and one GET.
+    expect(estimate).toBe(2 + 1)
+    expect(chain.widestRange).toBe(0)
+    const of = (a: string) => result.statuses.find((s) => s.address === a)!
+    expect(of(changed[0]!).deltas).toEqual([expect.objectContaining({ standard: 'erc20', delta: '9' })])
+    expect(of(changed[2]!).deltas).toEqual([expect.objectContaining({ standard: 'erc20', delta: '9' })])
+    expect(of(changed[1]!).deltas).toEqual([expect.objectContaining({ standard: 'coin', delta: '9' })])
+    expect(state.networks.n).toEqual({ checkedBlock: chain.head })
+  })
+
+  it('the same week billed per request reads 300 log windows newest first, 16 to a batch of 48 calls: 19 requests', async () => {
+    const chain = new FakeChain(1000, 1000)
+    const { runtime, addresses, state } = await baselined(50, chain, { billing: 'request', batchCap: 50 })
+    const changed = week(chain, addresses)
+    const progress: WatchProgress[] = []
+    const before = chain.units
+    const result = await check(chain, runtime, state, addresses, { onProgress: (p) => progress.push(p) })
+    expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual(changed)
+    // One batch of the balances and the head, 19 batches of filters, balances and first page of the 3 changed.
+    expect(chain.units - before).toBe(1 + 19 + 3 * 2)
+    expect(progress[0]).toMatchObject({ way: 'logs', done: 0, total: 300_000, units: 19 })
+    expect(progress.at(-1)).toMatchObject({ done: 300_000 })
+    expect(chain.widestRange).toBe(1000)
   })
 
   it('reads logs no further than the mined head, when the balance call ran on the block being mined', async () => {
@@ -98,25 +126,63 @@ describe('runWatchCheck', () => {
     expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[2]])
   })
 
-  it('stops at the quota reserve between log windows and resumes there at the next check', async () => {
-    // 40 addresses: 10 windows of 10 blocks (30 log calls) cost less than 40 first pages.
+  it('reads the newest windows first, stops at the quota reserve naming the unread blocks, and reads them at the next check', async () => {
+    // 40 addresses: 10 windows of 10 blocks (30 log calls) cost less than 40 balances.
     const { chain, runtime, addresses, state } = await baselined(40, new FakeChain(100, 10))
     chain.head = 200
     chain.move({ block: 195, kind: 'erc20', from: OUTSIDER, to: addresses[1]!, amount: 1n })
     chain.move({ block: 105, kind: 'erc721', from: OUTSIDER, to: addresses[0]!, amount: 1n })
-    // Room for the balance call and four windows above the reserve.
-    chain.leftToday = 1 + 4 * 3
-    const first = await check(chain, runtime, state, addresses, { logCap: () => chain.cap })
-    expect(first.networks[0]!.error).toMatch(
-      /^stopped at the quota reserve with token transfers read to block 1\d\d of 200/,
+    // Room for the balances and the head (2 calls) and three windows above the reserve.
+    chain.leftToday = 2 + 3 * 3
+    const first = await check(chain, runtime, state, addresses)
+    // The transfer 5 blocks old is seen; the one 95 blocks old is in what is left.
+    expect(first.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[1]])
+    expect(first.networks[0]!.error).toBe(
+      'stopped at the quota reserve with token transfers read newest first down to block 171; blocks 101-170 still unread: the next check reads them',
     )
-    const resumeFrom = state.networks.n!.checkedBlock
-    expect(resumeFrom).toBeGreaterThanOrEqual(100)
-    expect(resumeFrom).toBeLessThan(200)
+    expect(state.networks.n).toEqual({ checkedBlock: 200, unread: [{ from: 101, to: 170 }] })
     chain.leftToday = 1_000_000
+    chain.head = 205
+    chain.move({ block: 203, kind: 'erc20', from: OUTSIDER, to: addresses[2]!, amount: 1n })
     const second = await check(chain, runtime, state, addresses)
     expect(second.networks[0]!.error).toBeNull()
-    expect(state.networks.n!.checkedBlock).toBe(200)
+    expect(state.networks.n).toEqual({ checkedBlock: 205 })
+    expect(second.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual(addresses.slice(0, 3))
+    // Each transfer counted once: the 195 one was read by the first check only.
+    const delta = (a: string) => second.statuses.find((s) => s.address === a)!.deltas
+    expect(delta(addresses[1]!)).toEqual([expect.objectContaining({ standard: 'erc20', delta: '1' })])
+    expect(delta(addresses[0]!)).toEqual([expect.objectContaining({ standard: 'erc721', delta: '1' })])
+  })
+})
+
+describe('runWatchCheck when the quota runs out part-way', () => {
+  it('keeps what it read and what it marked, names the unread blocks, and reads them at the next check', async () => {
+    // Batches of 9 calls: 3 windows of 10 blocks a request, newest first.
+    const chain = new FakeChain(100, 10)
+    const { runtime, addresses, state } = await baselined(40, chain, { billing: 'call', batchCap: 9 })
+    chain.head = 200
+    chain.move({ block: 195, kind: 'erc20', from: OUTSIDER, to: addresses[1]!, amount: 1n })
+    chain.move({ block: 105, kind: 'erc721', from: OUTSIDER, to: addresses[0]!, amount: 1n })
+    // The service's quota: the balances and head, one request of windows, then HTTP 402 for everything.
+    let allowed = 2
+    const used = () => {
+      if (allowed-- <= 0) throw new AppError('quota-exhausted', 'Daily quota used up at the service until 00:00 UTC.')
+    }
+    const { rpcCalls } = runtime.client
+    const { balances, transactions } = runtime.data
+    runtime.client.rpcCalls = async (...args) => (used(), rpcCalls(...args))
+    runtime.data.balances = async (...args) => (used(), balances(...args))
+    runtime.data.transactions = async (...args) => (used(), transactions(...args))
+    const first = await check(chain, runtime, state, addresses)
+    expect(first.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[1]])
+    expect(first.networks[0]!.error).toBe(
+      'token transfers of blocks 101-170 could not be read (Daily quota used up at the service until 00:00 UTC.); the next check reads them; the balances and transactions of changed addresses could not all be read again (Daily quota used up at the service until 00:00 UTC.)',
+    )
+    expect(state.networks.n).toEqual({ checkedBlock: 200, unread: [{ from: 101, to: 170 }] })
+    allowed = Infinity
+    const second = await check(chain, runtime, state, addresses)
+    expect(second.networks[0]!.error).toBeNull()
+    expect(state.networks.n).toEqual({ checkedBlock: 200 })
     expect(second.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([addresses[0], addresses[1]])
   })
 })
@@ -202,8 +268,8 @@ describe('the watch check, for any log cap, gap and transfers', () => {
             if (from !== OUTSIDER) expected.add(from)
           }
           // A check that stops (an unknown cap refused) goes on at the next one: at most a few.
-          for (let i = 0; i < 3 && state.networks.n!.checkedBlock < chain.head; i++)
-            await check(chain, runtime, state, addresses, { logCap })
+          const unfinished = () => state.networks.n!.checkedBlock < chain.head || !!state.networks.n!.unread
+          for (let i = 0; i < 3 && unfinished(); i++) await check(chain, runtime, state, addresses, { logCap })
           const marked = Object.entries(state.addresses)
             .filter(([, s]) => s.unseen)
             .map(([k]) => k.split('|')[1])

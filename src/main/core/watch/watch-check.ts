@@ -1,11 +1,13 @@
-import type { Priority, TransactionsPage, WatchCheckResult, WatchStatus } from '@shared/bridge/contract'
+import type { BalancesView, Priority, WatchCheckResult, WatchStatus } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import { cheapestUnits } from '../service/cheapest-calls'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { errorMessage } from '@shared/guards'
-import { pageDeltas, record, refetchChanged } from './watch-apply'
+import { readTokenSnapshots, record, refetchChanged } from './watch-apply'
 import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
+import type { BlockRange } from './watch-plan'
+import { addDeltas, balanceDeltas, movedSnapshot, snapshotOf, tokenTotals } from './watch-tokens'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
 import { rpcUnits, sendCalls, type CheckRuntime, type Spend } from './watch-spend'
 import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
@@ -25,8 +27,11 @@ import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
  * outgoing coin shows in the balance (a sent transaction pays its fee), tokens in the logs.
  * Only changed addresses then refetch their balances and first transactions page (2 data
  * requests each), which also refreshes what the app shows. A gap longer than the provider's
- * log range (days away) is read the cheaper complete way (watch-plan.ts), window by window
- * with progress, stopping at the quota reserve and resuming there at the next check.
+ * log range (days away) is read the cheaper complete way, planned in the profile's unit before
+ * anything is sent (watch-plan.ts): log windows newest first, batched where a batch costs no
+ * more, or each address's token balances against those the state holds (read once per address
+ * when it is first watched). A check stopped by the quota reserve has read the newest blocks
+ * and keeps the older ones as unread ranges, read at the next check (watch-unread.ts).
  * Cannot be seen: a transaction that moves no coin or token and emits no transfer (a call
  * paid by someone else, a zero-fee transaction), and coin moves that cancel out exactly.
  */
@@ -66,20 +71,35 @@ export function watchUnits(
   let units = 0
   for (const [network, addresses] of byNetwork(targets)) {
     const balanceCalls = runtime.balances.callCount(network, addresses.length)
-    const checked = state.networks[network]?.checkedBlock ?? null
+    const net = state.networks[network]
+    // Addresses whose token balances the check has not read yet: one data request each.
+    const missing = addresses.filter((a) => !state.addresses[stateKey(network, a)]?.tokens).length
     const head = options.headOf?.(network) ?? null
-    if (checked === null) units += rpcUnits(runtime, network, balanceCalls)
-    else if (head === null || fitsOneRange(checked, options, network))
+    if (!net) {
+      units += rpcUnits(runtime, network, balanceCalls) + addresses.length
+      continue
+    }
+    const checked = net.checkedBlock
+    const unread = net.unread ?? []
+    const known = options.logCap?.(network) ?? null
+    // A long gap or unread ranges on a provider whose cap is not known yet: one filter asks
+    // first, and the plan is priced as if the cap were the widest documented (a refusal names the real one).
+    const gapUnits = (ranges: BlockRange[]): number =>
+      (known === null ? 1 : 0) +
+      planFor({ runtime, network, addresses: addresses.length }, ranges, {
+        cap: known ?? LARGE_GAP,
+        snapshots: missing === 0,
+      }).units
+    units += missing
+    if (head === null || fitsOneRange(checked, options, network)) {
       // The balances and the confirming eth_blockNumber, then the three filters.
       units += batchPays(runtime, network, balanceCalls + 1)
         ? rpcUnits(runtime, network, balanceCalls + 1 + 3)
         : cheapestUnits(runtime.client, network, balanceCalls + 1) + 3 * rpcUnits(runtime, network, 1)
-    else {
-      // A long gap on a provider whose cap is not known yet: one filter asks first, and the
-      // plan is priced as if the cap were the widest documented (a refusal names the real one).
-      const known = options.logCap?.(network) ?? null
-      const plan = planFor(runtime, network, addresses, checked, head, options, known ?? LARGE_GAP)
-      units += cheapestUnits(runtime.client, network, balanceCalls + 1) + (known === null ? 1 : 0) + plan.units
+      if (unread.length > 0) units += gapUnits(unread)
+    } else {
+      const ranges = head > checked ? [{ from: checked + 1, to: head }, ...unread] : unread
+      units += cheapestUnits(runtime.client, network, balanceCalls + 1) + (ranges.length > 0 ? gapUnits(ranges) : 0)
     }
   }
   return units
@@ -116,7 +136,8 @@ async function checkNetwork(
     priority: options.priority,
     attempts: options.priority === 'background' ? 1 : undefined,
   }
-  const checked = state.networks[network]?.checkedBlock ?? null
+  const net = state.networks[network]
+  const checked = net?.checkedBlock ?? null
   const plan = runtime.balances.plan(network, addresses)
   // The node's newest mined block, beside the balances: a node may run a call on the block it
   // is still mining (seen on anvil: 2 of 6,800 calls a block ahead of eth_blockNumber in the
@@ -137,55 +158,76 @@ async function checkNetwork(
   // Unconfirmed (the call failed): the newest block is left to the next check.
   const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
   const at = new Date(options.now()).toISOString()
+  const refetch = { runtime, state, network, priority: options.priority, spend }
   if (checked === null) {
     // The first check only sets the baseline: there is no "since" yet.
     for (const a of addresses) record(state, network, a, read.balances.get(a) ?? null, undefined, head, at)
     state.networks[network] = { checkedBlock: head }
+    await readTokenSnapshots(refetch, addresses)
     return { units: spend.units, changed: [], warning: null }
   }
   const logs: LogEntry[] = []
-  const reread = new Map<string, TransactionsPage>()
-  const rereadChanged = new Set<string>()
-  let readTo = checked
-  let warning: string | null = null
-  // With no block since the last check there is nothing to read (anvil refuses a range past the head).
-  if (logsTo <= checked) readTo = checked
-  else {
+  // Blocks not read yet: those since the last check (unless the first batch read them), then
+  // what an earlier check left unread. With no block since, there is nothing new to read
+  // (anvil refuses a range past the head).
+  const ranges: BlockRange[] = []
+  let hinted: number | null | undefined
+  if (logsTo > checked) {
     const first = withLogs ? items.slice(k + confirm.length).map(parseLogs) : []
     if (withLogs && first.every((l) => l !== null)) {
       // Logs of blocks after the balances' block are left to the next check, which reads from there.
       logs.push(...first.flatMap((l) => l!).filter((l) => l.block === null || l.block <= logsTo))
-      readTo = logsTo
     } else {
       // The first batch's filters refused: a range refusal tells the cap (null when it names none).
       const failed = first.findIndex((l) => l === null)
       const refused = withLogs ? refusalOf(items[k + confirm.length + failed]) : null
-      const hinted = refused?.kind === 'range' ? refused.cap : undefined
+      hinted = refused?.kind === 'range' ? refused.cap : undefined
       if (typeof hinted === 'number') runtime.client.logs.noteCap(network, hinted)
-      const gap = await readGap(runtime, network, addresses, checked, logsTo, options, request, spend, hinted)
-      logs.push(...gap.logs)
-      for (const [a, page] of gap.pages) reread.set(a, page)
-      for (const a of gap.changed) rereadChanged.add(a)
-      readTo = gap.readTo
-      warning = gap.warning
+      ranges.push({ from: checked + 1, to: logsTo })
     }
   }
+  ranges.push(...(net?.unread ?? []))
+  const snapshots = addresses.every((a) => state.addresses[stateKey(network, a)]?.tokens !== undefined)
+  const ctx = { runtime, network, addresses, options, request, spend }
+  const gap = ranges.length > 0 ? await readGap(ctx, ranges, { hinted, snapshots }) : null
+  logs.push(...(gap?.logs ?? []))
   const deltas = logDeltas(logs, new Set(addresses))
   const changed: string[] = []
   for (const address of addresses) {
-    const page = reread.get(address)
-    const moved = page ? pageDeltas(page, address, checked, logsTo) : deltas.get(address)
-    const did = record(state, network, address, read.balances.get(address) ?? null, moved, head, at)
-    if (did || rereadChanged.has(address)) {
-      const key = stateKey(network, address)
-      if (state.addresses[key]) state.addresses[key] = { ...state.addresses[key]!, unseen: true }
+    const key = stateKey(network, address)
+    const found = tokensFound(state.addresses[key]?.tokens, deltas.get(address), gap?.balances?.get(address))
+    const did = record(state, network, address, read.balances.get(address) ?? null, found.moved, head, at)
+    const s = state.addresses[key]
+    if (s && found.tokens) state.addresses[key] = { ...s, tokens: found.tokens }
+    if (did) {
+      state.addresses[key] = { ...state.addresses[key]!, unseen: true }
       changed.push(address)
     }
   }
-  await refetchChanged(runtime, state, network, changed, options.priority, spend, reread)
+  // What was read is kept before the refetches (which a used-up quota may refuse).
   // Never backwards (a lagging node behind a load balancer): logs already counted are not counted twice.
-  state.networks[network] = { checkedBlock: Math.max(readTo, checked) }
-  return { units: spend.units, changed, warning }
+  const unread = gap?.unread ?? []
+  state.networks[network] = { checkedBlock: Math.max(logsTo, checked), ...(unread.length > 0 ? { unread } : {}) }
+  const refused = await refetchChanged(refetch, changed, gap?.balances ?? undefined)
+  await readTokenSnapshots(refetch, addresses)
+  const warnings = [gap?.warning, refused].filter((w): w is string => !!w)
+  return { units: spend.units, changed, warning: warnings.length > 0 ? warnings.join('; ') : null }
+}
+
+/**
+ * What the logs and (on the `balances` way) the data API's answer say an address's tokens
+ * did: the amounts moved, and its token snapshot after them. The snapshot moves by the logs;
+ * an answer replaces it, and what it holds beyond the snapshot so moved is what else moved.
+ */
+function tokensFound(
+  tokens: Record<string, string> | undefined,
+  logMoved: Map<string, bigint> | undefined,
+  answer: BalancesView | undefined,
+): { moved: Map<string, bigint> | undefined; tokens: Record<string, string> | undefined } {
+  const afterLogs = movedSnapshot(tokens, logMoved)
+  if (!answer || !afterLogs) return { moved: logMoved, tokens: afterLogs }
+  const totals = tokenTotals(answer.items)
+  return { moved: addDeltas(logMoved, balanceDeltas(afterLogs, totals)), tokens: snapshotOf(totals) }
 }
 
 /** Runs the check over `targets`; networks that fail are reported, the others still count. */

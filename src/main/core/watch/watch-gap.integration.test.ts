@@ -9,6 +9,15 @@ import { testCore } from '../testing/test-core'
  * naming its cap, one not). The gap since the last check is made by empty blocks mined before
  * each transfer (`after`), so it is wider than the cap.
  */
+/** A sandbox playing a provider with a batch cap of 50 (no blocks of its own, a wide rate: only the test's blocks and counts). */
+const providerSandbox = (p: { billing: string; logCap: number; dialect: string }) =>
+  capturingLauncher(
+    tsxSandboxLauncher([
+      ...['--admin', '--block-time', '0', '--rate', '1000', '--burst', '1000'],
+      ...['--billing', p.billing, '--batch-cap', '50', '--log-cap', String(p.logCap), '--log-dialect', p.dialect],
+    ]),
+  )
+
 const fresh = (i: number): string => `0x${'0'.repeat(30)}${(0xcafe00 + i).toString(16).padStart(10, '0')}`
 
 describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap refused as %s', (dialect) => {
@@ -19,25 +28,7 @@ describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap 
   const call: (typeof rig)['call'] = (name, input) => rig.call(name, input)
 
   beforeAll(async () => {
-    const launcher = capturingLauncher(
-      tsxSandboxLauncher([
-        '--admin',
-        '--block-time',
-        '0',
-        '--rate',
-        '1000',
-        '--burst',
-        '1000',
-        '--billing',
-        'call-plus-batch',
-        '--batch-cap',
-        '50',
-        '--log-cap',
-        '20',
-        '--log-dialect',
-        dialect,
-      ]),
-    )
+    const launcher = providerSandbox({ billing: 'call-plus-batch', logCap: 20, dialect })
     rig = await testCore(launcher)
     await call('profiles.activate', { id: 'sandbox' })
     await call('data.balances', { network: 'alpha', address: addresses[0]! })
@@ -69,5 +60,84 @@ describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap 
     const quiet = await call('watch.check', { listId })
     expect(quiet.changed).toBe(0)
     expect(quiet.networks[0]!.error).toBeNull()
+  })
+})
+
+describe('watch check on a provider billing per request, batches capped at 50, a 10-block log cap', () => {
+  let rig: Awaited<ReturnType<typeof testCore>>
+  let info: SandboxInfo
+  let listId: string
+  const addresses = Array.from({ length: 8 }, (_, i) => fresh(0x40 + i))
+
+  beforeAll(async () => {
+    const launcher = providerSandbox({ billing: 'request', logCap: 10, dialect: 'max-range' })
+    rig = await testCore(launcher)
+    await rig.call('profiles.activate', { id: 'sandbox' })
+    await rig.call('data.balances', { network: 'alpha', address: addresses[0]! })
+    info = launcher.info!
+    listId = (await rig.call('watchlists.create', { name: 'Batched' })).id
+    for (const address of addresses)
+      await rig.call('watchlists.addEntry', {
+        listId,
+        entry: { address, network: 'alpha', label: '', note: '', tags: [] },
+      })
+    await rig.call('watch.check', { listId })
+  }, 600_000)
+  afterAll(async () => {
+    await rig?.dispose()
+  })
+
+  it('reads the log windows in batches of whole windows (not 3 single calls a window) and marks the old and the newest change', async () => {
+    const [a, b, c] = addresses as [string, string, string]
+    const ops = admin(info)
+    const start = await ops.head('alpha')
+    await ops.transfer({ network: 'alpha', to: a, kind: 'erc20', after: 5 })
+    await ops.transfer({ network: 'alpha', to: b, amount: '7000', after: 200 })
+    await ops.transfer({ network: 'alpha', to: c, kind: 'erc20', after: 40 })
+    const gap = (await ops.head('alpha')) - start
+    const before = await ops.stats(info.api_key)
+    const result = await rig.call('watch.check', { listId })
+    const after = await ops.stats(info.api_key)
+    expect(result.networks[0]!.error).toBeNull()
+    expect(result.statuses.filter((s) => s.unseen).map((s) => s.address)).toEqual([a, b, c])
+    expect(result.requests).toBe(after.units - before.units)
+    // Whole windows in batches (the sandbox's cap of 50 learnt on the way, its refusal billed
+    // too): a few requests, where single calls would be 3 a window.
+    const windows = Math.ceil(gap / 10)
+    const rpc = after.by_endpoint.rpc! - (before.by_endpoint.rpc ?? 0)
+    expect(windows).toBeGreaterThan(20)
+    expect(rpc).toBeLessThanOrEqual(1 + 1 + Math.ceil((windows * 3) / 37))
+    expect(after.by_endpoint.balance! - (before.by_endpoint.balance ?? 0)).toBe(3)
+  })
+
+  it('stopped by the quota reserve, it has read the newest windows, names the unread blocks and reads them at the next check', async () => {
+    const [, , , x, y] = addresses as [string, string, string, string, string]
+    const ops = admin(info)
+    const start = await ops.head('alpha')
+    // x at the gap's start, y at its end: 1,000 empty blocks between, 100 windows of the cap.
+    await ops.transfer({ network: 'alpha', to: x, kind: 'erc20' })
+    await ops.transfer({ network: 'alpha', to: y, kind: 'erc20', after: 1000 })
+    const head = await ops.head('alpha')
+    // A daily quota leaving room above the reserve for the balances and one request of windows.
+    const limits = { ratePerSecond: 1000, burst: 1000 }
+    const { usedToday } = await rig.call('limiter.state', {})
+    let quota = usedToday + 2
+    for (; ; quota++) {
+      await rig.call('profiles.setLimits', { id: 'sandbox', limits: { ...limits, quotaPerDay: quota } })
+      const s = await rig.call('limiter.state', {})
+      if (s.leftToday - s.reserve === 2) break
+      expect(quota).toBeLessThan(usedToday + 200)
+    }
+    const cut = await rig.call('watch.check', { listId })
+    expect(cut.statuses.filter((s) => s.unseen && [x, y].includes(s.address)).map((s) => s.address)).toEqual([y])
+    const note = cut.networks[0]!.error!
+    const unread = /blocks ([\d,]+)-([\d,]+) still unread/.exec(note)
+    expect(note).toMatch(/^stopped at the quota reserve with token transfers read newest first down to block /)
+    expect(Number(unread![1]!.replaceAll(',', ''))).toBeLessThanOrEqual(start + 1)
+    expect(Number(unread![2]!.replaceAll(',', ''))).toBeLessThan(head - 100)
+    await rig.call('profiles.setLimits', { id: 'sandbox', limits: { ...limits, quotaPerDay: 100_000 } })
+    const resumed = await rig.call('watch.check', { listId })
+    expect(resumed.networks[0]!.error).toBeNull()
+    expect(resumed.statuses.filter((s) => s.unseen && [x, y].includes(s.address)).map((s) => s.address)).toEqual([x, y])
   })
 })

@@ -1,16 +1,25 @@
-import type { Priority, RpcBatchItem, TransactionsPage } from '@shared/bridge/contract'
+import type { BalancesView, Priority, RpcBatchItem } from '@shared/bridge/contract'
 import { errorMessage } from '@shared/guards'
+import { cheapestUnits } from '../service/cheapest-calls'
 import { logRangeRefusalOfItem } from '../service/log-range-refusal'
 import type { RequestOptions } from '../service/service-types'
-import { newTransactions } from './watch-apply'
 import { parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
-import { blockWindows, planGap, type GapPlan, type GapWay } from './watch-plan'
-import { rpcUnits, sendCalls, unitsAboveReserve, type CheckRuntime, type Spend } from './watch-spend'
+import {
+  blocksIn,
+  newestFirst,
+  planGap,
+  windowsPerRequest,
+  type BlockRange,
+  type GapPlan,
+  type GapWay,
+} from './watch-plan'
+import { sendCalls, unitsAboveReserve, type CheckRuntime, type Spend } from './watch-spend'
+import { describeRanges, keepUnread, unreadBelow } from './watch-unread'
 
 /**
- * Reading the blocks since the last check when they are more than one log range: the plan
- * (watch-plan.ts) carried out, with progress, stopping cleanly at the quota reserve. What is
- * read moves the network's checked block; what is not is read at the next check.
+ * Reading the blocks a check has not read yet when they are more than one log range: the
+ * plan (watch-plan.ts) carried out, newest first, with progress, stopping cleanly at the
+ * quota reserve. What is not read is kept as unread ranges (watch-unread.ts), read at the next check.
  */
 export interface WatchProgress {
   network: string
@@ -18,6 +27,8 @@ export interface WatchProgress {
   done: number
   total: number
   way: GapWay
+  /** What the way taken costs, in the service's unit (the plan's cost, told before it is spent). */
+  units: number
 }
 
 export interface GapOptions {
@@ -61,21 +72,30 @@ export function refusalOf(
   return { kind: 'range', cap: refusal.cap ?? suggested }
 }
 
+/** One network's check, as the gap reader needs it. */
+export interface GapContext {
+  runtime: CheckRuntime
+  network: string
+  addresses: string[]
+  options: GapOptions & { priority: Priority }
+  request: RequestOptions
+  spend: Spend
+}
+
+/** The plan of `ranges` on what the client knows now: its unit, its batch size, the cap. */
 export function planFor(
-  runtime: CheckRuntime,
-  network: string,
-  addresses: readonly string[],
-  checked: number,
-  head: number,
-  options: GapOptions,
-  cap: number | null = options.logCap?.(network) ?? null,
+  ctx: Pick<GapContext, 'runtime' | 'network'> & { addresses: number },
+  ranges: readonly BlockRange[],
+  known: { cap: number | null; snapshots: boolean },
 ): GapPlan {
+  const { runtime, network } = ctx
   return planGap({
-    from: checked + 1,
-    to: head,
-    cap,
-    addresses: addresses.length,
-    rpcUnits: (calls) => rpcUnits(runtime, network, calls),
+    ranges,
+    cap: known.cap,
+    addresses: ctx.addresses,
+    snapshots: known.snapshots,
+    batchSize: runtime.client.batchSize(network),
+    requestUnits: (calls) => cheapestUnits(runtime.client, network, calls),
   })
 }
 
@@ -84,49 +104,39 @@ export function planFor(
  * it (its cap smaller than known, too many results): an error text when it cannot be read.
  */
 async function readWindow(
-  runtime: CheckRuntime,
-  network: string,
-  addresses: string[],
-  window: { from: number; to: number },
-  request: RequestOptions,
-  spend: Spend,
-  /** Which of the three filters to read (all by default). */
-  filters: readonly number[] = [0, 1, 2],
+  ctx: GapContext,
+  window: BlockRange,
+  /** Which of the three filters to read. */
+  filters: readonly number[],
 ): Promise<LogEntry[] | string> {
   const meter = { requests: 0, units: 0 }
   try {
     const logs: LogEntry[] = []
-    const calls = transferLogCalls(addresses, window.from, window.to)
+    const calls = transferLogCalls(ctx.addresses, window.from, window.to)
     for (const call of filters.map((i) => calls[i]!)) {
       const { topics } = call.params[0] as { topics: (string | string[] | null)[] }
-      const query = { network, fromBlock: window.from, toBlock: window.to, topics }
-      const answer = await runtime.client.logs.getLogsChunked(query, { ...request, meter })
+      const query = { network: ctx.network, fromBlock: window.from, toBlock: window.to, topics }
+      const answer = await ctx.runtime.client.logs.getLogsChunked(query, { ...ctx.request, meter })
       logs.push(...(parseLogs({ ok: true, result: answer }) ?? []))
     }
     return logs
   } catch (error) {
     return errorMessage(error)
   } finally {
-    spend.units += meter.units
+    ctx.spend.units += meter.units
   }
 }
 
 /**
- * One filter over the whole gap, sent alone: a provider that takes the range answers it (the
- * other two filters follow over the same range); one that refuses it says so, usually naming
- * its cap, for the price of one call instead of three.
+ * One filter over the newest range, sent alone: a provider that takes the range answers it;
+ * one that refuses it says so, usually naming its cap, for the price of one call instead of three.
  */
 async function probe(
-  runtime: CheckRuntime,
-  network: string,
-  addresses: string[],
-  checked: number,
-  head: number,
-  request: RequestOptions,
-  spend: Spend,
+  ctx: GapContext,
+  range: BlockRange,
 ): Promise<{ logs: LogEntry[] } | { cap: number | null } | { results: true } | { error: string }> {
-  const [first] = transferLogCalls(addresses, checked + 1, head)
-  const [item] = await sendCalls(runtime, network, [first!], request, spend)
+  const [first] = transferLogCalls(ctx.addresses, range.from, range.to)
+  const [item] = await sendCalls(ctx.runtime, ctx.network, [first!], ctx.request, ctx.spend)
   const logs = parseLogs(item)
   if (logs !== null) return { logs }
   const refusal = refusalOf(item)
@@ -137,93 +147,181 @@ async function probe(
 
 export interface GapRead {
   logs: LogEntry[]
-  /** First pages re-read (the `reread` way), and the addresses they show changed. */
-  pages: Map<string, TransactionsPage>
-  changed: Set<string>
-  /** The last block whose transfers are read. */
-  readTo: number
+  /** The `balances` way: every address's answer (null on the `logs` way). */
+  balances: Map<string, BalancesView> | null
+  /** What is still unread, newest first (empty when all was read). */
+  unread: BlockRange[]
   warning: string | null
 }
 
+/** Reads `ranges` (blocks not read yet) the cheaper complete way. */
 export async function readGap(
-  runtime: CheckRuntime,
-  network: string,
-  addresses: string[],
-  checked: number,
-  head: number,
-  options: GapOptions & { priority: Priority },
-  request: RequestOptions,
-  spend: Spend,
-  /** What the check's first batch learnt: the cap a refusal named (null: refused, none named; undefined: not asked). */
-  hinted?: number | null,
+  ctx: GapContext,
+  ranges: readonly BlockRange[],
+  /** `hinted`: the cap the check's first batch learnt (null: refused, none named; undefined: not asked). */
+  known: { hinted?: number | null; snapshots: boolean },
 ): Promise<GapRead> {
-  const out: GapRead = { logs: [], pages: new Map(), changed: new Set(), readTo: checked, warning: null }
-  let cap = options.logCap?.(network) ?? null
-  // Refused without a cap named: plan with the smallest documented one (the re-read's cost is known).
-  if (cap === null && hinted !== undefined) cap = hinted ?? UNNAMED_CAP
-  if (cap === null) {
-    const asked = await probe(runtime, network, addresses, checked, head, request, spend)
-    const rest =
-      'logs' in asked
-        ? await readWindow(runtime, network, addresses, { from: checked + 1, to: head }, request, spend, [1, 2])
-        : null
+  const { runtime, network } = ctx
+  const out: GapRead = { logs: [], balances: null, unread: keepUnread(ranges), warning: null }
+  let cap = ctx.options.logCap?.(network) ?? null
+  // Refused without a cap named: plan with the smallest documented one (the other way's cost is known).
+  if (cap === null && known.hinted !== undefined) cap = known.hinted ?? UNNAMED_CAP
+  let todo = out.unread
+  if (cap === null && todo.length > 0) {
+    const top = todo[0]!
+    const asked = await probe(ctx, top)
+    const rest = 'logs' in asked ? await readWindow(ctx, top, [1, 2]) : null
     const error = 'error' in asked ? asked.error : typeof rest === 'string' ? rest : null
     if (error !== null) {
-      out.warning = `token transfers since block ${checked + 1} could not be read (${error}); the next check reads them again`
+      out.warning = `token transfers of ${describeRanges(todo)} could not be read (${error}); the next check reads them`
       return out
     }
     if ('logs' in asked) {
-      out.logs = [...asked.logs, ...(rest as LogEntry[])]
-      out.readTo = head
+      // The provider took the whole newest range: the rest (older unread ranges) one window each.
+      out.logs.push(...asked.logs, ...(rest as LogEntry[]))
+      todo = out.unread = todo.slice(1)
+    } else {
+      if ('cap' in asked && asked.cap !== null) runtime.client.logs.noteCap(network, asked.cap)
+      // Too many results at once (the cap stays unknown): one window a range, read in parts
+      // that shrink as the provider asks (getLogsChunked), so the gap is read, never skipped.
+      if ('cap' in asked) cap = asked.cap ?? UNNAMED_CAP
+    }
+  }
+  if (todo.length === 0) return out
+  const plan = planFor({ ...ctx, addresses: ctx.addresses.length }, todo, { cap, snapshots: known.snapshots })
+  const total = blocksIn(todo)
+  // The balances way is all or nothing: without room for all of it above the reserve (or when
+  // an answer cannot be trusted), the log windows go, newest first, as far as the room allows.
+  const way = plan.way === 'balances' && unitsAboveReserve(runtime) >= plan.units ? 'balances' : 'logs'
+  const units = way === plan.way ? plan.units : plan.otherUnits
+  const progress = (done: number, w: GapWay = way, u = units): void =>
+    ctx.options.onProgress?.({ network, done, total, way: w, units: u })
+  progress(0)
+  if (way === 'balances') {
+    const read = await readBalances(ctx)
+    if (read instanceof Map) {
+      out.balances = read
+      out.unread = []
+      progress(total)
       return out
     }
-    if ('cap' in asked && asked.cap !== null) runtime.client.logs.noteCap(network, asked.cap)
-    // Too many results at once (the cap stays unknown): one window over the gap, read in parts
-    // that shrink as the provider asks (getLogsChunked), so the gap is read, never skipped.
-    if ('cap' in asked) cap = asked.cap ?? UNNAMED_CAP
+    progress(0, 'logs', plan.otherUnits)
+    const logs = await readWindows(ctx, todo, cap, (done) => progress(done, 'logs', plan.otherUnits))
+    return {
+      ...logs,
+      logs: [...out.logs, ...logs.logs],
+      warning: logs.warning ?? `${read}; token transfers read instead`,
+    }
   }
-  const plan = planFor(runtime, network, addresses, checked, head, options, cap)
-  const total = head - checked
-  // A re-read is all or nothing (the checked block is one per network): without room for all
-  // of it above the reserve, the log windows go as far as the room allows instead.
-  const way = plan.way === 'reread' && unitsAboveReserve(runtime) >= plan.units ? 'reread' : 'logs'
-  const progress = (done: number): void => options.onProgress?.({ network, done, total, way })
-  progress(0)
-  if (way === 'reread') {
-    await Promise.all(
-      addresses.map(async (address) => {
-        const page = await runtime.data.transactions({
-          network,
+  const logs = await readWindows(ctx, todo, cap, progress)
+  return { ...logs, logs: [...out.logs, ...logs.logs] }
+}
+
+/** Every address's token balances from the data API, or why they cannot be trusted. */
+async function readBalances(ctx: GapContext): Promise<Map<string, BalancesView> | string> {
+  const views = new Map<string, BalancesView>()
+  const problems: string[] = []
+  await Promise.all(
+    ctx.addresses.map(async (address) => {
+      try {
+        const view = await ctx.runtime.data.balances({
+          network: ctx.network,
           address,
-          cursor: null,
-          priority: options.priority,
+          priority: ctx.options.priority,
           scope: 'watch-check',
           refresh: true,
         })
-        spend.units += 1
-        out.pages.set(address, page)
-        if (newTransactions(page, checked).fresh > 0) out.changed.add(address)
-      }),
-    )
-    out.readTo = head
-    progress(total)
-    return out
-  }
-  const windows =
-    plan.way === 'logs' ? plan.windows : blockWindows(checked + 1, head, options.logCap?.(network) ?? null)
-  for (const w of windows) {
-    if (unitsAboveReserve(runtime) < rpcUnits(runtime, network, 3)) {
-      out.warning = `stopped at the quota reserve with token transfers read to block ${out.readTo} of ${head}; the next check goes on from there`
+        ctx.spend.units += 1
+        if (view.source !== 'network') problems.push(`the balances of ${address} were not answered`)
+        else if (view.unreadable.length > 0) problems.push(`the balances of ${address} hold unreadable items`)
+        else views.set(address, view)
+      } catch (error) {
+        problems.push(`the balances of ${address} could not be read (${errorMessage(error)})`)
+      }
+    }),
+  )
+  return problems.length === 0 ? views : problems[0]!
+}
+
+/**
+ * The log windows of `ranges`, newest first, whole windows per request up to the batch size
+ * the endpoint takes (cheapest-calls.ts sends single calls where a batch costs more). Stops
+ * at the quota reserve, or at a window that cannot be read; what is below is left unread.
+ */
+async function readWindows(
+  ctx: GapContext,
+  ranges: readonly BlockRange[],
+  cap: number | null,
+  progress: (done: number) => void,
+): Promise<GapRead> {
+  const { runtime, network } = ctx
+  const windows = newestFirst(ranges, cap)
+  const held: BlockRange[] = []
+  const logs: LogEntry[] = []
+  let low = Infinity
+  let done = 0
+  let stop: string | null = null
+  for (;;) {
+    const perRequest = windowsPerRequest(runtime.client.batchSize(network))
+    while (held.length < perRequest) {
+      const next = windows.next()
+      if (next.done) break
+      held.push(next.value)
+    }
+    if (held.length === 0) break
+    const room = unitsAboveReserve(runtime)
+    let n = Math.min(perRequest, held.length)
+    while (n > 0 && cheapestUnits(runtime.client, network, n * 3) > room) n -= 1
+    if (n === 0) {
+      stop = 'reserve'
       break
     }
-    const got = await readWindow(runtime, network, addresses, w, request, spend)
-    if (typeof got === 'string') {
-      out.warning = `token transfers since block ${out.readTo + 1} could not be read (${got}); the next check reads them again`
+    const group = held.splice(0, n)
+    let items: RpcBatchItem[]
+    try {
+      const calls = group.flatMap((w) => transferLogCalls(ctx.addresses, w.from, w.to))
+      items = await sendCalls(runtime, network, calls, ctx.request, ctx.spend)
+    } catch (error) {
+      stop = errorMessage(error)
       break
     }
-    out.logs.push(...got)
-    out.readTo = w.to
-    progress(out.readTo - checked)
+    for (const [i, w] of group.entries()) {
+      const got = await windowLogs(ctx, w, items.slice(i * 3, i * 3 + 3))
+      if (typeof got === 'string') {
+        stop = got
+        break
+      }
+      logs.push(...got)
+      low = w.from
+      done += w.to - w.from + 1
+      progress(done)
+    }
+    if (stop !== null) break
   }
-  return out
+  const unread = keepUnread(unreadBelow(ranges, low))
+  const warning =
+    unread.length === 0
+      ? null
+      : stop === 'reserve' || stop === null
+        ? `stopped at the quota reserve with token transfers read newest first${Number.isFinite(low) ? ` down to block ${low.toLocaleString('en')}` : ''}; ${describeRanges(unread)} still unread: the next check reads them`
+        : `token transfers of ${describeRanges(unread)} could not be read (${stop}); the next check reads them`
+  return { logs, balances: null, unread, warning }
+}
+
+/** One window's logs from its three answers, filters the provider refused read again in parts. */
+async function windowLogs(ctx: GapContext, w: BlockRange, items: RpcBatchItem[]): Promise<LogEntry[] | string> {
+  const parsed = items.map(parseLogs)
+  const failed = parsed.flatMap((l, k) => (l === null ? [k] : []))
+  if (failed.length === 0) return parsed.flatMap((l) => l!)
+  for (const k of failed) {
+    const refusal = refusalOf(items[k])
+    if (refusal === null) {
+      const item = items[k]
+      return item && !item.ok ? item.message : 'no list of logs in the answer'
+    }
+    if (refusal.kind === 'range' && refusal.cap !== null) ctx.runtime.client.logs.noteCap(ctx.network, refusal.cap)
+  }
+  const again = await readWindow(ctx, w, failed)
+  if (typeof again === 'string') return again
+  return [...parsed.flatMap((l) => l ?? []), ...again]
 }

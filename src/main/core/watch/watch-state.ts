@@ -51,6 +51,12 @@ const addressState = z.object({
   newTxsMore: z.boolean(),
   /** Token deltas since the last look, keyed `<standard>|<token>`. */
   tokenDeltas: z.record(z.string(), tokenDelta),
+  /**
+   * The address's token balances as the check last accounted for them, keyed like
+   * `tokenDeltas` (ERC-1155 ids and ERC-721 items summed per token): what the `balances` way
+   * compares the data API's answer with. Absent until the check first read them.
+   */
+  tokens: z.record(z.string(), tokenDelta).optional(),
   /** Symbol and decimals of the tokens in `tokenDeltas`, from the refetched balances (absent in older files). */
   tokenMeta: z
     .record(
@@ -62,10 +68,27 @@ const addressState = z.object({
 })
 export type AddressState = z.infer<typeof addressState>
 
+/** Most unread ranges kept per network (watch-unread.ts merges the oldest beyond it). */
+export const MAX_UNREAD_RANGES = 32
+
+const blockRange = z
+  .object({ from: z.number().int().min(0), to: z.number().int().min(0) })
+  .refine((r) => r.from <= r.to, 'expected from <= to')
+
+/**
+ * Per network: every block up to `checkedBlock` was read, except `unread` (a check cut short
+ * reads the newest blocks first and leaves older ones here; the next check reads them).
+ */
+const networkState = z.object({
+  checkedBlock: z.number().int().min(0),
+  unread: z.array(blockRange).max(MAX_UNREAD_RANGES).optional(),
+})
+export type NetworkWatchState = z.infer<typeof networkState>
+
 const profileState = z.object({
   periodic: z.boolean(),
   budgetFraction: z.number().min(0.001).max(0.5),
-  networks: z.record(z.string(), z.object({ checkedBlock: z.number().int().min(0) })),
+  networks: z.record(z.string(), networkState),
   addresses: z.record(z.string(), addressState),
 })
 export type ProfileWatchState = z.infer<typeof profileState>

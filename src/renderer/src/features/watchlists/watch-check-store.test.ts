@@ -86,16 +86,16 @@ describe('watch check store', () => {
     const s = useWatchCheckStore()
     let seen: unknown = null
     t.bridge.handle('watch.check', () => {
-      t.bridge.emit('watch.progress', { network: 'alpha', done: 1000, total: 300000, way: 'logs' })
+      t.bridge.emit('watch.progress', { network: 'alpha', done: 1000, total: 300000, way: 'logs', units: 19 })
       seen = s.progress.alpha
       return result([status('0xa', false)])
     })
     // Asked again after every check (the cost of the next one).
     t.bridge.handle('watch.estimate', () => estimate(1))
-    t.bridge.emit('watch.progress', { network: 'alpha', done: 1, total: 2, way: 'logs' })
+    t.bridge.emit('watch.progress', { network: 'alpha', done: 1, total: 2, way: 'logs', units: 1 })
     expect(s.progress).toEqual({})
     await s.check('w1')
-    expect(seen).toEqual({ network: 'alpha', done: 1000, total: 300000, way: 'logs' })
+    expect(seen).toEqual({ network: 'alpha', done: 1000, total: 300000, way: 'logs', units: 19 })
     expect(s.progress).toEqual({})
   })
 })
