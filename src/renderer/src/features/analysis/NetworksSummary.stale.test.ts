@@ -58,4 +58,30 @@ describe('NetworksSummary while the service hangs', () => {
     expect(w.get('[role="alert"]').text()).toContain('Both networks could not be checked')
     w.unmount()
   })
+
+  it('says the failure beside the cards when main answers each network from its cache because its check failed', async () => {
+    t.bridge.handle(
+      'analysis.networks',
+      (input) =>
+        input.cacheOnly
+          ? [kept('alpha'), kept('beta')]
+          : [
+              {
+                ...kept('alpha'),
+                error: { kind: 'timeout', message: 'The service did not answer eth_getBalance in 15 s.' },
+              },
+              kept('beta'),
+            ],
+      { cached: true },
+    )
+    const w = mountWith(NetworksSummary, t, { props: { network: 'alpha', address: ME, tab: 'balances' } })
+    await flushPromises()
+    await vi.advanceTimersByTimeAsync(0)
+    await flushPromises()
+    expect(w.findAll('li.card')).toHaveLength(2)
+    expect(w.get('[aria-label="Shown despite a failure"]').text()).toBe(
+      'Service not answering since 07:33 · showing cached data from 07:31',
+    )
+    w.unmount()
+  })
 })

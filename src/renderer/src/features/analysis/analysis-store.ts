@@ -28,7 +28,15 @@ function presenceProvenance(answers: NetworkPresence[]): Provenance | null {
   if (times.length === 0) return null
   const oldest = times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b))
   const live = answers.every((p) => p.source === 'network')
-  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason: null }
+  // A card kept from the cache because its network's check failed: the failure beside the data.
+  const failed = live ? [] : answers.flatMap((p) => (p.source === 'cache' && p.error ? [p.error.kind] : []))
+  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason: staleReasonOf(failed) }
+}
+
+function staleReasonOf(kinds: string[]): Provenance['staleReason'] {
+  if (kinds.includes('quota-exhausted')) return 'quota'
+  if (kinds.includes('rate-limited')) return 'rate-limited'
+  return kinds.some((k) => k === 'timeout' || k === 'offline' || k === 'server') ? 'offline' : null
 }
 
 /**
