@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Provenance } from '@shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '@shared/bridge/errors'
 import { fakeLatency } from '../testing/delay'
-import { setupTestApp, type TestApp } from '../testing/mount'
-import { mount } from '@vue/test-utils'
+import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
 import { fetched } from './fetched'
 import FetchedState from './FetchedState.vue'
 
@@ -90,7 +89,7 @@ describe('fetched data layer', () => {
     expect(q.data.value?.text).toBe('kept')
     expect(q.error.value).toBeNull()
     expect(q.failingSince.value).toBe(new Date('2026-11-27T07:33:00').getTime())
-    const line = mount(FetchedState, { props: { of: q.summary.value, context: 'X could not be loaded' } })
+    const line = mountWith(FetchedState, t, { props: { of: q.summary.value, context: 'X could not be loaded' } })
     expect(line.get('[aria-label="Shown despite a failure"]').text()).toBe(
       'Service not answering since 07:33 · showing cached data from ' +
         new Date('2026-11-27T07:31:00Z').toTimeString().slice(0, 5),
