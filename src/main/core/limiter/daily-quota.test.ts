@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DailyQuota } from './daily-quota'
-import { MemoryQuotaLedger, QuotaFile } from './quota-store'
+import { MemoryQuotaLedger, QuotaFile, type QuotaRecord } from './quota-store'
 
 const NOON = Date.UTC(2030, 0, 1, 12, 0, 0)
 let dir: string
@@ -140,5 +140,70 @@ describe('DailyQuota', () => {
     const other = new DailyQuota({ id: 'q', ledger })
     other.useKey('k1')
     expect(other.used()).toBe(641)
+  })
+})
+
+/** A ledger that writes in the background: each save lands only when the test says so. */
+class SlowLedger extends MemoryQuotaLedger {
+  readonly onDisk = new Map<string, QuotaRecord>()
+  readonly #waiting: (() => void)[] = []
+  override save(id: string, record: QuotaRecord): Promise<void> {
+    super.save(id, record)
+    return new Promise((resolve) =>
+      this.#waiting.push(() => {
+        this.onDisk.set(id, { ...record })
+        resolve()
+      }),
+    )
+  }
+  /** Lands every write asked for so far, in order. */
+  async land(): Promise<void> {
+    for (const done of this.#waiting.splice(0)) done()
+    await Promise.resolve()
+    await Promise.resolve()
+  }
+}
+
+/** Sends `n` requests as the limiter does: each waits until a count covering it is on disk. */
+async function send(quota: DailyQuota, ledger: SlowLedger, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    if (quota.ready(1000, 1)) await ledger.land()
+    expect(quota.ready(1000, 1)).toBeNull()
+    quota.take(1000)
+  }
+}
+
+describe('DailyQuota on a ledger that writes in the background', () => {
+  it('sends nothing past what is on disk, across a UTC day roll with an old write still on its way', async () => {
+    const ledger = new SlowLedger()
+    const quota = new DailyQuota({ id: 'p', ledger, reserveStep: 10 })
+    quota.useKey('k1')
+    await send(quota, ledger, 3)
+    // The next reserve is asked, and the day ends before it lands.
+    await send(quota, ledger, 7)
+    expect(quota.ready(1000, 1)).not.toBeNull()
+    vi.setSystemTime(NOON + 24 * 3600_000)
+    expect(quota.used()).toBe(0)
+    await ledger.land()
+    // The old day's write landed: it covers nothing of the new day.
+    expect(quota.ready(1000, 1)).not.toBeNull()
+    await ledger.land()
+    expect(quota.ready(1000, 1)).toBeNull()
+  })
+
+  it('an exact flush by one quota lowers what another quota of the same key trusts', async () => {
+    const ledger = new SlowLedger()
+    const a = new DailyQuota({ id: 'a', ledger, reserveStep: 10 })
+    const b = new DailyQuota({ id: 'b', ledger, reserveStep: 10 })
+    a.useKey('k1')
+    b.useKey('k1')
+    await send(a, ledger, 3)
+    await ledger.land()
+    expect(ledger.onDisk.get('key:k1')?.used).toBe(10)
+    a.flush()
+    await ledger.land()
+    expect(ledger.onDisk.get('key:k1')?.used).toBe(3)
+    // b shares the count: its next request waits for a reserve, it does not trust the old 10.
+    expect(b.ready(1000, 1)).not.toBeNull()
   })
 })

@@ -68,11 +68,28 @@ export function raiseCount(ledger: QuotaLedger, id: string, record: QuotaRecord)
   counter.persisted = sameDay ? Math.max(counter.persisted, record.used) : record.used
   counter.record = { ...record }
   if (!sameDay) counter.durable = 0
-  const written = ledger.save(id, { ...record, used: counter.persisted })
-  const target = counter.persisted
-  const durable = (): void => void (counter.durable = Math.max(counter.durable, target))
-  if (written) void written.then(durable)
-  else durable()
+  void settleDurable(counter, counter.persisted, ledger.save(id, { ...record, used: counter.persisted }))
+}
+
+/**
+ * Raises what the counter knows is on disk once the write of `target` is decided: at once for a
+ * ledger that keeps it at once, else when its promise settles. A write of another day (the day
+ * rolled meanwhile) or one a later exact write undercut raises nothing beyond what was asked since.
+ */
+function settleDurable(counter: Counter, target: number, written: void | Promise<void>): Promise<void> | null {
+  const day = counter.record.day
+  const raise = (): void => {
+    if (counter.record.day === day) counter.durable = Math.max(counter.durable, Math.min(target, counter.persisted))
+  }
+  if (!written) {
+    raise()
+    return null
+  }
+  const pending: Promise<void> = written.then(() => {
+    raise()
+    if (counter.pending === pending) counter.pending = null
+  })
+  return pending
 }
 
 /**
@@ -204,15 +221,10 @@ export class DailyQuota {
     const used = counter.record.used + (reserve?.ahead ?? 0)
     const target = reserve ? Math.min(used + this.#step - 1, Math.max(used, reserve.quotaPerDay)) : used
     counter.persisted = target
+    // An exact write may lower what the disk holds (a flush): until it lands, trust no more.
+    counter.durable = Math.min(counter.durable, target)
     const written = this.#ledger.save(counter.id, { ...counter.record, used: target })
-    if (!written) {
-      counter.durable = Math.max(counter.durable, target)
-      return
-    }
-    const pending: Promise<void> = written.then(() => {
-      counter.durable = Math.max(counter.durable, target)
-      if (counter.pending === pending) counter.pending = null
-    })
-    counter.pending = pending
+    const pending = settleDurable(counter, target, written)
+    if (pending) counter.pending = pending
   }
 }

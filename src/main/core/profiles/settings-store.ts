@@ -391,7 +391,9 @@ export class SettingsStore {
 
   /** Saved before it takes effect: a refused save leaves the switch as it was (docs/decisions/store-writes.md). */
   async setWorkOffline(on: boolean): Promise<void> {
-    if (on !== this.#data.workOffline) await this.#save((d) => ({ ...d, workOffline: on }))
+    // Decided on the data the save sees, not on memory a pending save has not changed yet: a
+    // quick on → off must end off.
+    await this.#save((d) => (d.workOffline === on ? d : { ...d, workOffline: on }))
   }
 
   #newId(name: string): string {

@@ -82,4 +82,18 @@ describe('the Work offline switch on disk', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  it('ends as the last click said when on and off follow each other before the first save lands', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'work-offline-'))
+    try {
+      const store = new SettingsStore(dir)
+      const on = store.setWorkOffline(true)
+      const off = store.setWorkOffline(false)
+      await Promise.all([on, off])
+      expect(store.workOffline).toBe(false)
+      expect(new SettingsStore(dir).workOffline).toBe(false)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

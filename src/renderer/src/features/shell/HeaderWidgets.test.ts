@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
 import type { EndpointConnection } from '@shared/bridge/contract'
 import { makeHeight, makeLimiter, sandboxProfile } from '../../testing/samples'
+import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useSessionStore } from '../../platform/session-store'
 import { useClockStore } from '../../platform/clock-store'
@@ -158,6 +159,19 @@ describe('header widgets', () => {
     await flushPromises()
     expect(saved).toBe(true)
     expect((input.element as HTMLInputElement).checked).toBe(true)
+    sw.unmount()
+  })
+
+  it('work offline: a save main refuses leaves the switch as main has it, and says why', async () => {
+    t.bridge.handle('connection.setWorkOffline', () => {
+      throw new FakeBridgeFailure({ kind: 'internal', message: 'The settings could not be saved (disk full).' })
+    })
+    const sw = mountWith(WorkOfflineSwitch, t)
+    const input = sw.get('input[role="switch"]')
+    await input.setValue(true)
+    await flushPromises()
+    expect((input.element as HTMLInputElement).checked).toBe(false)
+    expect(sw.get('[role="alert"]').text()).toContain('could not be saved')
     sw.unmount()
   })
 })
