@@ -3,6 +3,8 @@ import type { Provenance } from '@shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '@shared/bridge/errors'
 import { fakeLatency } from '../testing/delay'
 import { mountWith, setupTestApp, type TestApp } from '../testing/mount'
+import { flushPromises } from '@vue/test-utils'
+import { useConnectivityStore } from './connectivity-store'
 import { fetched } from './fetched'
 import FetchedState from './FetchedState.vue'
 
@@ -94,6 +96,15 @@ describe('fetched data layer', () => {
       'Service not answering since 07:33 · showing cached data from ' +
         new Date('2026-11-27T07:31:00Z').toTimeString().slice(0, 5),
     )
+    // A stopped built-in sandbox is the reason, in the header's words.
+    useConnectivityStore().view = {
+      profileId: 'sandbox',
+      workOffline: false,
+      sandboxStopped: { at: '2026-11-27T07:32:00', unexpected: false },
+      endpoints: [],
+    }
+    await flushPromises()
+    expect(line.get('[aria-label="Shown despite a failure"]').text()).toMatch(/^Sandbox stopped since 07:32 · /)
     // Offline by choice is no failure: nothing was asked.
     served = { ...served, staleReason: 'offline-by-choice' }
     await q.refresh()
