@@ -57,7 +57,7 @@ describe("cost previews on a network's first use, billed per call", () => {
       })
     const estimate = await call('watch.estimate', { listId: list.id })
     // A baseline: one eth_call for the three balances, the probe beside it, and each address's
-    // token balances read once (the snapshot a long gap is compared with, watch-gap-routes.md).
+    // token balances read once (the snapshot a long gap is compared with, docs/decisions/watch-gap-routes.md).
     expect(estimate.requests).toBe(2 + 3)
     const before = await units()
     const result = await call('watch.check', { listId: list.id })
