@@ -31,4 +31,16 @@ describe('estimateCost', () => {
       '1 call (11.2 % of the 9 left today)',
     )
   })
+
+  it('a cost that depends on answers not known yet is a range, and the reserve is measured against its most', () => {
+    const ranged = estimateCost(5, { leftToday: 220, reserve: 200, billing: 'call-plus-batch' }, 29)
+    expect(ranged).toMatchObject({ requests: 5, requestsMax: 29, percentOfLeft: 13.2, crossesReserve: true })
+    expect(describeCost(ranged)).toBe('5–29 units (up to 13.2 % of the 220 left today)')
+    expect(estimateCost(5, { leftToday: 220, reserve: 200 }).crossesReserve).toBe(false)
+    expect(estimateCost(5, { leftToday: 20, reserve: 0 }, 29)).toMatchObject({ exceedsLeft: true })
+    // A most not above the least is no range.
+    const exact = estimateCost(5, { leftToday: 900, reserve: 200 }, 5)
+    expect(exact).not.toHaveProperty('requestsMax')
+    expect(describeCost(exact)).toBe('5 requests (0.6 % of the 900 left today)')
+  })
 })

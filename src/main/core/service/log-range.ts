@@ -31,6 +31,8 @@ export interface ChunkOptions {
    * paid-for part. The next part is asked once its promise (a save) settles.
    */
   onPart?: (logs: unknown[], fromBlock: number, toBlock: number) => void | Promise<void>
+  /** The most `eth_getLogs` calls the read may send (parts re-asked after a refusal included); default no limit. */
+  maxCalls?: number
 }
 
 type RpcCall = (network: string, call: RpcCallSpec, options: RequestOptions) => Promise<unknown>
@@ -123,6 +125,11 @@ export class LogRanges {
     while (cursor <= toBlock) {
       const end = Math.min(toBlock, cursor + size - 1)
       const span = end - cursor + 1
+      if (options.maxCalls !== undefined && calls >= options.maxCalls)
+        throw new AppError(
+          'cancelled',
+          `stopped after ${calls} of the ${options.maxCalls} eth_getLogs calls this read may send, at block ${cursor.toLocaleString('en')}`,
+        )
       calls += 1
       let answer: unknown
       try {

@@ -1,15 +1,15 @@
 import type { BalancesView, Priority, WatchCheckResult, WatchStatus } from '@shared/bridge/contract'
 import { AppError } from '../util/app-error'
 import type { RequestOptions, RpcCallSpec } from '../service/service-types'
-import { cheapestUnits } from '../service/cheapest-calls'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { errorMessage } from '@shared/guards'
 import { readTokenSnapshots, record, refetchChanged } from './watch-apply'
-import { refusalOf, fitsOneRange, LARGE_GAP, planFor, readGap, type GapOptions } from './watch-gap'
+import { refusalOf, fitsOneRange, readGap, type GapOptions } from './watch-gap'
+import { byNetwork, networkCost, type WatchTarget } from './watch-cost'
 import type { BlockRange } from './watch-plan'
 import { addDeltas, balanceDeltas, movedSnapshot, snapshotOf, tokenTotals } from './watch-tokens'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
-import { rpcUnits, sendCalls, type CheckRuntime, type Spend } from './watch-spend'
+import { sendCalls, type CheckRuntime, type Spend } from './watch-spend'
 import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
 
 /**
@@ -31,16 +31,12 @@ import { stateKey, statusOf, type ProfileWatchState } from './watch-state'
  * anything is sent (watch-plan.ts): log windows newest first, batched where a batch costs no
  * more, or each address's token balances against those the state holds (read once per address
  * when it is first watched). A check stopped by the quota reserve has read the newest blocks
- * and keeps the older ones as unread ranges, read at the next check (watch-unread.ts).
+ * and keeps the older ones as unread ranges, read at the next check (watch-unread.ts); so
+ * does one that reaches the most its estimate said (watch-cost.ts): it never spends more.
  * Cannot be seen: a transaction that moves no coin or token and emits no transfer (a call
  * paid by someone else, a zero-fee transaction), and coin moves that cancel out exactly.
  */
-export interface WatchTarget {
-  network: string
-  /** Lowercase. */
-  address: string
-}
-
+export { byNetwork, watchCost, watchUnits, type WatchTarget } from './watch-cost'
 export type { WatchProgress } from './watch-gap'
 
 export interface WatchCheckOptions extends GapOptions {
@@ -48,74 +44,6 @@ export interface WatchCheckOptions extends GapOptions {
   now: () => number
   /** A head learned from the check's balance call: a free height correction. */
   onHead?: (network: string, head: number) => void
-}
-
-/** Groups targets by network, each address once. */
-export function byNetwork(targets: WatchTarget[]): Map<string, string[]> {
-  const map = new Map<string, Set<string>>()
-  for (const t of targets) {
-    let set = map.get(t.network)
-    if (!set) map.set(t.network, (set = new Set()))
-    set.add(t.address.toLowerCase())
-  }
-  return new Map([...map].map(([n, s]) => [n, [...s]]))
-}
-
-/** What a check of `targets` costs now, in the service's unit, before changed addresses refetch (2 each). */
-export function watchUnits(
-  runtime: CheckRuntime,
-  state: ProfileWatchState,
-  targets: WatchTarget[],
-  options: GapOptions = {},
-): number {
-  let units = 0
-  for (const [network, addresses] of byNetwork(targets)) {
-    const balanceCalls = runtime.balances.callCount(network, addresses.length)
-    const net = state.networks[network]
-    // Addresses whose token balances the check has not read yet: one data request each.
-    const missing = addresses.filter((a) => !state.addresses[stateKey(network, a)]?.tokens).length
-    const head = options.headOf?.(network) ?? null
-    if (!net) {
-      units += rpcUnits(runtime, network, balanceCalls) + addresses.length
-      continue
-    }
-    const checked = net.checkedBlock
-    const unread = net.unread ?? []
-    const known = options.logCap?.(network) ?? null
-    // A long gap or unread ranges on a provider whose cap is not known yet: one filter asks
-    // first, and the plan is priced as if the cap were the widest documented (a refusal names the real one).
-    const gapUnits = (ranges: BlockRange[]): number =>
-      (known === null ? 1 : 0) +
-      planFor({ runtime, network, addresses: addresses.length }, ranges, {
-        cap: known ?? LARGE_GAP,
-        snapshots: missing === 0,
-      }).units
-    units += missing
-    if (head === null || fitsOneRange(checked, options, network)) {
-      // The balances and the confirming eth_blockNumber, then the three filters.
-      units += batchPays(runtime, network, balanceCalls + 1)
-        ? rpcUnits(runtime, network, balanceCalls + 1 + 3)
-        : cheapestUnits(runtime.client, network, balanceCalls + 1) + 3 * rpcUnits(runtime, network, 1)
-      if (unread.length > 0) units += gapUnits(unread)
-    } else {
-      const ranges = head > checked ? [{ from: checked + 1, to: head }, ...unread] : unread
-      units += cheapestUnits(runtime.client, network, balanceCalls + 1) + (ranges.length > 0 ? gapUnits(ranges) : 0)
-    }
-  }
-  return units
-}
-
-/**
- * Whether the balances, the mined head and the three filters cost no more as one batch than
- * sent apart (per request: 1 against 5; per call: 5 either way). Where a batch costs one more
- * (per call plus one per batch), the balances and the head go first, then the filters, all as
- * single calls: 5 units rather than 6, and with the head known the filters ask exact ranges.
- */
-function batchPays(runtime: CheckRuntime, network: string, balanceCalls: number): boolean {
-  return (
-    rpcUnits(runtime, network, balanceCalls + 3) <=
-    rpcUnits(runtime, network, balanceCalls) + 3 * rpcUnits(runtime, network, 1)
-  )
 }
 
 interface NetworkOutcome {
@@ -144,8 +72,11 @@ async function checkNetwork(
   // same batch), whose logs it cannot give yet; logs are read no further than this.
   const confirm: RpcCallSpec[] = checked === null ? [] : [{ method: 'eth_blockNumber', params: [] }]
   const k = plan.calls.length
-  const withLogs =
-    checked !== null && fitsOneRange(checked, options, network) && batchPays(runtime, network, k + confirm.length)
+  // The most this network's check may spend: what the estimate says on the head the app knows.
+  const shown = networkCost({ runtime, state, network, addresses }, options).max
+  // Where the blocks since fit one range, the filters go with the balances: as one batch, or
+  // as single calls where a batch costs more (cheapestCalls, the one rule the estimate counts by).
+  const withLogs = checked !== null && fitsOneRange(checked, options, network)
   const logCalls = withLogs ? transferLogCalls(addresses, checked + 1, 'latest') : []
   const items = await sendCalls(runtime, network, [...plan.calls, ...confirm, ...logCalls], request, spend)
   let read = plan.read(items.slice(0, k))
@@ -157,6 +88,9 @@ async function checkNetwork(
   const mined = confirm.length && minedItem?.ok ? parseHexQuantity(minedItem.result, MAX_SAFE_BIGINT) : null
   // Unconfirmed (the call failed): the newest block is left to the next check.
   const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
+  // Blocks mined since the head the app knew are priced by the same rule, on the head just read.
+  const onHead = { ...options, headOf: (n: string) => (n === network ? logsTo : (options.headOf?.(n) ?? null)) }
+  const budget = Math.max(shown, networkCost({ runtime, state, network, addresses }, onHead, withLogs).max)
   const at = new Date(options.now()).toISOString()
   const refetch = { runtime, state, network, priority: options.priority, spend }
   if (checked === null) {
@@ -188,7 +122,7 @@ async function checkNetwork(
   }
   ranges.push(...(net?.unread ?? []))
   const snapshots = addresses.every((a) => state.addresses[stateKey(network, a)]?.tokens !== undefined)
-  const ctx = { runtime, network, addresses, options, request, spend }
+  const ctx = { runtime, network, addresses, options, request, spend, budget }
   const gap = ranges.length > 0 ? await readGap(ctx, ranges, { hinted, snapshots }) : null
   logs.push(...(gap?.logs ?? []))
   const deltas = logDeltas(logs, new Set(addresses))

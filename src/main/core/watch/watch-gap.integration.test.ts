@@ -43,6 +43,19 @@ describe.each([['max-range'], ['too-wide']])('watch check on a 20-block log cap 
     await rig?.dispose()
   })
 
+  it('an unchanged check costs what its estimate said: the balances, the head and 3 filters as 5 single calls (a batch of 5 costs 6)', async () => {
+    const estimate = await call('watch.estimate', { listId })
+    const ops = admin(info)
+    const before = await ops.stats(info.api_key)
+    const result = await call('watch.check', { listId })
+    const after = await ops.stats(info.api_key)
+    expect(result.changed).toBe(0)
+    expect(after.units - before.units).toBe(5)
+    expect(result.requests).toBe(5)
+    expect(estimate.requests).toBe(5)
+    expect(estimate.requestsMax ?? estimate.requests).toBe(5)
+  })
+
   it('marks exactly the addresses that changed across a gap wider than the cap, and counts what it cost in units', async () => {
     const [a, b, c] = addresses as [string, string, string]
     await admin(info).transfer({ network: 'alpha', to: a, amount: '5000', after: 30 })

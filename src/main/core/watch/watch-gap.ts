@@ -80,7 +80,22 @@ export interface GapContext {
   options: GapOptions & { priority: Priority }
   request: RequestOptions
   spend: Spend
+  /** The most the network's check may spend, `spend` included: the estimate's bound (watch-cost.ts). */
+  budget: number
 }
+
+/** Units the check may still spend: above the quota reserve and within its estimate. */
+function room(ctx: GapContext): { units: number; by: 'reserve' | 'estimate' } {
+  const reserve = unitsAboveReserve(ctx.runtime)
+  const estimate = ctx.budget - ctx.spend.units
+  return estimate < reserve ? { units: estimate, by: 'estimate' } : { units: reserve, by: 'reserve' }
+}
+
+/** Why a read stopped short of its ranges, in words. */
+const STOPPED = {
+  reserve: 'stopped at the quota reserve',
+  estimate: 'stopped at the most its estimate said it would spend',
+} as const
 
 /** The plan of `ranges` on what the client knows now: its unit, its batch size, the cap. */
 export function planFor(
@@ -116,7 +131,8 @@ async function readWindow(
     for (const call of filters.map((i) => calls[i]!)) {
       const { topics } = call.params[0] as { topics: (string | string[] | null)[] }
       const query = { network: ctx.network, fromBlock: window.from, toBlock: window.to, topics }
-      const answer = await ctx.runtime.client.logs.getLogsChunked(query, { ...ctx.request, meter })
+      const maxCalls = ctx.budget - ctx.spend.units - meter.units
+      const answer = await ctx.runtime.client.logs.getLogsChunked(query, { ...ctx.request, meter, maxCalls })
       logs.push(...(parseLogs({ ok: true, result: answer }) ?? []))
     }
     return logs
@@ -169,6 +185,10 @@ export async function readGap(
   let todo = out.unread
   if (cap === null && todo.length > 0) {
     const top = todo[0]!
+    if (room(ctx).units < 3) {
+      out.warning = `${STOPPED[room(ctx).by]} before token transfers of ${describeRanges(todo)}: the next check reads them`
+      return out
+    }
     const asked = await probe(ctx, top)
     const rest = 'logs' in asked ? await readWindow(ctx, top, [1, 2]) : null
     const error = 'error' in asked ? asked.error : typeof rest === 'string' ? rest : null
@@ -192,7 +212,7 @@ export async function readGap(
   const total = blocksIn(todo)
   // The balances way is all or nothing: without room for all of it above the reserve (or when
   // an answer cannot be trusted), the log windows go, newest first, as far as the room allows.
-  const way = plan.way === 'balances' && unitsAboveReserve(runtime) >= plan.units ? 'balances' : 'logs'
+  const way = plan.way === 'balances' && room(ctx).units >= plan.units ? 'balances' : 'logs'
   const units = way === plan.way ? plan.units : plan.otherUnits
   const progress = (done: number, w: GapWay = way, u = units): void =>
     ctx.options.onProgress?.({ network, done, total, way: w, units: u })
@@ -269,11 +289,11 @@ async function readWindows(
       held.push(next.value)
     }
     if (held.length === 0) break
-    const room = unitsAboveReserve(runtime)
+    const left = room(ctx)
     let n = Math.min(perRequest, held.length)
-    while (n > 0 && cheapestUnits(runtime.client, network, n * 3) > room) n -= 1
+    while (n > 0 && cheapestUnits(runtime.client, network, n * 3) > left.units) n -= 1
     if (n === 0) {
-      stop = 'reserve'
+      stop = left.by
       break
     }
     const group = held.splice(0, n)
@@ -302,8 +322,8 @@ async function readWindows(
   const warning =
     unread.length === 0
       ? null
-      : stop === 'reserve' || stop === null
-        ? `stopped at the quota reserve with token transfers read newest first${Number.isFinite(low) ? ` down to block ${low.toLocaleString('en')}` : ''}; ${describeRanges(unread)} still unread: the next check reads them`
+      : stop === 'reserve' || stop === 'estimate' || stop === null
+        ? `${STOPPED[stop ?? 'reserve']} with token transfers read newest first${Number.isFinite(low) ? ` down to block ${low.toLocaleString('en')}` : ''}; ${describeRanges(unread)} still unread: the next check reads them`
         : `token transfers of ${describeRanges(unread)} could not be read (${stop}); the next check reads them`
   return { logs, balances: null, unread, warning }
 }

@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger'
 import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { Clock, ClockTimer } from '../util/clock'
 import type { WatchlistStore } from '../watchlists/watchlist-store'
-import { byNetwork, runWatchCheck, watchUnits, type WatchProgress, type WatchTarget } from './watch-check'
+import { byNetwork, runWatchCheck, watchCost, type WatchProgress, type WatchTarget } from './watch-check'
 import { markSeen, stateKey, statusOf, WatchStateStore } from './watch-state'
 import type { DiskReports } from '../util/disk-error'
 
@@ -77,10 +77,10 @@ export class WatchService {
   async estimate(listId?: string): Promise<CostEstimate & { addresses: number }> {
     const { runtime, networks } = await this.#o.active()
     const targets = this.#known(networks, this.targets(listId))
-    const requests = watchUnits(runtime, this.#state.profile(runtime.profileId), targets, this.#plan(runtime.profileId))
+    const cost = watchCost(runtime, this.#state.profile(runtime.profileId), targets, this.#plan(runtime.profileId))
     const limiter = runtime.limiters.state()
     return {
-      ...estimateCost(requests, limiter),
+      ...estimateCost(cost.units, limiter, cost.max),
       addresses: [...byNetwork(targets).values()].reduce((n, a) => n + a.length, 0),
     }
   }

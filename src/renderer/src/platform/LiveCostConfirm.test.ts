@@ -36,6 +36,21 @@ describe('CostConfirm', () => {
     w.unmount()
   })
 
+  it('shows a cost that depends on the provider as a range, and asks when its most would cut into the reserve', async () => {
+    const w = mountWith(CostConfirm, t, {
+      props: { label: 'Check for changes', requests: 5, requestsMax: 29 },
+    })
+    // 5 leaves 215 (above the reserve of 200); 29 would leave 191.
+    t.bridge.emit('limiter', makeLimiter({ leftToday: 220, reserve: 200, billing: 'call-plus-batch' }))
+    await flushPromises()
+    expect(w.text()).toContain('5–29 units (up to 13.2 % of the 220 left today)')
+    await w.get('button').trigger('click')
+    await flushPromises()
+    expect(w.emitted('run')).toBeUndefined()
+    expect(document.body.textContent).toContain('Check for changes: use the reserve?')
+    w.unmount()
+  })
+
   it('asks before every run when told to confirm, naming the cost', async () => {
     const w = mountWith(CostConfirm, t, { props: { label: 'Expand', requests: 3, confirm: true } })
     t.bridge.emit('limiter', makeLimiter({ leftToday: 900, reserve: 200 }))

@@ -24,6 +24,8 @@ export interface ErrorPanelProps {
 export interface CostConfirmProps {
   label: string
   requests: number | null
+  /** The most it may cost where that depends on answers not known yet: shown as "5–29 units", and the reserve is measured against it. */
+  requestsMax?: number | null
   disabled?: boolean
   title?: string
   unknownCost?: string
