@@ -56,7 +56,7 @@ export async function watchCheckBench(bench: LiveBench, label = ''): Promise<str
       const after = await ops.stats(info.api_key)
       const requests = after.requests - before.requests
       bench.log(
-        `watch-check${label}: estimated ${estimate.requests} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}; errors ${JSON.stringify(result.networks.map((n) => n.error))}`,
+        `watch-check${label}: estimated ${estimate.requests}${estimate.requestsMax === undefined ? '' : `-${estimate.requestsMax}`} before it ran (${estimate.percentOfLeft} % of ${estimate.leftToday} left), counted ${result.requests} itself; 429s=${after.rejected_429 - before.rejected_429}; errors ${JSON.stringify(result.networks.map((n) => n.error))}`,
       )
       return { requests, units: after.units - before.units, changed: result.changed }
     }

@@ -28,7 +28,7 @@ import { makeTx, party } from '@shared/testing/service-samples'
  *
  *   week-away: blocks=300000 log_cap=1000 batch_cap=50 billing=B addresses=50 estimate=E units=U client_units=C marked=M/N way=W naive_units=L
  *
- * E: what watch.estimate said before the check ran; U: what the provider billed for the
+ * E: what watch.estimate said before the check ran (least-most while the cap is unknown); U: what the provider billed for the
  * check; C: what the check counted itself; marked: changed addresses the check marked, of
  * those that changed; W: the way it read the gap (its progress event); L: the 900 single
  * `eth_getLogs` (3 filters × 300 windows) a window-by-window read of single calls costs. Targets: U ≤ 60, M = N.
@@ -157,7 +157,7 @@ export async function weekAway(log: (m: string) => void, billing: Billing): Prom
       await new Promise((r) => setTimeout(r, 50))
     }
     core.setVisible(false)
-    const estimate = await call<{ requests: number }>('watch.estimate', { listId: list.id })
+    const estimate = await call<{ requests: number; requestsMax?: number }>('watch.estimate', { listId: list.id })
     const ways = new Set<string>()
     const unsubscribe = core.bridge.subscribe((event, payload) => {
       if (event === 'watch.progress') ways.add((payload as BridgeEvents['watch.progress']).way)
@@ -172,7 +172,7 @@ export async function weekAway(log: (m: string) => void, billing: Billing): Prom
       `week-away (${billing}): ${wrong} unchanged addresses marked; widest log range asked ${chain.widestRange}; errors: ${JSON.stringify(result.networks.map((n) => n.error))}`,
     )
     const naive = 3 * Math.ceil(GAP / CAP)
-    return `week-away: blocks=${GAP} log_cap=${CAP} batch_cap=${BATCH_CAP} billing=${billing} addresses=50 estimate=${estimate.requests} units=${units} client_units=${result.requests} marked=${marked}/${changed.length} way=${[...ways].join('+') || 'none'} naive_units=${naive}`
+    return `week-away: blocks=${GAP} log_cap=${CAP} batch_cap=${BATCH_CAP} billing=${billing} addresses=50 estimate=${estimate.requests}${estimate.requestsMax === undefined ? '' : `-${estimate.requestsMax}`} units=${units} client_units=${result.requests} marked=${marked}/${changed.length} way=${[...ways].join('+') || 'none'} naive_units=${naive}`
   } finally {
     await core.dispose()
     rmSync(dir, { recursive: true, force: true })

@@ -23,10 +23,9 @@ import { changedAddress, movedAt, WEEK_KINDS, weekAddresses } from './client-wee
  *   the sandbox saw 5 RPC requests, not 3). 10,500 blocks (≥ 10,000, as the week's 300,000 are) take
  *   the week's path: balances and head, one filter refused naming the cap, then the cheaper
  *   way, re-reading 50 first pages (50 units) rather than 300 windows × 3 filters (900 calls).
- * - the estimate, with the cap unknown, prices the gap as windows of 10,000 blocks: the week
- *   is 30 such windows (a re-read, 53 units), these 10,500 blocks 2 (the log windows, about
- *   10 units). An equal estimate needs a gap over 160,000 blocks (17 windows × 3 filters > 50),
- *   out of reach, so this line's estimate is not the week's; what the check does and bills is.
+ * - the estimate, with the cap unknown, is a range (docs/decisions/watch-cost-range.md): the
+ *   least if the asking filter were answered or named a wide cap, the most if it named none
+ *   (10-block windows, or the cheaper re-read); the check spends no more than that most.
  *
  * The sandbox bills per call plus one per batch, caps batches at 50 and log ranges at 35 blocks
  * (`-32602 "query exceeds max block range 35"`, the dialect the simulated week speaks), mines no
@@ -113,6 +112,7 @@ export async function weekAwayReal(log: (m: string) => void): Promise<string> {
         await new Promise((r) => setTimeout(r, 500))
       }
       const estimate = await call('watch.estimate', { listId: list.id })
+      const range = `${estimate.requests}${estimate.requestsMax === undefined ? '' : `-${estimate.requestsMax}`}`
       const ways = new Set<string>()
       const unsubscribe = core.bridge.subscribe((event, payload) => {
         if (event === 'watch.progress') ways.add((payload as BridgeEvents['watch.progress']).way)
@@ -133,7 +133,7 @@ export async function weekAwayReal(log: (m: string) => void): Promise<string> {
       if (units !== result.requests)
         log(`week-away (real): the sandbox billed ${units} units, the check counted ${result.requests}: they disagree`)
       const windows = Math.ceil(blocks / CAP)
-      return `week-away: sandbox=real blocks=${blocks} log_cap=${CAP} windows=${windows} addresses=50 estimate=${estimate.requests} units=${units} client_units=${result.requests} marked=${marked}/${changed.length} way=${[...ways].join('+') || 'none'}`
+      return `week-away: sandbox=real blocks=${blocks} log_cap=${CAP} windows=${windows} addresses=50 estimate=${range} units=${units} client_units=${result.requests} marked=${marked}/${changed.length} way=${[...ways].join('+') || 'none'}`
     } finally {
       await dispose()
     }
