@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { gunzip, gzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompress, constants, gunzip, gzipSync } from 'node:zlib'
 import { z } from 'zod'
 import { packageRoot } from './paths'
 import { SEED_FINGERPRINT } from './seed/fingerprint'
@@ -12,7 +12,9 @@ import { type CacheEntry, writeEntry } from './state-cache'
  * The default seed's result, shipped gzipped in the repository (sandbox/seed-state/), so the
  * first start on a fresh clone loads in seconds instead of seeding both chains (~15 s alone,
  * far more on a busy machine). Layout: `shipped.json` (the anvil version it was made with and
- * the cache key per chain) and `<chain id>-<key>/{anvil-state.json.gz,index.json.gz,manifest.json}`.
+ * the cache key per chain) and `<chain id>-<key>/{anvil-state.json.br,index.json.gz,manifest.json}`. The chain's state holds
+ * every block's (so seeded transactions can be traced): brotli with a 16 MiB window finds the
+ * blocks' near-identical states again, where gzip's 32 KiB window cannot (1 MB, not 20 MB, a chain).
  * Regenerate with `npm run sandbox:seed-ship`.
  *
  * Only an exact key match is used: the key hashes the plan, the contract artifacts, the anvil
@@ -24,6 +26,8 @@ import { type CacheEntry, writeEntry } from './state-cache'
 
 export const SHIPPED_FILE = 'shipped.json'
 const gunzipAsync = promisify(gunzip)
+const brotliAsync = promisify(brotliDecompress)
+const BROTLI = { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_LGWIN]: 24 } }
 
 const shippedSchema = z.object({
   anvilVersion: z.string(),
@@ -85,8 +89,10 @@ export async function unpackShipped(
       }
     }
     // Asynchronous: both networks unpack at once on the thread pool, not one after the other.
-    const unzip = async (name: string): Promise<Buffer> => gunzipAsync(await readFile(join(source, name)))
-    const [anvilState, indexText] = await Promise.all([unzip('anvil-state.json.gz'), unzip('index.json.gz')])
+    const [anvilState, indexText] = await Promise.all([
+      readFile(join(source, 'anvil-state.json.br')).then((b) => brotliAsync(b)),
+      readFile(join(source, 'index.json.gz')).then((b) => gunzipAsync(b)),
+    ])
     writeEntry(entry, { anvilState, index: indexText, manifest })
     return { ok: true }
   } catch (error) {
@@ -108,7 +114,7 @@ export function writeShipped(
   for (const { chainId, key, entry } of entries) {
     const target = join(dir, `${chainId}-${key}`)
     mkdirSync(target)
-    writeFileSync(join(target, 'anvil-state.json.gz'), gzipSync(readFileSync(entry.anvilState), { level: 9 }))
+    writeFileSync(join(target, 'anvil-state.json.br'), brotliCompressSync(readFileSync(entry.anvilState), BROTLI))
     writeFileSync(join(target, 'index.json.gz'), gzipSync(readFileSync(entry.index), { level: 9 }))
     writeFileSync(join(target, 'manifest.json'), readFileSync(entry.manifest))
   }

@@ -13,8 +13,13 @@ export interface AnvilOptions {
   balance: number
   /** Genesis timestamp (unix seconds): pinned so block hashes repeat run to run. */
   genesisTimestamp: number
-  /** A state file written by a previous seed (anvil_dumpState, gunzipped). */
+  /** A state file written by a previous seed (anvil's dump on exit, or anvil_dumpState gunzipped). */
   loadState?: string
+  /**
+   * Where anvil writes its state when it stops, with the state of every block (so a chain loaded
+   * from it can trace its old transactions: `anvil_dumpState` keeps only the newest state).
+   */
+  dumpOnExit?: string
   /** How long to wait for the RPC to answer, default 20 s. */
   readyTimeoutMs?: number
 }
@@ -143,6 +148,7 @@ async function startOnce(options: AnvilOptions, port: number): Promise<AnvilChai
     '--quiet',
   ]
   if (options.loadState) args.push('--load-state', options.loadState)
+  if (options.dumpOnExit) args.push('--dump-state', options.dumpOnExit, '--preserve-historical-states')
   const { child, pid } = spawnWatched(options.bin, args)
   running.add(child)
   let output = ''
@@ -167,10 +173,14 @@ async function startOnce(options: AnvilOptions, port: number): Promise<AnvilChai
     // Closing the watchdog's stdin makes it stop anvil; a direct kill is the fallback.
     child.stdin?.end()
     if (!child.stdin) child.kill('SIGTERM')
-    const timer = setTimeout(() => {
-      void pid.then((p) => p && tryKill(p))
-      child.kill('SIGKILL')
-    }, 3000)
+    // Writing the state of every block on exit takes a few seconds more.
+    const timer = setTimeout(
+      () => {
+        void pid.then((p) => p && tryKill(p))
+        child.kill('SIGKILL')
+      },
+      options.dumpOnExit ? 60_000 : 3000,
+    )
     await exited
     clearTimeout(timer)
   }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { mkdirSync } from 'node:fs'
-import { gunzipSync } from 'node:zlib'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Address } from 'viem'
 import { ARTIFACTS } from '../contracts/artifacts'
 import { Indexer } from '../index/indexer'
@@ -125,11 +124,11 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
     )
     return { ...loaded, source: 'saved', key }
   }
-  let source: Network['source'] = 'cache'
-  const seeded = await withEntryLock(
+  let source = 'cache' as Network['source']
+  await withEntryLock(
     entry,
     () => isComplete(entry),
-    async (): Promise<Network | null> => {
+    async (): Promise<void> => {
       if (options.shippedDir) {
         if (readShippedIndex(options.shippedDir)?.entries[String(spec.chainId)] === key)
           options.onProgress({ stage: 'unpacking' })
@@ -137,12 +136,15 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
         if (unpacked.ok) {
           source = 'shipped'
           pruneOtherEntries(options.stateDir, spec.chainId, key)
-          return null
+          return
         }
         options.log?.(`${spec.name}: seeding, not using the shipped state: ${unpacked.reason}`)
       }
       const started = Date.now()
-      const anvil = await startAnvil(anvilOptions)
+      // The seeding anvil writes its state with every block's on exit: a chain loaded from it
+      // traces the seeded transactions (docs/decisions/seeded-traces.md).
+      const dumpOnExit = join(options.stateDir, `.${spec.chainId}-${key}-${process.pid}.dump.json`)
+      const anvil = await startAnvil({ ...anvilOptions, dumpOnExit })
       try {
         const accounts = await anvil.rpc.call<string[]>('eth_accounts')
         if (accounts[1]?.toLowerCase() !== roles.whale.toLowerCase())
@@ -167,23 +169,27 @@ export async function prepareNetwork(options: PrepareOptions): Promise<Network> 
           seedMs: Date.now() - started,
         }
         options.onProgress({ stage: 'saving' })
-        const dump = await anvil.rpc.call<string>('anvil_dumpState')
+        await anvil.stop()
+        if (!existsSync(dumpOnExit)) throw new Error(`anvil wrote no state to ${dumpOnExit} when it stopped`)
         writeEntry(entry, {
-          anvilState: gunzipSync(Buffer.from(dump.slice(2), 'hex')).toString('utf8'),
+          anvilState: readFileSync(dumpOnExit, 'utf8'),
           index: JSON.stringify(store.toSnapshot()),
           manifest: JSON.stringify(manifest, null, 1),
         })
         pruneOtherEntries(options.stateDir, spec.chainId, key)
-        return { spec, anvil, store, indexer, manifest, seeded: true, source: 'seeded', key }
+        // The chain goes on from what was saved, as every later start does.
+        source = 'seeded'
       } catch (error) {
         await anvil.stop()
         throw error
+      } finally {
+        rmSync(dumpOnExit, { force: true })
       }
     },
     () => options.onProgress({ stage: 'waiting for another sandbox to finish seeding' }),
   )
-  if (seeded) return seeded
-  return { ...(await loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)), source, key }
+  const loaded = await loadNetwork(options, entry.anvilState, entry.index, entry.manifest, anvilOptions)
+  return { ...loaded, seeded: source === 'seeded', source, key }
 }
 
 async function loadNetwork(
@@ -194,7 +200,8 @@ async function loadNetwork(
   anvilOptions: Parameters<typeof startAnvil>[0],
 ): Promise<Omit<Network, 'source' | 'key'>> {
   options.onProgress({ stage: 'loading' })
-  const anvilPromise = startAnvil({ ...anvilOptions, loadState: anvilState })
+  // Every block's state is loaded too (traces of seeded transactions): seconds on a busy machine.
+  const anvilPromise = startAnvil({ ...anvilOptions, loadState: anvilState, readyTimeoutMs: 120_000 })
   const store = ChainStore.fromSnapshot(JSON.parse(readFileSync(indexFile, 'utf8')) as StoreSnapshot)
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as SeedManifest
   const anvil = await anvilPromise
@@ -227,5 +234,6 @@ export function demoAddresses(manifest: SeedManifest): Record<string, Address> {
     token_erc1155: contracts.item,
     vault: contracts.vault,
     registry: contracts.registry,
+    proxy: contracts.proxy,
   }
 }

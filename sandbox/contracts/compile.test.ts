@@ -21,6 +21,7 @@ describe('committed contract artifacts', () => {
       'Router',
       'SandboxCollectible',
       'SandboxItems',
+      'SandboxProxy',
       'SandboxToken',
       'Vault',
     ])

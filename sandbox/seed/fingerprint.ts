@@ -6,6 +6,6 @@
  * sandbox/.state/<chain id>-<key>/manifest.json (head, headHash).
  */
 export const SEED_FINGERPRINT: Record<number, { head: number; headHash: string }> = {
-  7001: { head: 560, headHash: '0x71eb17ed78a719a441c1cb70a86be8d89f98f56ddaf979c2c45984f1d09b0f3b' },
-  7002: { head: 563, headHash: '0x59692fa80e8407c505ba9e6f8d3abf31e6a96e42d9e4afdf3f4bcda105f4e675' },
+  7001: { head: 561, headHash: '0x81745fa60b6f0b6edae9b04d470d2830b656b0faefc77b9d85a62c556d12e52e' },
+  7002: { head: 564, headHash: '0xeb4c8af284b61617b58119c8d2434e03b348ff739fa9940a62ba8568110f18e4' },
 }

@@ -16,7 +16,7 @@ export interface SeedPlanInput {
 
 export interface SeedPlan {
   blocks: PlannedBlock[]
-  contracts: Record<TokenKey | 'vault' | 'router' | 'registry', Address>
+  contracts: Record<TokenKey | 'vault' | 'router' | 'registry' | 'proxy', Address>
   whaleTxs: number
   totalTxs: number
 }
@@ -164,9 +164,18 @@ export function buildSeedPlan(input: SeedPlanInput): SeedPlan {
   }
   b.endBlock()
   addSeededApprovals(b, roles, tokens, router, unit)
+  // Last, so every earlier block stays as it was: an EIP-1967 proxy in front of SGOV, and one
+  // coin split through the Router the integration tests trace (two internal transfers).
+  const proxy = b.deploy(deployer, 'SandboxProxy', [tokens.sgov], 800_000n, 'deploy SandboxProxy')
+  b.call(whale, router, 'Router', 'splitEther', [[cps[0]!, roles.holder]], {
+    value: 2n * 10n ** 18n,
+    gas: 120_000n,
+    label: 'traced splitEther',
+  })
+  b.endBlock()
   return {
     blocks: b.blocks,
-    contracts: { ...tokens, vault, router, registry: state.registry! },
+    contracts: { ...tokens, vault, router, registry: state.registry!, proxy },
     whaleTxs: state.whaleTxs,
     totalTxs: b.txCount,
   }

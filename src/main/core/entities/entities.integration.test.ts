@@ -20,8 +20,9 @@ import { sessionTracesMemory } from './trace-support'
 /**
  * The entity reads against real sandboxes (real anvil chains): A answers geth's callTracer and
  * bills per call, B answers Erigon's trace_transaction and bills per call plus one per batch,
- * C refuses both. Every read costs what the sandbox counted; the seeded router's coin split
- * is traced to exactly the shares it sent, alike in both dialects; C's refusal is said in words.
+ * C refuses both. Every read costs what the sandbox counted; the router's coin splits, the
+ * seed's own included (its chain keeps every block's state: docs/decisions/seeded-traces.md),
+ * are traced to exactly the shares they sent, alike in both dialects; C's refusal is said in words.
  */
 const COMMON = ['--block-time', '0', '--rate', '1000', '--burst', '1000', '--admin']
 const SPLIT_ABI = parseAbi(['function splitEther(address[] recipients) payable'])
@@ -77,7 +78,7 @@ async function split(sb: RunningSandbox, amount: bigint): Promise<{ hash: string
 }
 
 /** The shares the Router must have sent, from the transaction's own input and value (not its trace). */
-async function sharesOf(sb: RunningSandbox, hash: string) {
+async function sharesOf(sb: RunningSandbox, hash: string, recipients = 3) {
   const { client } = setup(sb, 'request')
   const tx = (await client.rpc(
     'alpha',
@@ -89,10 +90,10 @@ async function sharesOf(sb: RunningSandbox, hash: string) {
     to: string
   }
   const { args } = decodeFunctionData({ abi: SPLIT_ABI, data: tx.input })
-  const recipients = args[0].map((r) => r.toLowerCase())
-  expect([tx.to.toLowerCase(), recipients.length, recipients[0]]).toEqual([ROUTER, 3, TO])
-  const share = (BigInt(tx.value) / 3n).toString()
-  return recipients.map((to) => ({ from: ROUTER, to, value: share, kind: 'call', depth: 1 }))
+  const to = args[0].map((r) => r.toLowerCase())
+  expect([tx.to.toLowerCase(), to.length]).toEqual([ROUTER, recipients])
+  const share = (BigInt(tx.value) / BigInt(recipients)).toString()
+  return to.map((r) => ({ from: ROUTER, to: r, value: share, kind: 'call', depth: 1 }))
 }
 
 /** A seeded coin split, from the router's first page of the service's transactions. */
@@ -161,6 +162,7 @@ describe('entity reads against the sandbox', () => {
     expect(viaErigon.out).toMatchObject({ dialect: 'trace_transaction', refused: null, calls: 4 })
     expect(viaGeth.out.transfers).toEqual(await sharesOf(a, ta.hash))
     expect(viaErigon.out.transfers).toEqual(await sharesOf(b, tb.hash))
+    expect(viaGeth.out.transfers[0]!.to).toBe(TO)
     // B was asked debug_traceTransaction first (refused), then trace_transaction: both billed.
     expect([viaGeth.out.cost.units, viaErigon.out.cost.units]).toEqual([viaGeth.counted, viaErigon.counted])
     expect(viaErigon.counted).toBe(2)
@@ -169,36 +171,40 @@ describe('entity reads against the sandbox', () => {
     expect([again.out.cost.units, again.counted]).toEqual([1, 1])
   })
 
-  it('traces the transactions chosen for an address, costed first, listing the one that cannot be traced', async () => {
+  it('traces the transactions chosen for an address, seeded ones too, costed first, listing the one that cannot be traced', async () => {
     const A = setup(a, 'call')
     const [s1, s2] = [await split(a, 6000n), await split(a, 9000n)]
     const seeded = await seededSplit(a)
-    const hashes = [s1.hash, seeded.hash, s2.hash]
-    expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 3, upTo: 4 })
+    const unknown = `0x${'ab'.repeat(32)}`
+    const hashes = [s1.hash, seeded.hash, unknown, s2.hash]
+    expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 4, upTo: 5 })
     const before = await admin(a.info).stats(a.info.api_key)
     const run = await traceMany(A.service, A.rt, 'alpha', hashes)
     const after = await admin(a.info).stats(a.info.api_key)
     expect(run.traced.map((v) => [v.hash, v.transfers.length])).toEqual([
       [s1.hash, 3],
+      [seeded.hash, 2],
       [s2.hash, 3],
     ])
-    expect(run.failed).toEqual([
-      { hash: seeded.hash, message: expect.stringContaining(`could not trace ${seeded.hash}`) },
-    ])
+    expect(run.failed).toEqual([{ hash: unknown, message: expect.stringMatching(/trace/) }])
     expect([run.refused, run.stopped]).toEqual([null, null])
-    expect(after.units - before.units).toBe(3)
+    expect(after.units - before.units).toBe(4)
     // Resumable: what was traced costs nothing again.
     expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 1, upTo: 1 })
   })
 
-  it('says why a seeded transaction cannot be traced on a chain loaded from a saved state', async () => {
+  it("traces the seed's own router split, on a chain loaded from the shipped state, to exactly the shares it sent", async () => {
     const tx = await seededSplit(a)
     const A = setup(a, 'call')
-    await expect(A.service.internalTransfers(A.rt, 'alpha', tx.hash)).rejects.toThrow(
-      `alpha's node could not trace ${tx.hash}`,
-    )
-    // Not a refusal of the method: nothing is learnt.
-    expect(A.traces.load('alpha')).toBeNull()
+    const { out, counted } = await billed(a, () => A.service.internalTransfers(A.rt, 'alpha', tx.hash))
+    expect(out).toMatchObject({ dialect: 'callTracer', refused: null, calls: 3 })
+    expect(out.transfers).toEqual(await sharesOf(a, tx.hash, 2))
+    expect(out.transfers.map((t) => t.value)).toEqual(['1000000000000000000', '1000000000000000000'])
+    expect([out.cost.units, counted]).toEqual([1, 1])
+    // In the other dialect too (the chain is the same seed).
+    const B = setup(b, 'call-plus-batch')
+    const erigon = await B.service.internalTransfers(B.rt, 'alpha', tx.hash)
+    expect(erigon.transfers).toEqual(out.transfers)
   })
 
   it('reads the receipt, the block (header, then full objects) and the address kind, each costing what was billed', async () => {
@@ -242,6 +248,17 @@ describe('entity reads against the sandbox', () => {
     expect([read.out.cost.units, read.counted]).toEqual([3, 3])
     const kind = await A.service.addressKind(A.rt, 'alpha', proxy)
     expect(kind).toMatchObject({ kind: 'contract', codeSize: 1 })
+  })
+
+  it("reads the seed's EIP-1967 proxy: its implementation is the seed's ERC-20, costing what was billed", async () => {
+    const demo = a.info.demo_addresses.alpha!
+    const A = setup(a, 'call')
+    const read = await billed(a, () => A.service.proxySlots(A.rt, 'alpha', demo.proxy!.toLowerCase()))
+    expect(read.out).toMatchObject({ implementation: demo.token_erc20!.toLowerCase(), admin: null, beacon: null })
+    expect([read.out.cost.units, read.counted]).toEqual([3, 3])
+    const kind = await billed(a, () => A.service.addressKind(A.rt, 'alpha', demo.proxy!.toLowerCase()))
+    expect(kind.out).toMatchObject({ kind: 'contract' })
+    expect([kind.out.cost.units, kind.counted]).toEqual([1, 1])
   })
 
   it('reads view functions of a seeded token, by a well-known interface and by a pasted ABI, each one call as billed', async () => {

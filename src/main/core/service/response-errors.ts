@@ -158,11 +158,26 @@ export function errorForStatus(
 }
 
 /**
- * Deepest nesting of arrays and objects accepted in a service body. Real answers nest a
+ * Deepest nesting of arrays and objects accepted in a data API body. Real answers nest a
  * dozen levels; 200,000 levels parse, then break every later step (snapshot, bridge) that
  * walks the value. Matches the bridge's scrub depth.
  */
 export const MAX_JSON_DEPTH = 64
+
+/**
+ * Deepest nesting accepted in a JSON-RPC body: a callTracer answer nests two levels per call
+ * frame (the frame and its `calls`), and the EVM allows 1,024 frames, so a real trace of the
+ * deepest call fits with room for the envelope; a hostile 10,000-deep answer is refused here,
+ * naming the limit, before anything walks it. The trace reader bounds frames and depth again
+ * (entities/call-tree.ts) and hands on a flat list, so nothing after it nests deeply.
+ */
+export const MAX_RPC_JSON_DEPTH = 2 * 1025 + 16
+
+/** How a body is parsed: the redaction of excerpts, and the deepest nesting accepted (default MAX_JSON_DEPTH). */
+export interface BodyOptions {
+  redact: (s: string) => string
+  maxDepth?: number
+}
 
 /** Whether `text` nests arrays/objects deeper than `max` (brackets inside strings do not count). */
 export function nestsDeeperThan(text: string, max: number): boolean {
@@ -182,12 +197,17 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false
 }
 
-/** JSON.parse of a service body, refusing one nested deeper than MAX_JSON_DEPTH as malformed. */
-export function parseServiceJson(answer: HttpAnswer, what: string, redact: (s: string) => string): unknown {
-  if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
+/** JSON.parse of a service body (V8's is not recursive), refusing one nested deeper than `maxDepth` as malformed. */
+export function parseServiceJson(
+  answer: HttpAnswer,
+  what: string,
+  redact: (s: string) => string,
+  maxDepth = MAX_JSON_DEPTH,
+): unknown {
+  if (nestsDeeperThan(answer.text, maxDepth)) {
     throw new AppError(
       'protocol',
-      `The service answered ${what} with a malformed body (nested more than ${MAX_JSON_DEPTH} levels deep).`,
+      `The service answered ${what} with a malformed body (nested more than ${maxDepth.toLocaleString('en')} levels deep).`,
       {
         data: safeExcerpt(answer.text, redact, 80),
       },
@@ -201,11 +221,12 @@ export function parseBody<S extends z.ZodType>(
   answer: HttpAnswer,
   schema: S,
   what: string,
-  redact: (s: string) => string,
+  options: ((s: string) => string) | BodyOptions,
 ): z.output<S> {
+  const { redact, maxDepth } = typeof options === 'function' ? { redact: options, maxDepth: undefined } : options
   let json: unknown
   try {
-    json = parseServiceJson(answer, what, redact)
+    json = parseServiceJson(answer, what, redact, maxDepth)
   } catch (error) {
     if (error instanceof AppError) throw error
     const kind = /^\s*</.test(answer.text)

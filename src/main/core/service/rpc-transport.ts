@@ -10,7 +10,7 @@ import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
 import { logRangeRefusal, TooLargeError } from './log-range-refusal'
 import { isMethodRefusal } from './method-refusal'
-import { parseBody, parseServiceJson, safeExcerpt } from './response-errors'
+import { MAX_RPC_JSON_DEPTH, parseBody, parseServiceJson, safeExcerpt } from './response-errors'
 import {
   BatchRefusedError,
   isStateChanging,
@@ -100,7 +100,7 @@ export class RpcTransport {
     }
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })
     const answer = await this.#o.post(network, body, what, !isStateChanging(call.method), options, 1, classify)
-    const reply = parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+    const reply = parseBody(answer, rpcResponseSchema, what, { redact: this.#o.redact, maxDepth: MAX_RPC_JSON_DEPTH })
     if (reply.id !== id)
       throw new AppError(
         'protocol',
@@ -131,11 +131,11 @@ export class RpcTransport {
     const answer = await this.#o.post(network, JSON.stringify(body), what, idempotent, options, units, classify)
     let json: unknown
     try {
-      json = parseServiceJson(answer, what, this.#o.redact)
+      json = parseServiceJson(answer, what, this.#o.redact, MAX_RPC_JSON_DEPTH)
     } catch (error) {
       if (error instanceof AppError) throw error
       // parseBody words the protocol error (HTML, cut short, malformed).
-      parseBody(answer, rpcResponseSchema, what, this.#o.redact)
+      parseBody(answer, rpcResponseSchema, what, { redact: this.#o.redact, maxDepth: MAX_RPC_JSON_DEPTH })
     }
     if (!Array.isArray(json)) {
       // A whole-batch failure comes back as one error object (e.g. -32600 "batch too large"), or
