@@ -18,6 +18,7 @@ import type {
   EntityAsOf,
   EntityCost,
   InternalTransfersView,
+  AddressInternalView,
   ProxySlots,
   ReadContractView,
   ReceiptView,
@@ -132,6 +133,8 @@ export interface BridgeCallOutputs {
   /** What tracing these transactions costs now (0 for each already traced). */
   'entities.traceCost': EntityCost
   'entities.traceMany': TracesRun
+  /** The internal transfers to or from an address in the traces already kept: no request, no cost. */
+  'entities.internalOf': AddressInternalView
   'entities.functions': ContractFunction[]
   'entities.readContract': ReadContractView
 }

@@ -57,6 +57,14 @@ export const entityCalls = {
     .strict(),
   'entities.traceCost': z.object({ network: networkName, hashes: txHashes }).strict(),
   'entities.traceMany': z.object({ network: networkName, hashes: txHashes }).strict(),
+  /** The address's loaded transactions: the traces kept of them are read, nothing is sent. */
+  'entities.internalOf': z
+    .object({
+      network: networkName,
+      address,
+      hashes: z.array(txHash).min(1).max(10_000, 'at most 10,000 transactions are looked up at a time'),
+    })
+    .strict(),
   'entities.functions': z.object(abiSource).strict().refine(oneSource, oneSourceMessage),
   'entities.readContract': z
     .object({

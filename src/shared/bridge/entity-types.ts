@@ -92,6 +92,28 @@ export interface InternalTransfersView extends EntityAsOf {
   refused: string | null
 }
 
+/** One coin transfer inside a traced transaction, to or from the address asked about. */
+export interface AddressInternalTransfer extends InternalTransferRow {
+  /** The transaction it happened inside. */
+  hash: string
+  /** Always true: moved inside a contract call, not by a transaction of its own (mark it as such). */
+  internal: true
+}
+
+/**
+ * What the traces already kept say an address received and sent inside the given transactions,
+ * read with no request (costs nothing): for its flow graph and counterparties, marked internal.
+ */
+export interface AddressInternalView {
+  network: string
+  address: string
+  /** In the order of the hashes asked, then of the call tree; reverted calls left out. */
+  transfers: AddressInternalTransfer[]
+  /** Of the hashes asked: those traced (their transfers above, none for some), and those not traced yet. */
+  traced: string[]
+  untraced: string[]
+}
+
 /** Several transactions traced for an address's "Internal transfers" view (resumable: traced ones are cached). */
 export interface TracesRun {
   network: string

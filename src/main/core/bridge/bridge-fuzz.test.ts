@@ -123,6 +123,11 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
     network: 'one',
     hashes: ['0xabababababababababababababababababababababababababababababababab'],
   },
+  'entities.internalOf': {
+    network: 'one',
+    address: A,
+    hashes: ['0xabababababababababababababababababababababababababababababababab'],
+  },
   'entities.functions': { standard: 'ERC-20' },
   'entities.readContract': { network: 'one', address: A, standard: 'Ownable', fn: 'owner', args: [] },
 }

@@ -111,6 +111,7 @@ export function bridgeHandlers(
     'entities.block': (input) => entities.block(input),
     'entities.traceCost': (input) => entities.traceCost(input),
     'entities.traceMany': (input) => entities.traceMany(input),
+    'entities.internalOf': (input) => entities.internalOf(input),
     'entities.functions': (input) => entities.functions(input),
     'entities.readContract': (input) => entities.readContract(input),
   }

@@ -8,7 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { erc20Abi } from 'viem'
 import { EIP1967_SLOTS } from './address-kind'
 import { listFunctions, readContract } from './read-contract'
-import { estimateTraces, traceMany } from './trace-many'
+import { estimateTraces, internalOf, traceMany } from './trace-many'
 import { SnapshotStore } from '../data/snapshot-store'
 import type { RunningSandbox } from '../sandbox/sandbox-launcher'
 import { admin, tsxSandboxLauncher } from '../testing/sandbox-harness'
@@ -191,6 +191,31 @@ describe('entity reads against the sandbox', () => {
     expect(after.units - before.units).toBe(4)
     // Resumable: what was traced costs nothing again.
     expect(await estimateTraces(A.service, A.rt, 'alpha', hashes)).toMatchObject({ requests: 1, upTo: 1 })
+    // For the flows and counterparties: what the address received inside the traced ones, marked
+    // internal, read from the kept traces at no cost; the untraced one named.
+    const mark = (hash: string) => (t: { to: string }) => ({ ...t, hash, internal: true })
+    const expected = [
+      ...(await sharesOf(a, s1.hash)).filter((t) => t.to === TO).map(mark(s1.hash)),
+      ...(await sharesOf(a, s2.hash)).filter((t) => t.to === TO).map(mark(s2.hash)),
+    ]
+    const looked = await billed(a, async () => ({
+      ...(await internalOf(A.service, A.rt, { network: 'alpha', address: TO, hashes })),
+      cost: { units: 0 },
+    }))
+    expect(looked.counted).toBe(0)
+    expect(looked.out.transfers).toEqual(expected)
+    expect([looked.out.traced, looked.out.untraced]).toEqual([[s1.hash, seeded.hash, s2.hash], [unknown]])
+    const router = await internalOf(A.service, A.rt, { network: 'alpha', address: ROUTER, hashes })
+    expect(router.transfers.map((t) => t.hash)).toEqual([
+      s1.hash,
+      s1.hash,
+      s1.hash,
+      seeded.hash,
+      seeded.hash,
+      s2.hash,
+      s2.hash,
+      s2.hash,
+    ])
   })
 
   it("traces the seed's own router split, on a chain loaded from the shipped state, to exactly the shares it sent", async () => {

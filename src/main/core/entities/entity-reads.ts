@@ -3,7 +3,7 @@ import type { ProfileRuntime } from '../profiles/profile-runtime'
 import type { Clock } from '../util/clock'
 import type { EntityService } from './entity-service'
 import { listFunctions, readContract, type AbiSource } from './read-contract'
-import { estimateTraces, traceMany } from './trace-many'
+import { estimateTraces, internalOf, traceMany } from './trace-many'
 
 /** What the entity reads work on: the active profile (ready, its network checked) and the service. */
 export interface EntityParts {
@@ -55,6 +55,10 @@ export class EntityReads {
 
   async traceMany({ network, hashes }: BridgeCallParsed<'entities.traceMany'>): Out<'entities.traceMany'> {
     return traceMany(this.#s.entities, await this.#runtime(network), network, hashes)
+  }
+
+  async internalOf({ network, address, hashes }: BridgeCallParsed<'entities.internalOf'>): Out<'entities.internalOf'> {
+    return internalOf(this.#s.entities, await this.#runtime(network), { network, address, hashes })
   }
 
   functions(input: BridgeCallParsed<'entities.functions'>): BridgeCallOutputs['entities.functions'] {

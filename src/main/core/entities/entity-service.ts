@@ -155,6 +155,18 @@ export class EntityService {
     })
   }
 
+  /**
+   * A transaction's trace as kept (memory, or on disk when final), of any age, with no request:
+   * null where it was never traced or the provider refused. A mined transaction's trace does not change.
+   */
+  async keptTrace(rt: EntityRuntime, network: string, hash: string): Promise<InternalTransfersView | null> {
+    const key = this.#key(rt, network, `trace|${hash}`)
+    const kept = this.#cache.get(key)?.value ?? (await this.#saved(rt.profileId, key))
+    if (!kept) return null
+    const view = this.#view<InternalTransfersView>(kept, network, 'cache', { requests: 0, units: 0 })
+    return view.dialect === null ? null : view
+  }
+
   /** A block's header and transaction hashes; with `full`, its transaction objects too (a separate read). */
   async block(rt: EntityRuntime, network: string, number: number, full = false, refresh = false): Promise<BlockView> {
     const key = `block${full ? '-full' : ''}|${number}`

@@ -1,5 +1,6 @@
-import type { EntityCost, InternalTransfersView, TracesRun } from '@shared/bridge/entity-types'
+import type { AddressInternalView, EntityCost, InternalTransfersView, TracesRun } from '@shared/bridge/entity-types'
 import { estimateCost } from '@shared/domain/cost'
+import { sameAddress } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import type { EntityRuntime, EntityService } from './entity-service'
 
@@ -70,4 +71,30 @@ export async function traceMany(
     run.traced.push(view)
   }
   return run
+}
+
+/**
+ * The coin an address received and sent inside `hashes` (its loaded transactions), from the
+ * traces already kept: no request. For the flow graph and counterparties, marked internal; the
+ * untraced ones are named so the view can offer to trace them (cost first, `estimateTraces`).
+ */
+export async function internalOf(
+  service: EntityService,
+  rt: EntityRuntime,
+  input: { network: string; address: string; hashes: readonly string[] },
+): Promise<AddressInternalView> {
+  const { network, address } = input
+  const view: AddressInternalView = { network, address, transfers: [], traced: [], untraced: [] }
+  for (const hash of new Set(input.hashes)) {
+    const trace = await service.keptTrace(rt, network, hash)
+    if (!trace) {
+      view.untraced.push(hash)
+      continue
+    }
+    view.traced.push(hash)
+    for (const t of trace.transfers)
+      if (sameAddress(t.from, address) || sameAddress(t.to, address))
+        view.transfers.push({ ...t, hash, internal: true })
+  }
+  return view
 }
