@@ -21,7 +21,8 @@ export const LOG_PENDING_MAX = 2_000
  * The log file, appended asynchronously one batch at a time: a disk that stops answering
  * holds at most `maxPending` lines in memory and never the main process's thread; the lines it
  * could not keep are counted and said in the file once it answers again. A failed append is
- * given up (stderr has every line) — a full disk must not take the app down.
+ * given up (stderr has every line) — a full disk must not take the app down
+ * (docs/decisions/disk-errors.md).
  */
 export function logFile(file: string, options: { fs?: AppendFs; maxPending?: number } = {}): LogFile {
   const fs: AppendFs = options.fs ?? { appendFile, mkdir }
