@@ -88,6 +88,7 @@ describe('ApprovalsPanel', () => {
         source: 'cache',
         fetchedAt: new Date('2026-11-27T07:31:00').toISOString(),
         staleReason: 'offline-by-choice',
+        stateError: 'The current state could not be checked now (Work offline is on).',
       }))
       const w = mountWith(ApprovalsPanel, t, { props: { network: 'alpha', address: ME } })
       await flushPromises()
@@ -95,6 +96,8 @@ describe('ApprovalsPanel', () => {
       expect(w.get('[aria-label="Shown while working offline"]').text()).toBe(
         'Offline by choice · showing cached data from 07:31',
       )
+      // Said once: not again in the state's own words.
+      expect(w.text()).not.toContain('could not be checked now')
       w.unmount()
     })
   })
