@@ -1,4 +1,5 @@
 import type { Transaction } from '../domain/service-schemas'
+import type { Provenance } from './data-types'
 
 /** What an analyst keeps and finds without a request: notes, the cached search, presence per network. */
 
@@ -47,4 +48,9 @@ export interface NetworkPresence {
   requests: number
   fetchedAt: string | null
   error: { kind: string; message: string } | null
+  /**
+   * Why a card kept from the cache (`source: 'cache'`) is shown instead of a fresh answer: its
+   * network's check failed (main's `staleReasonFor` of the error), or null.
+   */
+  staleReason: Provenance['staleReason']
 }

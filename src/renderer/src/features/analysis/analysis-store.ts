@@ -22,21 +22,18 @@ import {
 const knowsSomething = (p: NetworkPresence): boolean =>
   p.source !== 'none' || p.tokens !== null || p.cachedTransactions > 0
 
-/** The check is as fresh as its oldest network answer; from the cache unless every one was asked now. */
+/**
+ * The check is as fresh as its oldest network answer; from the cache unless every one was asked
+ * now. A card main kept from its cache because its network's check failed carries why (main's
+ * `staleReasonFor`): the failure beside the data.
+ */
 function presenceProvenance(answers: NetworkPresence[]): Provenance | null {
   const times = answers.flatMap((p) => (p.fetchedAt ? [p.fetchedAt] : []))
   if (times.length === 0) return null
   const oldest = times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b))
   const live = answers.every((p) => p.source === 'network')
-  // A card kept from the cache because its network's check failed: the failure beside the data.
-  const failed = live ? [] : answers.flatMap((p) => (p.source === 'cache' && p.error ? [p.error.kind] : []))
-  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason: staleReasonOf(failed) }
-}
-
-function staleReasonOf(kinds: string[]): Provenance['staleReason'] {
-  if (kinds.includes('quota-exhausted')) return 'quota'
-  if (kinds.includes('rate-limited')) return 'rate-limited'
-  return kinds.some((k) => k === 'timeout' || k === 'offline' || k === 'server') ? 'offline' : null
+  const staleReason = live ? null : (answers.find((p) => p.source === 'cache' && p.staleReason)?.staleReason ?? null)
+  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason }
 }
 
 /**
