@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { transactionsResponseSchema } from '@shared/domain/service-schemas'
-import { readFixture } from '@shared/testing/blockscout-fixtures'
+import { fixtureTransactions } from './fixture-items'
 import { makePage } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { TransactionsPanel, useTransactionsStore } from '../transactions'
 import { filterPredicate, NO_FILTERS } from './address-filters'
 
 /** "How much" on the Blockscout-written page: the sums above the list, and a token filter's rows. */
-const txFixture = readFixture('transactions')
-const ADDRESS = txFixture.address.toLowerCase()
+const fixture = fixtureTransactions()
+const ADDRESS = fixture.address.toLowerCase()
 const ARIA = '0x55d536e4d6c1993d8ef2e2a4ef77f02088419420'
 
 const sumRows = (w: ReturnType<typeof mountWith>): string[][] =>
@@ -23,13 +22,8 @@ describe('sums per asset and a token filter on real-world items', () => {
     t = setupTestApp()
     vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(2000)
     vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(1200)
-    const parsed = transactionsResponseSchema.parse({
-      items: txFixture.items.map((i) => i.item),
-      next_page_params: null,
-    })
-    t.bridge.handle('data.transactions', () =>
-      makePage(0, 0, null, { address: ADDRESS, items: parsed.items, unreadable: parsed.unreadable }),
-    )
+    const page = makePage(0, 0, null, { address: ADDRESS, items: fixture.items })
+    t.bridge.handle('data.transactions', () => page)
     t.bridge.handle('work.cancel', () => ({ cancelled: 0 }))
   })
   afterEach(() => {
