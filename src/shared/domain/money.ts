@@ -216,3 +216,56 @@ export function movedOf(
 export function amountWithSymbol(value: bigint, decimals: number | null, symbol: string): string {
   return `${formatUnits(value, decimals ?? 0)} ${symbol}`
 }
+
+/**
+ * Today's rate per token (lowercase contract → USD per whole token): the balances answer's,
+ * else the newest one a loaded transfer's token object carries. Rates are the service's.
+ */
+export function tokenRates(
+  balances: readonly { token: { address: string; exchange_rate?: string | null } }[],
+  txs: readonly Transaction[],
+): Map<string, string> {
+  const rates = new Map<string, string>()
+  // Newest first (the list's order), so the first rate seen for a token is its newest.
+  for (const tx of txs)
+    for (const t of tx.token_transfers ?? []) {
+      const key = t.token.address.toLowerCase()
+      const rate = t.token.exchange_rate
+      if (!rates.has(key) && typeof rate === 'string' && parseDecimalNumber(rate)) rates.set(key, rate)
+    }
+  for (const b of balances) {
+    const rate = b.token.exchange_rate
+    if (typeof rate === 'string' && parseDecimalNumber(rate)) rates.set(b.token.address.toLowerCase(), rate)
+  }
+  return rates
+}
+
+/** The rates the views value amounts with: the coin's (with its time) and each token's. */
+export interface Rates {
+  coin: CoinRate | null
+  tokens: ReadonlyMap<string, string>
+}
+
+export const NO_RATES: Rates = { coin: null, tokens: new Map() }
+
+/** An asset's rate: `NATIVE` takes the coin's, a token its own; null when none is known. */
+export function rateOf(rates: Rates, asset: string): string | null {
+  return asset === NATIVE ? (rates.coin?.rate ?? null) : (rates.tokens.get(asset.toLowerCase()) ?? null)
+}
+
+/** "$1,234.56" for an amount of an asset, or null when no rate (or no decimals) is known. */
+export function usdOf(value: bigint, o: { asset: string; decimals: number | null; rates: Rates }): string | null {
+  const rate = rateOf(o.rates, o.asset)
+  if (rate === null || o.decimals === null) return null
+  const v = exactFiatValue(value.toString(), String(o.decimals), rate)
+  return v === null ? null : usdText(v)
+}
+
+/** The line that says which rates the USD beside amounts come from. */
+export function ratesNote(rates: Rates, coin: CoinInfo): string {
+  const c = rates.coin
+  const coinPart = c
+    ? `${coin.symbol} at $${formatFiat(rateCents(c.rate))} as of ${utcMinute(c.at)}`
+    : `${coin.symbol}: no rate known`
+  return `USD at the latest rates known: ${coinPart}; tokens at the service's rate where it gives one (— where none).`
+}
