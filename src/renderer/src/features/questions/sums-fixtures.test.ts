@@ -38,7 +38,7 @@ describe('sums per asset and a token filter on real-world items', () => {
     await flushPromises()
     // By hand: coin in 13 × 42 + 42.00042 = 588.00042, out 42 (the contract creation), 15
     // transactions; ARIA out 0.03156737370313035 cut to 6 digits on screen.
-    expect(w.get('[aria-label="Sums per asset"] h3').text()).toBe('Sums of the 20 loaded transactions')
+    expect(w.get('[aria-label="Sums per asset"] h2').text()).toBe('Sums of the 20 loaded transactions')
     expect(sumRows(w)).toEqual([
       ['coin', '588.00042', '42', '546.00042', '15'],
       [`ARIA ${'0x55d5…9420'}`, '0', '0.031567', '−0.031567', '1'],
@@ -55,7 +55,7 @@ describe('sums per asset and a token filter on real-world items', () => {
     txs.narrowing = filterPredicate(ADDRESS, { ...NO_FILTERS, token: ARIA })
     txs.narrowAsset = ARIA
     await flushPromises()
-    expect(w.get('[aria-label="Sums per asset"] h3').text()).toBe('Sums of the 1 matching transaction')
+    expect(w.get('[aria-label="Sums per asset"] h2').text()).toBe('Sums of the 1 matching transaction')
     expect(sumRows(w)).toEqual([
       ['coin', '42', '0', '42', '1'],
       [`ARIA ${'0x55d5…9420'}`, '0', '0.031567', '−0.031567', '1'],
