@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { expect, test } from './fixtures'
-import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, describeFindings } from './axe'
+import { blockingFindings } from './axe'
 import { shootBothThemes } from './ui-helpers'
 import type { Locator } from '@playwright/test'
 
@@ -24,14 +24,7 @@ function units(text: string, decimals: number): bigint {
 test('holdings count the coin; a token filter shows its amounts and sums', async ({ app: page }, testInfo) => {
   test.setTimeout(300_000)
   const main = page.getByRole('main')
-  const axe = async (screen: string): Promise<void> => {
-    const { findings } = await auditBothThemes(page, screen)
-    const blocking = findings.filter((f) => BLOCKING_IMPACTS.includes(f.impact) || BLOCKING_RULES.includes(f.rule))
-    console.log(
-      `axe-core on ${screen}: ${findings.map((f) => `${f.theme} ${f.rule} (${f.impact})`).join('; ') || 'none'}`,
-    )
-    expect(describeFindings(blocking)).toBe('')
-  }
+  const axe = async (screen: string): Promise<void> => expect(await blockingFindings(page, screen)).toBe('')
   const total = main.getByRole('status', { name: 'Holdings total' })
   const holdings = main.getByRole('table', { name: 'Token balances' })
   const cell = (row: Locator, n: number): Locator => row.getByRole('cell').nth(n)
