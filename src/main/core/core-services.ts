@@ -199,7 +199,12 @@ export class CoreServices {
       },
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
-        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks, info.billing)
+        this.settings.setSandboxRuntime(
+          { baseUrl: info.base_url, rpcUrl: info.rpc_url },
+          info.networks,
+          info.billing,
+          info.coins,
+        )
         this.#profilesChanged()
       },
       onGone: () => {

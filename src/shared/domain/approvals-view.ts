@@ -22,7 +22,8 @@ export interface ApprovalGrant {
 /** One approval on the address page. Amounts are exact decimal strings (bigint across the bridge). */
 export interface ApprovalRow {
   kind: ApprovalKind
-  token: ApprovalParty & { symbol: string | null; decimals: number | null; type: string | null }
+  /** `rate`: the token's exchange rate (USD per whole token) where the service gives one; absent in older saved views. */
+  token: ApprovalParty & { symbol: string | null; decimals: number | null; type: string | null; rate?: string | null }
   spender: ApprovalParty
   /** ERC-721 single approval: the token id. */
   tokenId: string | null

@@ -323,7 +323,13 @@ export class ApprovalsService {
     const tokenId = s.kind === 'nft' ? c.tokenId : null
     return {
       kind: s.kind,
-      token: { ...book.party(c.token), symbol: token?.symbol ?? null, decimals, type: token?.type ?? null },
+      token: {
+        ...book.party(c.token),
+        symbol: token?.symbol ?? null,
+        decimals,
+        type: token?.type ?? null,
+        rate: token?.exchange_rate ?? null,
+      },
       spender: book.party(c.spender),
       tokenId: tokenId === null ? null : tokenId.toString(),
       status: s.status,

@@ -3,12 +3,14 @@ import { computed, ref } from 'vue'
 import type { NetworkPresence, Provenance } from '@shared/bridge/contract'
 import { bridge } from '../../platform/bridge'
 import { fetched } from '../../platform/fetched'
+import { useChainStore } from '../../platform/chain-store'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
 import { displayName } from '@shared/domain/display-name'
 import { NATIVE } from '@shared/domain/movements'
+import { newestCoinRate, tokenRates, type Rates } from '@shared/domain/money'
 import { assetsFromBalances, balanceHistory, type AssetNow } from './balance-history'
 import {
   counterparties,
@@ -47,6 +49,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const balances = useBalancesStore()
   const watchlists = useWatchlistsStore()
   const labels = useLabelsStore()
+  const chain = useChainStore()
   void labels.load()
 
   // The both-networks check, keyed by the lowercase address, through the fetched-data layer.
@@ -108,11 +111,18 @@ export const useAnalysisStore = defineStore('analysis', () => {
       t && presenceFor.value === t.address.toLowerCase()
         ? presence.value?.find((p) => p.network === t.network)?.nativeWei
         : null
-    if (typeof native === 'string' && /^\d+$/.test(native))
-      out.unshift({ key: NATIVE, symbol: 'coin', decimals: 18, value: BigInt(native) })
+    if (typeof native === 'string' && /^\d+$/.test(native) && t)
+      out.unshift({ key: NATIVE, symbol: chain.coinOf(t.network).symbol, decimals: 18, value: BigInt(native) })
     return out
   })
   const nativeKnown = computed(() => assetsNow.value.some((a) => a.key === NATIVE))
+  /** The rates USD beside amounts uses: the newest transaction's coin rate, the tokens' (money.ts). */
+  const rates = computed((): Rates => {
+    const t = txs.target
+    const view = balances.view
+    const items = view && t && view.network === t.network ? view.items : []
+    return { coin: newestCoinRate(txs.items), tokens: tokenRates(items, txs.items) }
+  })
   const history = computed(() =>
     txs.target ? balanceHistory(txs.items, txs.target.address, assetsNow.value, Date.now()) : null,
   )
@@ -131,6 +141,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
   return {
     presence,
     presenceFor,
+    rates,
     presenceLoading,
     presenceError: check.error,
     presenceState: check.summary,
