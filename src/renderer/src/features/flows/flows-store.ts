@@ -7,6 +7,7 @@ import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
+import { useLabelsStore } from '../labels'
 import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
@@ -56,7 +57,9 @@ export const useFlowsStore = defineStore('flows', () => {
     return r && t && t.network === r.network && t.address.toLowerCase() === r.address ? txs.items : []
   })
 
-  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network))
+  const labels = useLabelsStore()
+  void labels.load()
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network, labels.byId.values()))
 
   const dayMs = (text: string, end: boolean): number | null => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null
