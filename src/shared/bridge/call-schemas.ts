@@ -192,6 +192,8 @@ export const bridgeCalls = {
       text: z.string().max(5_000_000),
       network: networkName,
       replace: z.array(z.string().max(120)).max(10_000).default([]),
+      /** The user chose to apply the good rows of a file with bad ones. */
+      skipBad: z.boolean().default(false),
     })
     .strict(),
   'labels.export': empty,

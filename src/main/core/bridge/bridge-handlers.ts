@@ -74,7 +74,7 @@ export function bridgeHandlers(
     'notes.set': (note) => s.notes.set(note),
     'labels.list': () => s.labels.list(),
     'labels.preview': ({ text, network }) => s.labels.preview(text, network),
-    'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
+    'labels.import': ({ text, network, replace, skipBad }) => s.labels.import(text, network, replace, { skipBad }),
     'labels.export': () => s.labels.export(),
     'cases.list': () => s.cases.list(),
     'cases.create': ({ name, first }) => s.cases.create(name, first),
