@@ -11,7 +11,7 @@ import { useLabelsStore } from '../labels'
 import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
-import { findPath } from './flow-path'
+import { answerPath, isStale, type PathAnswer, type PathQuery } from './flow-path'
 
 export interface ExpandProgress {
   running: boolean
@@ -228,11 +228,19 @@ export const useFlowsStore = defineStore('flows', () => {
   const pathHops = ref(4)
   /** Off: only chains along which value moved from A towards B. */
   const pathUndirected = ref(false)
-  const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
+  const pathAnswer = shallowRef<PathAnswer | null>(null)
+  const pathQuery = (): PathQuery => ({
+    from: pathFrom.value.trim(),
+    to: pathTo.value.trim(),
+    maxHops: pathHops.value,
+    undirected: pathUndirected.value,
+  })
+  /** undefined: not asked; null: no path; else the path (of the last answer, stale or not). */
+  const path = computed(() => (pathAnswer.value ? pathAnswer.value.path : undefined))
+  /** The inputs or the graph changed since the answer: it is marked, not shown as current. */
+  const pathStale = computed(() => !!pathAnswer.value && isStale(pathAnswer.value, pathQuery(), graph.value.edges))
   function searchPath(): void {
-    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value, {
-      undirected: pathUndirected.value,
-    })
+    pathAnswer.value = answerPath(graph.value.edges, pathQuery())
   }
 
   return {
@@ -262,6 +270,8 @@ export const useFlowsStore = defineStore('flows', () => {
     pathHops,
     pathUndirected,
     path,
+    pathAnswer,
+    pathStale,
     searchPath,
   }
 })
