@@ -24,7 +24,12 @@ export interface SearchHit {
   detail: string
   /** A transaction hit carries the cached item, so it opens with the sandbox or service down. */
   tx?: Transaction
+  /** What matched the query, shown beside the hit (set on answers, not on indexed items). */
+  matched?: SearchMatch[]
 }
+
+/** What part of an item matched a search. */
+export type SearchMatch = 'label' | 'address' | 'tx hash' | 'note' | 'token' | 'name, method or token'
 
 export interface SearchAnswer {
   hits: SearchHit[]

@@ -8,7 +8,6 @@ import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
-import { displayName } from '@shared/domain/display-name'
 import { NATIVE } from '@shared/domain/movements'
 import { newestCoinRate, tokenRates, type Rates } from '@shared/domain/money'
 import { assetsFromBalances, balanceHistory, type AssetNow } from './balance-history'
@@ -73,14 +72,10 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const onlyAsset = ref<string | null>(null)
   const chartMetric = ref<'count' | 'native'>('count')
 
-  /** Watchlist labels of the open network, by lowercase address. */
-  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network))
-  /**
-   * Watchlist label first, then the user's own address label (imported from other tools, so
-   * shown through displayName like a service name), then what the service names it.
-   */
-  const labelOf = (c: Counterparty): string | null =>
-    watchLabels.value.get(c.address) ?? displayName(labels.get(txs.target?.network, c.address)?.label) ?? c.label
+  /** The user's names on the open network (watchlist label, then address label), by lowercase address. */
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network, labels.byId.values()))
+  /** The user's name first (watch-labels.ts), then what the service names it. */
+  const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
 
   // The page's token, counterparty and date filters narrow the table; the history walks all.
   const summary = computed(() =>

@@ -120,6 +120,22 @@ describe('flows store', () => {
     expect(flows.path!.map((e) => e.to)).toEqual([B, C])
   })
 
+  it('marks an answer stale when the graph grows or an input changes, and current again when asked again', async () => {
+    const flows = await opened()
+    flows.pathFrom = ME
+    flows.pathTo = C
+    flows.searchPath()
+    expect(flows.pathStale).toBe(false)
+    await flows.expand([B])
+    expect(flows.pathStale).toBe(true)
+    flows.searchPath()
+    expect(flows.pathStale).toBe(false)
+    flows.pathHops = 1
+    expect(flows.pathStale).toBe(true)
+    flows.pathHops = 4
+    expect(flows.pathStale).toBe(false)
+  })
+
   it('reports a bad minimum amount instead of drawing nothing silently', async () => {
     const flows = await opened()
     flows.minAmount = 'ten'

@@ -9,10 +9,11 @@ import { readCachedPage } from '../../platform/cached-page'
 import { fetched } from '../../platform/fetched'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
+import { useLabelsStore } from '../labels'
 import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
-import { findPath } from './flow-path'
+import { answerPath, isStale, type PathAnswer, type PathQuery } from './flow-path'
 
 export interface ExpandProgress {
   running: boolean
@@ -85,7 +86,9 @@ export const useFlowsStore = defineStore('flows', () => {
     return r && t && t.network === r.network && t.address.toLowerCase() === r.address ? txs.items : []
   })
 
-  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network))
+  const labels = useLabelsStore()
+  void labels.load()
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network, labels.byId.values()))
 
   const dayMs = (text: string, end: boolean): number | null => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null
@@ -265,11 +268,19 @@ export const useFlowsStore = defineStore('flows', () => {
   const pathHops = ref(4)
   /** Off: only chains along which value moved from A towards B. */
   const pathUndirected = ref(false)
-  const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
+  const pathAnswer = shallowRef<PathAnswer | null>(null)
+  const pathQuery = (): PathQuery => ({
+    from: pathFrom.value.trim(),
+    to: pathTo.value.trim(),
+    maxHops: pathHops.value,
+    undirected: pathUndirected.value,
+  })
+  /** undefined: not asked; null: no path; else the path (of the last answer, stale or not). */
+  const path = computed(() => (pathAnswer.value ? pathAnswer.value.path : undefined))
+  /** The inputs or the graph changed since the answer: it is marked, not shown as current. */
+  const pathStale = computed(() => !!pathAnswer.value && isStale(pathAnswer.value, pathQuery(), graph.value.edges))
   function searchPath(): void {
-    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value, {
-      undirected: pathUndirected.value,
-    })
+    pathAnswer.value = answerPath(graph.value.edges, pathQuery())
   }
 
   return {
@@ -301,6 +312,8 @@ export const useFlowsStore = defineStore('flows', () => {
     pathHops,
     pathUndirected,
     path,
+    pathAnswer,
+    pathStale,
     searchPath,
   }
 })

@@ -100,6 +100,16 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
+  /** Adds a pasted list in one write, all or nothing. */
+  async function addEntries(
+    listId: string,
+    entries: BridgeCallInput<'watchlists.addEntries'>['entries'],
+  ): Promise<BridgeResult<Watchlist>> {
+    const result = await bridge.invoke('watchlists.addEntries', { listId, entries })
+    if (result.ok) replace(result.value)
+    return result
+  }
+
   async function updateEntry(input: BridgeCallInput<'watchlists.updateEntry'>): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.updateEntry', input)
     if (result.ok) replace(result.value)
@@ -208,6 +218,7 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     rename,
     remove,
     addEntry,
+    addEntries,
     updateEntry,
     removeEntry,
     moveEntry,
