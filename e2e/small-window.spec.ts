@@ -14,10 +14,9 @@ const H = 700
 const GRAPH_IN_VIEW = 180
 
 async function noSidewaysScroll(page: Page, where: string): Promise<void> {
-  const { sw, cw } = await page.evaluate(() => ({
-    sw: document.documentElement.scrollWidth,
-    cw: document.documentElement.clientWidth,
-  }))
+  const { sw, cw } = await page.evaluate<{ sw: number; cw: number }>(
+    '({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth })',
+  )
   expect(sw, `${where}: the page scrolls sideways (${sw} > ${cw})`).toBeLessThanOrEqual(cw)
 }
 
