@@ -30,6 +30,11 @@ export function createAppRouter(): Router {
         props: true,
         meta: { open: true },
       },
+      {
+        path: '/block/:network/:number',
+        name: 'block',
+        component: () => import('./pages/BlockView.vue'),
+      },
       { path: '/rpc', name: 'rpc', component: () => import('./pages/RpcView.vue') },
       {
         path: '/watchlists',
