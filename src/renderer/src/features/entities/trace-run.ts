@@ -23,7 +23,6 @@ export interface TraceRun {
   /** The provider refuses traces (its words) or the run stopped early (why, and that running again resumes). */
   refused: Ref<string | null>
   stopped: Ref<string | null>
-  units: Ref<number>
   /** Every internal transfer that touches the address, newest transaction first. */
   transfers: ComputedRef<TracedTransfer[]>
   /** Coin in to and out of the address through internal calls (wei). */
@@ -49,7 +48,6 @@ export function traceRun(): TraceRun {
   const failed = shallowRef<{ hash: string; message: string }[]>([])
   const refused = ref<string | null>(null)
   const stopped = ref<string | null>(null)
-  const units = ref(0)
   const address = ref('')
   const call = action()
   let stopAsked = false
@@ -78,7 +76,6 @@ export function traceRun(): TraceRun {
     failed.value = []
     refused.value = null
     stopped.value = null
-    units.value = 0
     call.clear()
   }
 
@@ -104,7 +101,6 @@ export function traceRun(): TraceRun {
         }
         traced.value = [...traced.value, ...answer.traced]
         failed.value = [...failed.value, ...answer.failed]
-        units.value += answer.cost.units
         done.value += answer.traced.length + answer.failed.length
         if (answer.refused !== null) return void (refused.value = answer.refused)
         if (answer.stopped !== null) return void (stopped.value = answer.stopped)
@@ -122,7 +118,6 @@ export function traceRun(): TraceRun {
     failed,
     refused,
     stopped,
-    units,
     transfers,
     totals,
     call,
