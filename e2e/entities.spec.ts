@@ -184,3 +184,48 @@ async function readFunction(page: Page, signature: string): Promise<void> {
     timeout: 20_000,
   })
 }
+
+/**
+ * A provider that refuses both trace methods (the sandbox's `--traces none`): the refusal is
+ * said in words, never a crash, and learnt for the profile, so the next transaction says it at
+ * once and for nothing.
+ */
+test('entities: a provider that refuses traces is said in words and remembered', async ({ app }, testInfo) => {
+  test.setTimeout(240_000)
+  const page = app
+  const key = `e2e_${randomBytes(10).toString('hex')}`
+  const service: ServiceSandbox = await startServiceSandbox(['--api-key', key, '--admin', '--traces', 'none'])
+  try {
+    await connectService(page, service.info, key)
+    const alpha = service.info.demo_addresses.alpha!
+    const main = page.getByRole('main')
+    const to = getAddress(`0x${randomBytes(20).toString('hex')}`)
+    const first = await sandboxTransfer(service.info, { network: 'alpha', to, kind: 'router-split' })
+    const second = await sandboxTransfer(service.info, { network: 'alpha', to, kind: 'router-split' })
+    await openAddress(page, alpha.contract!)
+    await main.getByRole('tab', { name: 'Transactions' }).click()
+    const txTable = main.getByRole('table', { name: 'Transactions' })
+    const dialog = page.getByRole('dialog', { name: 'Transaction details' })
+    const internal = dialog.getByRole('region', { name: 'Internal transfers' })
+
+    await expect(txTable.getByTitle(first.hash)).toBeVisible({ timeout: 30_000 })
+    await txTable.getByTitle(first.hash).click()
+    await expect(internal.getByLabel(/^Trace internal transfers costs 2 units/)).toBeVisible()
+    await internal.getByRole('button', { name: 'Trace internal transfers' }).click()
+    await expect(internal.getByTestId('trace-refused')).toHaveText(
+      /^This provider does not give internal transfers: \S.+/,
+      { timeout: 20_000 },
+    )
+    await dialog.getByRole('button', { name: 'Close details' }).click()
+
+    // Learnt: the next transaction says it at once, without a button or a request.
+    await txTable.getByTitle(second.hash).click()
+    await expect(internal.getByTestId('trace-refused')).toBeVisible({ timeout: 20_000 })
+    await expect(internal.getByRole('button', { name: 'Trace internal transfers' })).toHaveCount(0)
+    await expect(internal.getByRole('button', { name: 'Ask the provider again' })).toBeVisible()
+    await internal.scrollIntoViewIfNeeded()
+    await shootBothThemes(page, testInfo, 'en5-trace-refused', { fullPage: false })
+  } finally {
+    await service.stop()
+  }
+})
