@@ -111,3 +111,23 @@ describe('costedRead: the cost first, the read on the user’s word unless free'
     expect(t.bridge.callsOf('entities.receipt')).toHaveLength(1)
   })
 })
+
+describe('costedRead: a failure of the cost itself', () => {
+  it('is shown where the answer would be, and the way forward asks the cost again', async () => {
+    const t = setupTestApp()
+    t.bridge.handle('entities.cost', () => {
+      throw new FakeBridgeFailure({ kind: 'auth', message: 'This profile has no API key yet.' })
+    })
+    const r = costedRead<ReceiptView>('receipt', (k) =>
+      bridge.invoke('entities.receipt', { network: k.network, hash: k.id, refresh: false }),
+    )
+    await r.open({ network: 'alpha', id: HASH })
+    expect(r.state.value.error?.message).toBe('This profile has no API key yet.')
+    expect(r.waiting.value).toBe(false)
+    t.bridge.handle('entities.cost', () => cost(0))
+    t.bridge.handle('entities.receipt', () => receipt('cache'))
+    await r.retry()
+    expect(r.state.value.error).toBeNull()
+    expect(r.view.data.value?.hash).toBe(HASH)
+  })
+})

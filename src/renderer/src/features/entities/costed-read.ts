@@ -3,7 +3,7 @@ import type { Provenance } from '@shared/bridge/contract'
 import type { EntityAsOf, EntityCost, EntityRead } from '@shared/bridge/entity-types'
 import type { BridgeResult } from '@shared/bridge/errors'
 import { bridge } from '../../platform/bridge'
-import { fetched, type Fetched } from '../../platform/fetched'
+import { fetched, type Fetched, type FetchedSummary } from '../../platform/fetched'
 
 /** What one entity read is of: the network and the address, transaction hash or block number. */
 export interface EntityKey {
@@ -23,6 +23,10 @@ export interface CostedRead<T> {
   cost: Fetched<EntityKey, EntityCost>
   /** The answer, through the fetched-data layer (its "as of", a failure beside it). */
   view: Fetched<EntityKey, T>
+  /** What FetchedState shows: the answer's "as of" and its failure, or the cost's failure before any answer. */
+  state: ComputedRef<FetchedSummary>
+  /** The way forward from `state`'s failure: ask the cost again, or read again. */
+  retry(): Promise<void>
   /** The read costs nothing now (cached, or the service's word is loaded). */
   free: ComputedRef<boolean>
   /** The cost is known and the user has not chosen to read yet. */
@@ -65,6 +69,20 @@ export function costedRead<T extends EntityAsOf>(
     if (free.value) await view.load(key, { again: false })
   }
 
+  const state = computed((): FetchedSummary => {
+    const shown = view.summary.value
+    const e = cost.error.value
+    if (shown.error || !e) return shown
+    return { ...shown, error: e, errorAt: cost.errorAt.value, failingSince: cost.failingSince.value }
+  })
+
+  async function retry(): Promise<void> {
+    const key = cost.key.value
+    if (key === null) return
+    if (cost.error.value) await open(key)
+    else await view.load(key, { refresh: view.data.value !== null })
+  }
+
   async function run(): Promise<void> {
     const key = cost.key.value
     if (key !== null) await view.load(key)
@@ -73,6 +91,8 @@ export function costedRead<T extends EntityAsOf>(
   return {
     cost,
     view,
+    state,
+    retry,
     free,
     waiting,
     open,

@@ -35,10 +35,11 @@ export const useEntitiesStore = defineStore('entities', () => {
     /** The open address's kind, its cost, and what the fetched-data layer says of it. */
     kindView: kind.view.data,
     kindStatus: kind.view.status,
-    kindState: kind.view.summary,
+    kindState: kind.state,
     kindCost: kind.cost.data,
     kindWaiting: kind.waiting,
     runKind: kind.run,
+    retryKind: kind.retry,
     refreshKind: kind.view.refresh,
     abis,
     contract,
