@@ -134,7 +134,7 @@ test('entities: a contract read, a transaction’s logs and internal transfers, 
     await test.step('the block page, reached from the transaction’s block link', async () => {
       const dialog = page.getByRole('dialog', { name: 'Transaction details' })
       await dialog
-        .getByRole('link', { name: `Block ${split.block}` })
+        .getByRole('link', { name: String(split.block), exact: true })
         .first()
         .click()
       await expect(page.getByRole('heading', { level: 1, name: `Block ${split.block}` })).toBeVisible({

@@ -24,16 +24,21 @@ export function createAppRouter(): Router {
         component: () => import('./pages/AddressView.vue'),
       },
       {
-        path: '/cases/:id',
-        name: 'case',
-        component: () => import('./pages/CaseView.vue'),
-        props: true,
-        meta: { open: true },
+        path: '/tx/:network/:hash',
+        name: 'tx',
+        component: () => import('./pages/TxView.vue'),
       },
       {
         path: '/block/:network/:number',
         name: 'block',
         component: () => import('./pages/BlockView.vue'),
+      },
+      {
+        path: '/cases/:id',
+        name: 'case',
+        component: () => import('./pages/CaseView.vue'),
+        props: true,
+        meta: { open: true },
       },
       { path: '/rpc', name: 'rpc', component: () => import('./pages/RpcView.vue') },
       {

@@ -56,7 +56,7 @@ describe('the block page', () => {
     expect(w.get('h1').text()).toBe('Block 570')
     expect(w.get('dl[aria-label="Block header"]').text()).toContain('77,037 of 30,000,000')
     expect(w.get('dl[aria-label="Block header"]').text()).toContain('13.606 gwei')
-    expect(w.find('a[aria-label="Block 569"]').exists()).toBe(true)
+    expect(w.find('a[title="Block 569"]').exists()).toBe(true)
     expect(w.get('ol[aria-label="Transactions in this block"]').text()).toContain(TX)
     const load = w.findAll('button').find((b) => b.text().startsWith('Load the transactions'))!
     expect(w.find(`[aria-label^="${load.text()} costs 1 request"]`).exists()).toBe(true)

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+import { checksumAddress } from '@shared/domain/address'
 import { flushPromises } from '@vue/test-utils'
 import type { AddressKindView, EntityCost, InternalTransfersView } from '@shared/bridge/entity-types'
 import { useLimiterStore } from '../../platform/limiter-store'
@@ -9,7 +10,6 @@ import TxInternal from './TxInternal.vue'
 
 const ROUTER = `0x${'bb'.repeat(20)}`
 const HASH = `0x${'ab'.repeat(32)}`
-const stub = { template: '<div />' }
 const cost = (units: number, upTo = units): EntityCost => ({
   requests: units,
   billing: 'request',
@@ -26,7 +26,7 @@ const asOf = { network: 'alpha', fetchedAt: '2026-11-27T10:00:00.000Z', final: t
 describe('the address kind mark', () => {
   let t: TestApp
   beforeEach(() => {
-    t = setupTestApp([{ path: '/block/:network/:number', name: 'block', component: stub }])
+    t = setupTestApp()
     useLimiterStore().state = makeLimiter()
   })
 
@@ -82,7 +82,8 @@ describe('the address kind mark', () => {
     expect(w.text()).toContain('Router')
     expect(w.text()).not.toContain('\u202E')
     expect(w.text()).toContain('verified')
-    expect(w.find('a[href$="/address/alpha/0xcccccccccccccccccccccccccccccccccccccccc"]').exists()).toBe(true)
+    expect(w.find(`a[href$="/address/alpha/${checksumAddress(`0x${'cc'.repeat(20)}`)}"]`).exists()).toBe(true)
+    expect(w.find(`a[href$="/tx/alpha/${HASH}"]`).exists()).toBe(true)
     expect(w.text()).toContain(HASH)
     expect(w.get('[role="status"][aria-label="Address kind freshness"]').text()).toMatch(/^From cache, as of /)
     w.unmount()
@@ -92,7 +93,7 @@ describe('the address kind mark', () => {
 describe('internal transfers of a transaction', () => {
   let t: TestApp
   beforeEach(() => {
-    t = setupTestApp([{ path: '/block/:network/:number', name: 'block', component: stub }])
+    t = setupTestApp()
     useLimiterStore().state = makeLimiter()
   })
 
