@@ -222,7 +222,7 @@ test('entities: a provider that refuses traces is said in words and remembered',
     await txTable.getByTitle(second.hash).click()
     await expect(internal.getByTestId('trace-refused')).toBeVisible({ timeout: 20_000 })
     await expect(internal.getByRole('button', { name: 'Trace internal transfers' })).toHaveCount(0)
-    await expect(internal.getByRole('button', { name: 'Ask the provider again' })).toBeVisible()
+    await expect(internal.getByRole('button', { name: 'Refresh internal transfers' })).toBeVisible()
     await internal.scrollIntoViewIfNeeded()
     await shootBothThemes(page, testInfo, 'en5-trace-refused', { fullPage: false })
   } finally {
