@@ -92,4 +92,21 @@ describe('Read contract', () => {
     expect(useEntitiesStore().abis.map((a) => [a.label, a.byTopic.size])).toEqual([['pasted ABI', 1]])
     w.unmount()
   })
+
+  it('shows function names and signatures without their format characters', async () => {
+    const hostile = 'function bal\u202Eance\u200BOf(address owner) view returns (uint256)'
+    t.bridge.handle('entities.functions', () => [
+      { signature: hostile, name: 'bal\u202Eance\u200BOf', inputs: [{ name: 'ow\u2066ner', type: 'address' }] },
+    ])
+    const w = mountWith(ReadContractPanel, t, { props: { network: 'alpha', address: TOKEN } })
+    await flushPromises()
+    await w.get('button').trigger('click')
+    await flushPromises()
+    const option = w.findAll('option').find((o) => o.text().includes('balanceOf'))!
+    expect(option.text()).toBe('function balanceOf(address owner) view returns (uint256)')
+    expect(option.element.value).toBe(hostile)
+    expect(w.text()).toContain('owner (address)')
+    expect(w.text()).not.toMatch(/[\u202E\u200B\u2066]/)
+    w.unmount()
+  })
 })
