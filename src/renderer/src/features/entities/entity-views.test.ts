@@ -88,6 +88,34 @@ describe('the address kind mark', () => {
     expect(w.get('[role="status"][aria-label="Address kind freshness"]').text()).toMatch(/^From cache, as of /)
     w.unmount()
   })
+  it('asks the cost again when more transactions are loaded, and shows the service’s word once it is free', async () => {
+    let units = 1
+    t.bridge.handle('entities.cost', () => cost(units))
+    t.bridge.handle('entities.address', () => ({
+      ...asOf,
+      source: 'network',
+      cost: { requests: 0, units: 0 },
+      address: ROUTER,
+      kind: 'account',
+      from: 'service',
+      codeSize: null,
+      name: null,
+      verified: null,
+      creator: null,
+      creationTx: null,
+      proxy: null,
+    }))
+    const w = mountWith(AddressKindMark, t, { props: { network: 'alpha', address: ROUTER, recheck: 0 } })
+    await flushPromises()
+    expect(w.text()).toContain('Contract or account?')
+    units = 0
+    await w.setProps({ recheck: 1 })
+    await flushPromises()
+    expect(t.bridge.callsOf('entities.cost')).toHaveLength(2)
+    expect(w.get('[data-testid="address-kind"]').text()).toBe('Account')
+    expect(w.text()).toContain("the service's word")
+    w.unmount()
+  })
 })
 
 describe('internal transfers of a transaction', () => {
