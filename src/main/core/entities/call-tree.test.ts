@@ -94,6 +94,12 @@ describe('call tree', () => {
     ])
   })
 
+  it("says so when the node answers a hash it does not know with an empty step log (anvil's answer)", () => {
+    expect(() => fromCallTracer({ failed: false, gas: 0, returnValue: '0x', structLogs: [] })).toThrow(
+      'The trace answered is not readable: it is a step log, not a call tree: the node does not seem to know this transaction.',
+    )
+  })
+
   it('refuses a trace nested 10,000 deep without overflowing the stack', () => {
     let frame: Record<string, unknown> = { type: 'CALL', from: X, to: Y, value: '0x1' }
     for (let i = 0; i < 10_000; i++) frame = { type: 'CALL', from: X, to: Y, value: '0x1', calls: [frame] }

@@ -81,6 +81,9 @@ function checkBounds(depth: number, count: number): void {
 /** The `callTracer`'s nested frame as the flat model. */
 export function fromCallTracer(root: unknown): TraceFrame[] {
   if (!isRecord(root)) throw bad('the callTracer answer is not a call frame')
+  // anvil answers a hash it does not know with the struct logger's empty step log, not an error.
+  if (root.type === undefined && Array.isArray(root.structLogs))
+    throw bad('it is a step log, not a call tree: the node does not seem to know this transaction')
   const frames: TraceFrame[] = []
   // Children are pushed in reverse so they pop in call order (pre-order, like trace_transaction).
   const stack: { raw: unknown; parent: number | null; depth: number }[] = [{ raw: root, parent: null, depth: 0 }]
