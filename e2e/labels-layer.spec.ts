@@ -95,7 +95,7 @@ test('a label names its address everywhere; lists are pasted and imported in bul
       await page.getByRole('link', { name: 'Settings' }).click()
       const panel = main.getByRole('region', { name: 'Address labels' })
       await expect(panel).toContainText('2 labels kept')
-      const csv = `address,label\n${whale},Busy whale\n0x12345,Broken\n${holder},Holder\n`
+      const csv = `address,label\n${whale},Busy whale\n0x12345,Broken\n${counterparty},Desk counterparty\n`
       await panel
         .getByLabel('Import labels file')
         .setInputFiles({ name: 'tags.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
@@ -110,6 +110,15 @@ test('a label names its address everywhere; lists are pasted and imported in bul
       await panel.getByRole('button', { name: 'Apply the good rows, skip 1 bad' }).click()
       await expect(page.getByText('Labels imported: 2 added, 0 replaced, 0 kept as they were.')).toBeVisible()
       await expect(panel).toContainText('4 labels kept')
+    })
+
+    await test.step("the whale's flow graph names a counterparty by its imported label", async () => {
+      await openAddress(page, whale!)
+      await main.getByRole('tab', { name: 'Flow graph' }).click()
+      const nodes = main.getByRole('list', { name: /^Addresses in the graph/ })
+      await expect(nodes.getByRole('button', { name: 'Desk counterparty', exact: true })).toBeVisible({
+        timeout: 30_000,
+      })
     })
   })
   expect(axe.join(''), axe.join('\n')).toBe('')

@@ -105,6 +105,12 @@ test('at 1024×700 every address tab shows its first row of data without scrolli
       await noSidewaysScroll(page, 'Approvals')
     })
 
+    await test.step('Internal transfers (before a trace, its first row is the costed Trace control)', async () => {
+      await tab('Internal transfers')
+      await inView(main.getByRole('button', { name: /^Trace \d+ loaded transactions?/ }), 'Internal transfers')
+      await noSidewaysScroll(page, 'Internal transfers')
+    })
+
     await test.step('Watchlists', async () => {
       await addToNewWatchlist(page, { list: 'Small window', label: 'Busy whale' })
       await page.getByRole('link', { name: 'Watchlists' }).click()
