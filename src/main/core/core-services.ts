@@ -174,6 +174,7 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      clock: options.clock,
     })
     this.entities = new EntityService({
       snapshots: this.snapshots,
