@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { expect, test } from './fixtures'
 import { blockingFindings } from './axe'
-import { shootBothThemes } from './ui-helpers'
+import { openAddress, shootBothThemes } from './ui-helpers'
 import type { Locator } from '@playwright/test'
 
 /**
@@ -12,6 +13,15 @@ import type { Locator } from '@playwright/test'
  * filtered by a token, the transactions show that token's amount moved and its sums, which
  * agree with the token transfers summed here.
  */
+
+/** The built-in sandbox's Alpha chain as shipped (sandbox/seed-state): its demo addresses. */
+function seededAlpha(): { roles: { whale: string; holder: string } } {
+  const root = resolve(import.meta.dirname, '../sandbox/seed-state')
+  const dir = readdirSync(root).find((d) => d.startsWith('7001-'))!
+  return JSON.parse(readFileSync(join(root, dir, 'manifest.json'), 'utf8')) as {
+    roles: { whale: string; holder: string }
+  }
+}
 
 /** "$1,234.56" → cents. */
 const cents = (text: string): bigint => BigInt(text.replace(/[$,]/g, '').replace('.', ''))
@@ -125,8 +135,32 @@ test('holdings count the coin; a token filter shows its amounts and sums', async
     expect([inSum, outSum]).toEqual([sumIn, sumOut])
   })
 
+  await test.step('approvals: the total at risk is the rows valued, summed, and names the unlimited one', async () => {
+    await openAddress(page, seededAlpha().roles.holder)
+    await main.getByRole('tab', { name: 'Transactions' }).click()
+    await expect(main.getByRole('table', { name: 'Transactions' }).getByRole('row').nth(1)).toBeVisible({
+      timeout: 20_000,
+    })
+    await main.getByRole('tab', { name: 'Approvals' }).click()
+    const live = main.getByRole('table', { name: 'Approvals in force' })
+    await expect(live.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 })
+    const risk = main.getByRole('status', { name: 'Total at risk' })
+    await expect(risk).toHaveText(/^Total at risk \$[\d,]+\.\d\d over \d+ valued allowances?;/)
+    const text = (await risk.textContent())!
+    // The seeded holder grants SGOV without limit to the Router (plan-approvals.ts).
+    expect(text).toContain('1 is unlimited (counted at the balance it can take)')
+    const rows = (await live.locator('tbody tr').allTextContents()).flatMap((t) => t.match(/\$[\d,]+\.\d\d/g) ?? [])
+    expect(text).toContain(`over ${rows.length} valued allowance`)
+    const sum = rows.reduce((acc, v) => acc + cents(v), 0n)
+    const shown = cents(text.match(/\$[\d,]+\.\d\d/)![0])
+    // Rows round each value; the total rounds their exact sum once.
+    expect(shown > sum ? shown - sum : sum - shown).toBeLessThanOrEqual(BigInt(rows.length))
+    await axe('approvals with a total at risk')
+    await shootBothThemes(page, testInfo, 'm4-approvals-total')
+  })
+
   await test.step('on Beta, whose service sends no coin rate, the total says it excludes BETA', async () => {
-    await main.getByRole('tab', { name: 'Balances' }).click()
+    await openAddress(page, seededAlpha().roles.whale)
     await main.getByRole('button', { name: 'Open on Beta' }).click()
     const coinRow = holdings.getByRole('row', { name: /Beta coin \(native\)/ })
     await expect(coinRow).toBeVisible({ timeout: 30_000 })

@@ -3,7 +3,19 @@ import { transactionsResponseSchema, type Transaction } from './service-schemas'
 import { readFixture } from '../testing/blockscout-fixtures'
 import { exactFiatValue, formatUnits, roundScaled } from './amount'
 import { NATIVE } from './movements'
-import { coinInfo, coinValue, holdingsTotal, movedOf, newestCoinRate, sumsPerAsset, UNNAMED_COIN } from './money'
+import {
+  coinInfo,
+  coinValue,
+  holdingsTotal,
+  movedOf,
+  newestCoinRate,
+  NO_RATES,
+  ratesNote,
+  sumsPerAsset,
+  tokenRates,
+  UNNAMED_COIN,
+  usdOf,
+} from './money'
 
 /** The Blockscout-written items, read by the app's schema, by fixture id. */
 const file = readFixture('transactions')
@@ -112,5 +124,30 @@ describe('sums per asset over a set of transactions', () => {
       symbol: 'ALPHA',
     })
     expect(movedOf(byId.get('base')!, { address: ME, asset: ARIA, coin: ALPHA })).toBeNull()
+  })
+})
+
+describe('USD beside amounts', () => {
+  it("takes a token's rate from the balances answer, else from its newest transfer", () => {
+    const tx = byId.get('withTokenTransfer')!
+    // ARIA's transfer carries 42; the fixture's other tokens carry none.
+    expect([...tokenRates([], [tx])]).toEqual([[ARIA, '42']])
+    // The balances answer wins over a transfer's token object (addresses in any case).
+    const upper = `0x${ARIA.slice(2).toUpperCase()}`
+    expect(tokenRates([{ token: { address: upper, exchange_rate: '3.5' } }], [tx]).get(ARIA)).toBe('3.5')
+    expect(tokenRates([{ token: { address: ARIA, exchange_rate: 'not a rate' } }], []).has(ARIA)).toBe(false)
+  })
+
+  it('values an amount where a rate is known, says "<$0.01" for dust, and nothing without a rate', () => {
+    const rates = { coin: newestCoinRate(parsed.items), tokens: new Map([[ARIA, '2']]) }
+    expect(usdOf(2n * E18, { asset: NATIVE, decimals: 18, rates })).toBe('$3,657.42')
+    expect(usdOf(31_567_373_703_130_350n, { asset: ARIA, decimals: 18, rates })).toBe('$0.06')
+    expect(usdOf(1n, { asset: ARIA, decimals: 18, rates })).toBe('<$0.01')
+    expect(usdOf(1n, { asset: ARIA, decimals: null, rates })).toBeNull()
+    expect(usdOf(E18, { asset: NATIVE, decimals: 18, rates: NO_RATES })).toBeNull()
+    expect(ratesNote(rates, ALPHA)).toBe(
+      "USD at the latest rates known: ALPHA at $1,828.71 as of 2022-11-11 11:11 UTC; tokens at the service's rate where it gives one (— where none).",
+    )
+    expect(ratesNote(NO_RATES, UNNAMED_COIN)).toContain('coin: no rate known')
   })
 })

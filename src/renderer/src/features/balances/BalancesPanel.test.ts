@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { makeBalance, makeBalances, ME } from '../../testing/samples'
+import { makeBalance, makeBalances, makePage, makeTx, ME } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { useBalancesStore } from './balances-store'
 import { useSettingsStore } from '../settings'
@@ -134,5 +134,48 @@ describe('BalancesPanel', () => {
     expect(note).toMatch(/^From cache, as of 2026-01-01 \d\d:00:00 .*; the service confirmed no change .+\.$/)
     expect(note).not.toContain('Saved copy')
     w.unmount()
+  })
+
+  describe('the coin as a holding', () => {
+    const mountWithCoin = async (coinWei: string) => {
+      const w = mountWith(BalancesPanel, t, {
+        props: { network: 'alpha', address: ME, networkLabel: 'Alpha', coinWei },
+      })
+      await useBalancesStore().load('alpha', ME)
+      await flushPromises()
+      return w
+    }
+    const coinRow = (w: ReturnType<typeof mountWith>) => rowsText(w).find((r) => r[1]!.startsWith('Alpha coin'))!
+
+    it('without a rate: listed, not valued, and the total says plainly it leaves the coin out', async () => {
+      const w = await mountWithCoin('2500000000000000000')
+      expect(coinRow(w).slice(1, 6)).toEqual(['Alpha coin (native)no contract', 'coin', 'coin', '2.5', '—'])
+      const total = w.get('[aria-label="Holdings total"]').text()
+      expect(total).toContain('Total $3,686.52')
+      expect(total).toContain('Total excludes coin: no rate known')
+      // Reading one costs a request: offered with its cost, never done unasked.
+      expect(w.text()).toContain('Read a rate from the newest transactions')
+      expect(t.bridge.calls.filter((c) => c.name === 'data.transactions')).toEqual([])
+      w.unmount()
+    })
+
+    it("with a cached transaction's rate: valued, in the total, and the rate's time said", async () => {
+      // Cached pages are read for free; the newest dated item carries the rate.
+      const items = [makeTx(0, { exchange_rate: '2000.5' }), makeTx(1, { exchange_rate: '1900' })]
+      t.bridge.handle('data.transactions', () => makePage(0, 0, null, { items }), { cached: true })
+      const w = await mountWithCoin('2500000000000000000')
+      // 2.5 × 2000.5 = 5,001.25; the total 3,686.52 (tokens) + 5,001.25 = 8,687.77, rounded once.
+      expect(coinRow(w)[5]).toBe('$5,001.25')
+      const total = w.get('[aria-label="Holdings total"]').text()
+      expect(total).toContain('Total $8,687.77')
+      expect(total).toContain(
+        'Includes coin at $2,000.50, rate as of 2026-01-01 00:00 UTC (from its newest transaction)',
+      )
+      // Only the free cache-only read: no request.
+      const reads = t.bridge.calls.filter((c) => c.name === 'data.transactions')
+      expect(reads.map((c) => (c.input as { cacheOnly: boolean }).cacheOnly)).toEqual([true])
+      expect(w.text()).not.toContain('Read a rate from the newest transactions')
+      w.unmount()
+    })
   })
 })
