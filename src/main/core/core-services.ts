@@ -147,6 +147,7 @@ export class CoreServices {
       dataDir,
       now: () => options.clock.now(),
       onChange: (cases) => options.emit('cases.changed', cases),
+      profileName: () => this.profileViews().find((p) => p.active)?.name ?? null,
     })
     this.reports = new PdfExport({
       host: options.pdf,

@@ -8,7 +8,8 @@ import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
-import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
+import { CASE_LIMITS, graphStateSchema, pathRecordSchema } from '../domain/case-file'
+import { LOG_LIMITS } from '../domain/case-log'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
@@ -203,6 +204,10 @@ export const bridgeCalls = {
   'cases.removeAddress': z.object({ id, address, network: networkName }).strict(),
   'cases.setNotes': z.object({ id, notes: z.string().max(CASE_LIMITS.notes) }).strict(),
   'cases.setGraph': z.object({ id, graph: graphStateSchema }).strict(),
+  'cases.addPath': z.object({ id, path: pathRecordSchema }).strict(),
+  'cases.logFetch': z
+    .object({ id, what: z.string().min(1).max(LOG_LIMITS.what), cost: z.string().max(LOG_LIMITS.cost).nullable() })
+    .strict(),
   'cases.export': z.object({ id }).strict(),
   'cases.import': z.object({ text: z.string().max(5_000_000) }).strict(),
   'search.query': z

@@ -96,6 +96,8 @@ export interface BridgeCallOutputs {
   'cases.removeAddress': CaseFile
   'cases.setNotes': CaseFile
   'cases.setGraph': CaseFile
+  'cases.addPath': CaseFile
+  'cases.logFetch': CaseFile
   'cases.export': ExportFile
   /** The imported case, added with a new id (an import never replaces a case). */
   'cases.import': CaseFile

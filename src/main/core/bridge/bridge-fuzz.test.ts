@@ -76,13 +76,27 @@ const EXAMPLES: { [K in BridgeCallName]: Record<string, unknown> } = {
   'cases.setGraph': {
     id: 'none',
     graph: {
-      version: 1,
+      version: 2,
       expanded: [],
       hopLimit: 2,
       filters: { asset: null, minAmount: null, from: null, to: null, direction: 'both' },
       selected: null,
+      positions: [],
     },
   },
+  'cases.addPath': {
+    id: 'none',
+    path: {
+      network: 'one',
+      from: A.toLowerCase(),
+      to: A.toLowerCase(),
+      maxHops: 2,
+      undirected: false,
+      askedAt: '2026-01-01T00:00:00Z',
+      answer: null,
+    },
+  },
+  'cases.logFetch': { id: 'none', what: 'fetched', cost: null },
   'cases.export': { id: 'none' },
   'cases.import': { text: '{}' },
   'labels.list': {},

@@ -85,6 +85,8 @@ export function bridgeHandlers(
     'cases.removeAddress': ({ id, ...a }) => s.cases.removeAddress(id, a),
     'cases.setNotes': ({ id, notes }) => s.cases.setNotes(id, notes),
     'cases.setGraph': ({ id, graph }) => s.cases.setGraph(id, graph),
+    'cases.addPath': ({ id, path }) => s.cases.addPath(id, path),
+    'cases.logFetch': ({ id, what, cost }) => s.cases.logFetch(id, { what, cost }),
     'cases.export': ({ id }) => s.cases.export(id),
     'cases.import': ({ text }) => s.cases.import(text),
     'search.query': ({ query, limit }) => s.search.query(query, limit),

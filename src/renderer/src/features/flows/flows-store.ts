@@ -49,6 +49,10 @@ export const useFlowsStore = defineStore('flows', () => {
   const hops = ref(2)
   const hubThreshold = ref(HUB_THRESHOLD)
   const selected = ref<string | null>(null)
+  /** Where the analyst dragged nodes (graph units), by lowercase address; a case keeps them. */
+  const positions = shallowRef<ReadonlyMap<string, { x: number; y: number }>>(new Map())
+  /** Addresses whose page was fetched from the service (not the cache) since the graph opened. */
+  const fetched = shallowRef<readonly string[]>([])
 
   const rootTxs = computed(() => {
     const r = root.value
@@ -168,6 +172,8 @@ export const useFlowsStore = defineStore('flows', () => {
     expanded.value = new Map()
     probed.value = new Map()
     selected.value = null
+    positions.value = new Map()
+    fetched.value = []
     progress.value = { running: false, done: 0, total: 0, failed: [] }
   }
 
@@ -206,6 +212,7 @@ export const useFlowsStore = defineStore('flows', () => {
         const next = new Map(expanded.value)
         next.set(address, result.value.items)
         expanded.value = next
+        fetched.value = [...fetched.value, address]
       } else if (result.error.kind === 'cancelled') {
         progress.value = { ...progress.value, running: false }
         return
@@ -226,10 +233,13 @@ export const useFlowsStore = defineStore('flows', () => {
   /** Off: only chains along which value moved from A towards B. */
   const pathUndirected = ref(false)
   const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
+  /** Counts the questions asked: the same answer twice is still two questions (a case keeps each). */
+  const pathAsked = ref(0)
   function searchPath(): void {
     path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value, {
       undirected: pathUndirected.value,
     })
+    pathAsked.value++
   }
 
   return {
@@ -244,6 +254,8 @@ export const useFlowsStore = defineStore('flows', () => {
     hops,
     hubThreshold,
     selected,
+    positions,
+    fetched,
     graph,
     view,
     shownNodes,
@@ -259,6 +271,7 @@ export const useFlowsStore = defineStore('flows', () => {
     pathHops,
     pathUndirected,
     path,
+    pathAsked,
     searchPath,
   }
 })
