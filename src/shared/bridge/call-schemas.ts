@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
-import { fileCheckCalls } from './file-check'
+import { FILE_CHECK_PART_CHARS, fileCheckCalls } from './file-check'
 import { labelEditCalls } from './label-edit'
 import { entityCalls } from './entity-calls'
 import { addressInput as address } from './address-input'
@@ -209,6 +209,21 @@ export const bridgeCalls = {
     .object({ id, what: z.string().min(1).max(LOG_LIMITS.what), cost: z.string().max(LOG_LIMITS.cost).nullable() })
     .strict(),
   'cases.export': z.object({ id }).strict(),
+  'evidence.part': z
+    .object({
+      bundle: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{8,64}$/, 'a bundle id is 8 to 64 letters, digits, dashes or underscores'),
+      path: z.string().min(1).max(200),
+      part: z.number().int().min(0).max(399),
+      text: z.string().max(FILE_CHECK_PART_CHARS),
+      last: z.boolean(),
+    })
+    .strict(),
+  'evidence.write': z
+    .object({ bundle: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/), stem: z.string().min(1).max(200) })
+    .strict(),
+  'evidence.verify': z.object({ folder: z.string().trim().min(1, 'give the bundle folder').max(4096) }).strict(),
   'cases.import': z.object({ text: z.string().max(5_000_000) }).strict(),
   'search.query': z
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })
