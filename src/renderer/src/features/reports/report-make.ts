@@ -1,4 +1,5 @@
 import type { CaseFile } from '@shared/domain/case-file'
+import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { useAppStore } from '../../platform/app-store'
 import { useSessionStore } from '../../platform/session-store'
 import { gatherReport, type GraphRef, type SubjectRef } from './report-gather'
@@ -21,7 +22,12 @@ export async function provenanceNow(by: string | null): Promise<ReportProvenance
   const p = session.active
   return {
     profile: p?.name ?? 'none',
-    host: p ? hostOf(p.baseUrl) : 'none',
+    // The built-in sandbox moves port each start: named for what it is.
+    host: !p
+      ? 'none'
+      : p.id === SANDBOX_PROFILE_ID
+        ? 'the built-in sandbox on this computer (127.0.0.1)'
+        : hostOf(p.baseUrl),
     networks: (p?.networks ?? []).map((n) => ({ name: n.name, label: n.label, chainId: null })),
     app: { name: app.info?.name ?? 'Chainscope', version: app.info?.version ?? 'unknown' },
     by: by?.trim() || null,
