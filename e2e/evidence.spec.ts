@@ -177,9 +177,7 @@ test('evidence: a case keeps the investigation, exports a bundle that verifies, 
     const verify = main.getByRole('form', { name: 'Verify an evidence bundle' })
     await verify.getByLabel('Bundle folder').fill(folder)
     await verify.getByRole('button', { name: 'Verify' }).click()
-    await expect(verify.getByRole('status')).toHaveText(
-      /Verified: all \d+ files of the bundle match its manifest\./,
-    )
+    await expect(verify.getByRole('status')).toHaveText(/Verified: all \d+ files of the bundle match its manifest\./)
     const data = join(folder, 'data', 'case.json')
     const bytes = readFileSync(data)
     bytes[10] = bytes[10]! ^ 0x01

@@ -160,7 +160,7 @@ test('report: export from the busy address and a case, open each with the networ
 
       await exportAndOpen(page, testInfo, 'case-report.html', secrets, async (report) => {
         await expect(report.getByRole('heading', { level: 1, name: 'Case: Report case' })).toBeVisible()
-        await expect(report.getByRole('region', { name: 'Notes' })).toContainText(
+        await expect(report.getByRole('region', { name: 'Notes', exact: true })).toContainText(
           'Funds left the <b>whale</b> in two hops.',
         )
         await expect(report.getByRole('img', { name: /^Flow graph of .*, 3 hops$/ })).toBeVisible()
