@@ -74,6 +74,25 @@ test('evidence: a case keeps the investigation, exports a bundle that verifies, 
     await expect(main.getByText(/^Path found: \d+ hops?\.$/)).toBeVisible()
     await expect(main.getByRole('region', { name: /^Path questions \(1\)$/ })).toBeVisible()
     await main.getByRole('checkbox', { name: 'Amounts and dates on edges' }).check()
+    // The graph alone, for a slide or a filing: SVG with the edges' amounts and dates, and PNG.
+    const [svg] = await Promise.all([
+      page.waitForEvent('download'),
+      main.getByRole('button', { name: 'Export graph as SVG' }).click(),
+    ])
+    const svgText = readFileSync((await svg.path())!, 'utf8')
+    expect(svgText).toMatch(/^<\?xml[^>]*>\n<svg /)
+    expect(svgText).toMatch(/<text class="detail"[^>]*>[\d,.]+ \S+ · \d{4}-\d\d-\d\d/)
+    expect(svgText).not.toMatch(/<(script|image|a|foreignObject)\b/)
+    const [png] = await Promise.all([
+      page.waitForEvent('download'),
+      main.getByRole('button', { name: 'Export graph as PNG' }).click(),
+    ])
+    expect(
+      readFileSync((await png.path())!)
+        .subarray(0, 8)
+        .toString('hex'),
+    ).toBe('89504e470d0a1a0a')
+    expect(png.suggestedFilename()).toMatch(/^flow-graph-.+\.png$/)
     await main.getByRole('button', { name: 'Save graph to case' }).click()
     await expect(page.getByText('Graph saved to the case')).toBeVisible()
 
