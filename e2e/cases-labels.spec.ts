@@ -131,7 +131,7 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
         main.getByRole('button', { name: 'Export case' }).click(),
       ])
       exported = readFileSync((await download.path())!, 'utf8')
-      expect(JSON.parse(exported)).toMatchObject({ format: 'chainscope-case', version: 1 })
+      expect(JSON.parse(exported)).toMatchObject({ format: 'chainscope-case', version: 2 })
     })
 
     await test.step('with the service stopped, the case reopens from home and its address from the cache', async () => {

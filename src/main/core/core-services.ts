@@ -20,6 +20,7 @@ import { WatchlistStore } from './watchlists/watchlist-store'
 import { NotesStore } from './notes/notes-store'
 import { LabelsStore } from './labels/labels-store'
 import { CaseStore } from './cases/case-store'
+import { EvidenceBundles } from './evidence/evidence-bundles'
 import { PdfExport, type PdfHost } from './reports/pdf-export'
 import { FileExit } from './reports/file-exit'
 import { SearchService } from './search/search-service'
@@ -67,6 +68,7 @@ export class CoreServices {
   readonly notes: NotesStore
   readonly labels: LabelsStore
   readonly cases: CaseStore
+  readonly evidence: EvidenceBundles
   readonly reports: PdfExport
   /** Every file the renderer offers is checked here for the key first. */
   readonly fileExit: FileExit
@@ -147,6 +149,7 @@ export class CoreServices {
       dataDir,
       now: () => options.clock.now(),
       onChange: (cases) => options.emit('cases.changed', cases),
+      profileName: () => this.profileViews().find((p) => p.active)?.name ?? null,
     })
     this.reports = new PdfExport({
       host: options.pdf,
@@ -154,6 +157,7 @@ export class CoreServices {
       log: options.log,
       emit: (outcome) => options.emit('report.pdf', outcome),
     })
+    this.evidence = new EvidenceBundles({ dataDir, redactor: options.redactor, log: options.log })
     this.fileExit = new FileExit({ redactor: options.redactor, log: options.log, clock: options.clock })
     this.search = new SearchService({
       snapshots: this.snapshots,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { reportPdfCalls } from './report-pdf'
-import { fileCheckCalls } from './file-check'
+import { FILE_CHECK_PART_CHARS, fileCheckCalls } from './file-check'
 import { labelEditCalls } from './label-edit'
 import { entityCalls } from './entity-calls'
 import { addressInput as address } from './address-input'
@@ -8,7 +8,8 @@ import { ADDRESS_OR_HASH_PATTERN } from '../domain/address'
 import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } from '../domain/watch-schemas'
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
-import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
+import { CASE_LIMITS, graphStateSchema, pathRecordSchema } from '../domain/case-file'
+import { LOG_LIMITS } from '../domain/case-log'
 import { WATCH_LIMITS } from '../domain/watch-limits'
 
 /**
@@ -220,7 +221,26 @@ export const bridgeCalls = {
   'cases.removeAddress': z.object({ id, address, network: networkName }).strict(),
   'cases.setNotes': z.object({ id, notes: z.string().max(CASE_LIMITS.notes) }).strict(),
   'cases.setGraph': z.object({ id, graph: graphStateSchema }).strict(),
+  'cases.addPath': z.object({ id, path: pathRecordSchema }).strict(),
+  'cases.logFetch': z
+    .object({ id, what: z.string().min(1).max(LOG_LIMITS.what), cost: z.string().max(LOG_LIMITS.cost).nullable() })
+    .strict(),
   'cases.export': z.object({ id }).strict(),
+  'evidence.part': z
+    .object({
+      bundle: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{8,64}$/, 'a bundle id is 8 to 64 letters, digits, dashes or underscores'),
+      path: z.string().min(1).max(200),
+      part: z.number().int().min(0).max(399),
+      text: z.string().max(FILE_CHECK_PART_CHARS),
+      last: z.boolean(),
+    })
+    .strict(),
+  'evidence.write': z
+    .object({ bundle: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/), stem: z.string().min(1).max(200) })
+    .strict(),
+  'evidence.verify': z.object({ folder: z.string().trim().min(1, 'give the bundle folder').max(4096) }).strict(),
   'cases.import': z.object({ text: z.string().max(5_000_000) }).strict(),
   'search.query': z
     .object({ query: z.string().max(200), limit: z.number().int().min(1).max(100).default(30) })

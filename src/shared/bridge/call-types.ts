@@ -99,7 +99,15 @@ export interface BridgeCallOutputs {
   'cases.removeAddress': CaseFile
   'cases.setNotes': CaseFile
   'cases.setGraph': CaseFile
+  'cases.addPath': CaseFile
+  'cases.logFetch': CaseFile
   'cases.export': ExportFile
+  /** `checked`: this file of the bundle arrived whole and holds no key. */
+  'evidence.part': { checked: boolean }
+  /** The folder the bundle was written to (a new one under the data folder's evidence/). */
+  'evidence.write': { folder: string; files: number }
+  /** Every file that no longer matches, named; none when the bundle verifies. */
+  'evidence.verify': { folder: string; files: number; problems: { file: string; message: string }[] }
   /** The imported case, added with a new id (an import never replaces a case). */
   'cases.import': CaseFile
   'search.query': SearchAnswer

@@ -3,6 +3,7 @@ import { lowerAddressSchema } from './address'
 import { networkName } from './profile'
 import { WATCH_LIMITS } from './watch-limits'
 import { CASE_LIMITS } from './case-limits'
+import { LOG_LIMITS, logEntrySchema } from './case-log'
 
 export { CASE_LIMITS }
 
@@ -33,13 +34,53 @@ export const graphFiltersSchema = z
   })
   .strict()
 
+const graphV1 = {
+  expanded: z.array(node).max(CASE_LIMITS.expanded),
+  hopLimit: z.number().int().min(1).max(CASE_LIMITS.hopLimit),
+  filters: graphFiltersSchema,
+  selected: node.nullable(),
+}
+const graphStateV1Schema = z.object({ version: z.literal(1), ...graphV1 }).strict()
+
+/** Where the analyst left a node on the canvas (graph units, not pixels). */
+const positionSchema = z
+  .object({ address: lowerAddressSchema, network: networkName, x: z.number().finite(), y: z.number().finite() })
+  .strict()
+
+/** Version 2 adds the node positions; a version 1 graph reads as one with none placed. */
 export const graphStateSchema = z
+  .object({ version: z.literal(2), ...graphV1, positions: z.array(positionSchema).max(CASE_LIMITS.expanded * 4) })
+  .strict()
+
+const digits = z.string().regex(/^\d{1,78}$/, 'expected a whole number of the smallest unit')
+const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash')
+
+/** One hop of a path answer: the flow between two addresses and the transactions behind it. */
+export const pathHopSchema = z
   .object({
-    version: z.literal(1),
-    expanded: z.array(node).max(CASE_LIMITS.expanded),
-    hopLimit: z.number().int().min(1).max(CASE_LIMITS.hopLimit),
-    filters: graphFiltersSchema,
-    selected: node.nullable(),
+    from: lowerAddressSchema,
+    to: lowerAddressSchema,
+    asset: z.string().max(64),
+    symbol: z.string().max(64),
+    decimals: z.number().int().min(0).max(255).nullable(),
+    value: digits,
+    count: z.number().int().min(0),
+    firstMs: z.number().int().nullable(),
+    lastMs: z.number().int().nullable(),
+    hashes: z.array(hash).max(CASE_LIMITS.pathHashes),
+  })
+  .strict()
+
+/** A path question asked in the case's graph and its answer (null: none within the hops). */
+export const pathRecordSchema = z
+  .object({
+    network: networkName,
+    from: lowerAddressSchema,
+    to: lowerAddressSchema,
+    maxHops: z.number().int().min(1).max(10),
+    undirected: z.boolean(),
+    askedAt: iso,
+    answer: z.array(pathHopSchema).max(10).nullable(),
   })
   .strict()
 
@@ -68,30 +109,51 @@ export const caseSchema = z
       ),
     notes: z.string().max(CASE_LIMITS.notes),
     graph: graphStateSchema,
+    paths: z.array(pathRecordSchema).max(CASE_LIMITS.paths),
+    log: z.array(logEntrySchema).max(LOG_LIMITS.entries),
   })
   .strict()
 
+/** A case as version 1 saved it: no paths, no positions, no activity log. */
+const caseV1Schema = caseSchema.extend({ graph: graphStateV1Schema }).omit({ paths: true, log: true })
+
+/** A case of version 1 or 2 as version 2 holds it (docs/decisions/case-activity-log.md). */
+export function migrateCase(raw: unknown, version: number): CaseFile {
+  if (version === CASES_VERSION) return caseSchema.parse(raw)
+  const v1 = caseV1Schema.parse(raw)
+  return { ...v1, graph: { ...v1.graph, version: 2, positions: [] }, paths: [], log: [] }
+}
+
+const caseOfAnyVersion = z.union([caseSchema, caseV1Schema])
+
 export const casesFileSchema = z
-  .object({ version: z.literal(1), cases: z.array(caseSchema).max(CASE_LIMITS.cases) })
+  .object({ version: z.literal(1), cases: z.array(caseV1Schema).max(CASE_LIMITS.cases) })
   .strict()
 
-/** One case as its own file (export and import). */
+/** One case as its own file (export and import), of version 1 or 2. */
 export const caseExportSchema = z
-  .object({ format: z.literal('chainscope-case'), version: z.literal(1), case: caseSchema })
+  .object({
+    format: z.literal('chainscope-case'),
+    version: z.union([z.literal(1), z.literal(2)]),
+    case: caseOfAnyVersion,
+  })
   .strict()
 
 export type GraphState = z.infer<typeof graphStateSchema>
 export type CaseAddress = z.infer<typeof caseAddressSchema>
 export type CaseFile = z.infer<typeof caseSchema>
+export type PathRecord = z.infer<typeof pathRecordSchema>
+export type PathHop = z.infer<typeof pathHopSchema>
 
-export const CASES_VERSION = 1
+export const CASES_VERSION = 2
 
 export function emptyGraphState(): GraphState {
   return {
-    version: 1,
+    version: 2,
     expanded: [],
     hopLimit: 2,
     filters: { asset: null, minAmount: null, from: null, to: null, direction: 'both' },
     selected: null,
+    positions: [],
   }
 }

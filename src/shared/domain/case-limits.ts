@@ -6,4 +6,8 @@ export const CASE_LIMITS = {
   notes: 20_000,
   expanded: 500,
   hopLimit: 6,
+  /** Path questions a case keeps (the oldest go first). */
+  paths: 100,
+  /** Transactions kept per hop of a path answer. */
+  pathHashes: 50,
 } as const

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { CASES_VERSION, caseSchema, casesFileSchema, type CaseFile } from '@shared/domain/case-file'
+import { CASES_VERSION, casesFileSchema, migrateCase, type CaseFile } from '@shared/domain/case-file'
 import { AppError } from '../util/app-error'
 import { diskProblem } from '../util/disk-error'
 import { writeFileAtomicSync } from '../util/atomic-file'
@@ -12,9 +12,10 @@ import { VersionedFile, type FileFaults } from '../util/versioned-file'
  * file (atomic writes, a backup, a damaged file set aside, a newer one left untouched). A change
  * writes and checks its own case only, so it costs in proportion to that case, not to all 200
  * (docs/decisions/case-files.md). Cases saved  by earlier versions in one `cases.json` are moved
- * here at the first start; that file is kept, renamed, never deleted.
+ * here at the first start; that file is kept, renamed, never deleted. A case of version 1 (no
+ * paths, positions or activity log) reads as version 2 with none (migrateCase).
  */
-const caseDocSchema = z.object({ version: z.literal(CASES_VERSION), case: caseSchema }).strict()
+const caseDocSchema = z.object({ version: z.union([z.literal(1), z.literal(2)]), case: z.unknown() }).strict()
 /** A file not yet written holds no case. */
 type CaseDoc = { version: typeof CASES_VERSION; case: CaseFile | null }
 
@@ -101,7 +102,10 @@ export class CaseFiles {
       path: join(this.#dir, `${id}.json`),
       version: CASES_VERSION,
       label: `case (${id}.json)`,
-      migrate: (raw) => caseDocSchema.parse(raw),
+      migrate: (raw) => {
+        const doc = caseDocSchema.parse(raw)
+        return { version: CASES_VERSION, case: migrateCase(doc.case, doc.version) }
+      },
       empty: () => ({ version: CASES_VERSION, case: null }),
       now: this.#o.now,
       ...this.#o.faults,
@@ -119,10 +123,10 @@ export class CaseFiles {
     if (!existsSync(path) && !existsSync(`${path}.bak`)) return null
     const single = new VersionedFile<{ version: number; cases: CaseFile[] }>({
       path,
-      version: CASES_VERSION,
+      version: 1,
       label: 'cases',
-      migrate: (raw) => casesFileSchema.parse(raw),
-      empty: () => ({ version: CASES_VERSION, cases: [] }),
+      migrate: (raw) => ({ version: 1, cases: casesFileSchema.parse(raw).cases.map((c) => migrateCase(c, 1)) }),
+      empty: () => ({ version: 1, cases: [] }),
       now: this.#o.now,
     })
     const loaded = single.load()

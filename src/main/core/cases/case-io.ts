@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import type { ExportFile } from '@shared/bridge/contract'
-import { caseExportSchema, type CaseFile } from '@shared/domain/case-file'
+import { CASES_VERSION, caseExportSchema, migrateCase, type CaseFile } from '@shared/domain/case-file'
 import { AppError } from '../util/app-error'
 
 /**
- * A case as one JSON file: `{ format: "chainscope-case", version: 1, case }`. An import is
+ * A case as one JSON file: `{ format: "chainscope-case", version: 2, case }` (a version 1 file
+ * still imports, migrated). An import is
  * checked against the same schema as the saved file; the first problem is named by its path
  * in the file ("case.addresses.2.address: expected a lowercase address").
  */
@@ -13,7 +14,7 @@ export function exportCase(c: CaseFile): ExportFile {
   return {
     filename: `chainscope-case-${safe}.json`,
     mime: 'application/json',
-    text: `${JSON.stringify({ format: 'chainscope-case', version: 1, case: c }, null, 2)}\n`,
+    text: `${JSON.stringify({ format: 'chainscope-case', version: CASES_VERSION, case: c }, null, 2)}\n`,
   }
 }
 
@@ -25,7 +26,13 @@ export function parseCaseImport(text: string): CaseFile {
     const why = error instanceof Error ? error.message.slice(0, 120) : 'unreadable'
     throw new AppError('invalid-input', `Nothing was imported: the file is not valid JSON (${why}).`, { field: 'text' })
   }
-  if (typeof raw === 'object' && raw !== null && 'version' in raw && typeof raw.version === 'number' && raw.version > 1)
+  if (
+    typeof raw === 'object' &&
+    raw !== null &&
+    'version' in raw &&
+    typeof raw.version === 'number' &&
+    raw.version > CASES_VERSION
+  )
     throw new AppError(
       'invalid-input',
       `Nothing was imported: the case was written by a newer Chainscope (version ${raw.version}); update Chainscope to open it.`,
@@ -40,7 +47,7 @@ export function parseCaseImport(text: string): CaseFile {
   const parsed = caseExportSchema.safeParse(raw)
   if (!parsed.success)
     throw new AppError('invalid-input', `Nothing was imported: ${firstProblem(parsed.error)}.`, { field: 'text' })
-  return parsed.data.case
+  return migrateCase(parsed.data.case, parsed.data.version)
 }
 
 function firstProblem(error: z.ZodError): string {

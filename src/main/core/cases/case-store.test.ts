@@ -16,7 +16,7 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 const open = (): CaseStore => new CaseStore({ dataDir: dir, now: () => now })
 const graph: GraphState = {
-  version: 1,
+  version: 2,
   expanded: [{ address: A, network: 'alpha' }],
   hopLimit: 3,
   filters: {
@@ -27,6 +27,7 @@ const graph: GraphState = {
     direction: 'out',
   },
   selected: { address: B, network: 'beta' },
+  positions: [{ address: A, network: 'alpha', x: 12.5, y: -40 }],
 }
 
 describe('CaseStore', () => {
@@ -70,9 +71,11 @@ describe('CaseStore', () => {
     const imported = await store.import(file.text)
     expect(imported.id).not.toBe(c.id)
     expect(imported.name).toBe('Case (2)')
-    const { id: _a, name: _b, ...rest } = imported
-    const { id: _c, name: _d, ...orig } = store.list()[0]!
+    const { id: _a, name: _b, log: importedLog, ...rest } = imported
+    const { id: _c, name: _d, log, ...orig } = store.list().find((x) => x.id === c.id)!
     expect(rest).toEqual(orig)
+    // The log comes along as it was, with the import logged after it.
+    expect(importedLog.slice(0, -1)).toEqual(log)
     expect(open().list()).toHaveLength(2)
   })
 
@@ -89,7 +92,7 @@ describe('CaseStore', () => {
     await expect(store.import(JSON.stringify(doc))).rejects.toThrow(/case\.graph\.hopLimit/)
     await expect(store.import('{ not json')).rejects.toThrow(/not valid JSON/)
     await expect(store.import('{"format":"x"}')).rejects.toThrow(/not a Chainscope case file/)
-    await expect(store.import(JSON.stringify({ ...doc, version: 2 }))).rejects.toThrow(/newer Chainscope/)
+    await expect(store.import(JSON.stringify({ ...doc, version: 3 }))).rejects.toThrow(/newer Chainscope/)
     expect(store.list()).toHaveLength(1)
   })
 
@@ -117,13 +120,18 @@ describe('CaseStore', () => {
     const store = open()
     const one = await store.create('One', { address: addr(A), network: 'alpha' })
     const two = await store.create('Two')
-    const single = JSON.stringify({ version: 1, cases: [one, two] })
+    // As version 1 saved them: no paths, no log, a graph of version 1 without positions.
+    const v1 = [one, two].map(({ paths: _p, log: _l, graph: { positions: _x, ...g }, ...c }) => ({
+      ...c,
+      graph: { ...g, version: 1 },
+    }))
+    const single = JSON.stringify({ version: 1, cases: v1 })
     rmSync(join(dir, 'cases'), { recursive: true })
     writeFileSync(join(dir, 'cases.json'), single)
     const moved = open()
     expect(moved.notice).toBeNull()
     const byId = (cs: { id: string }[]) => cs.toSorted((a, b) => a.id.localeCompare(b.id))
-    expect(byId(moved.list())).toEqual(byId([one, two]))
+    expect(byId(moved.list())).toEqual(byId([one, two].map((c) => ({ ...c, log: [] }))))
     expect(readdirSync(join(dir, 'cases')).sort()).toEqual([`${one.id}.json`, `${two.id}.json`].sort())
     expect(readFileSync(join(dir, 'cases.json.moved-to-cases-folder'), 'utf8')).toBe(single)
     await moved.rename(two.id, 'Three')

@@ -6,8 +6,10 @@ import {
   type CaseAddress,
   type CaseFile,
   type GraphState,
+  type PathRecord,
 } from '@shared/domain/case-file'
-import type { Address } from '@shared/domain/address'
+import { appendEntry, verifyLog, type LogDraft } from '@shared/domain/case-log'
+import { checksumAddress, type Address } from '@shared/domain/address'
 import { AppError } from '../util/app-error'
 import { diskProblem, DiskWriteError } from '../util/disk-error'
 import type { FileFaults } from '../util/versioned-file'
@@ -21,6 +23,15 @@ export interface CaseStoreOptions {
   onChange?: (cases: CaseFile[]) => void
   /** A test's faulty disk and clock. */
   faults?: FileFaults
+  /** The active profile's name, for the activity log's fetch entries (never its key). */
+  profileName?: () => string | null
+}
+
+/** What the renderer reports it fetched for a case: the log entry main completes. */
+export interface FetchRecord {
+  what: string
+  /** In the profile's billing unit ("1 request"); null when it came from the cache. */
+  cost: string | null
 }
 
 /** An address of a case as the bridge hands it over: parsed (lowercase, checked) already. */
@@ -39,12 +50,14 @@ export class CaseStore {
   readonly #files: CaseFiles
   readonly #now: () => number
   readonly #onChange: CaseStoreOptions['onChange']
+  readonly #profileName: () => string | null
   #queue: Promise<unknown> = Promise.resolve()
   readonly notice: string | null
 
   constructor(options: CaseStoreOptions) {
     this.#now = options.now ?? Date.now
     this.#onChange = options.onChange
+    this.#profileName = options.profileName ?? (() => null)
     this.#files = new CaseFiles({ dataDir: options.dataDir, now: this.#now, faults: options.faults })
     this.notice = this.#files.notice
   }
@@ -63,7 +76,11 @@ export class CaseStore {
       addresses: first ? [{ ...ref(first), label: '', note: '', addedAt: at }] : [],
       notes: '',
       graph: emptyGraphState(),
+      paths: [],
+      log: [],
     }
+    c.log = appendEntry(c.log, this.#draft('Case created'))
+    if (first) c.log = appendEntry(c.log, this.#draft(`Added ${where(first)}`))
     return this.#commit(async () => {
       this.#assertRoom()
       return this.#files.put(c.id, () => c)
@@ -71,7 +88,7 @@ export class CaseStore {
   }
 
   rename(id: string, name: string): Promise<CaseFile> {
-    return this.#change(id, (c) => ({ ...c, name: name.trim() }))
+    return this.#change(id, (c) => ({ ...c, name: name.trim() }), `Renamed the case “${name.trim()}”`)
   }
 
   async delete(id: string): Promise<void> {
@@ -83,14 +100,18 @@ export class CaseStore {
   }
 
   addAddress(id: string, a: AddressRef & { label?: string; note?: string }): Promise<CaseFile> {
-    return this.#change(id, (c) => {
-      const r = ref(a)
-      if (c.addresses.some((x) => same(x, r))) throw new AppError('conflict', 'This address is in the case already.')
-      if (c.addresses.length >= CASE_LIMITS.addresses)
-        throw new AppError('invalid-input', `A case holds at most ${CASE_LIMITS.addresses} addresses.`)
-      const entry = { ...r, label: a.label?.trim() ?? '', note: a.note ?? '', addedAt: this.#iso() }
-      return { ...c, addresses: [...c.addresses, entry] }
-    })
+    return this.#change(
+      id,
+      (c) => {
+        const r = ref(a)
+        if (c.addresses.some((x) => same(x, r))) throw new AppError('conflict', 'This address is in the case already.')
+        if (c.addresses.length >= CASE_LIMITS.addresses)
+          throw new AppError('invalid-input', `A case holds at most ${CASE_LIMITS.addresses} addresses.`)
+        const entry = { ...r, label: a.label?.trim() ?? '', note: a.note ?? '', addedAt: this.#iso() }
+        return { ...c, addresses: [...c.addresses, entry] }
+      },
+      `Added ${where(a)}`,
+    )
   }
 
   /** Adds a pasted list in one write, all or nothing (docs/decisions/bulk-address-paste.md). */
@@ -113,29 +134,50 @@ export class CaseStore {
   }
 
   updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): Promise<CaseFile> {
-    return this.#change(id, (c) => {
-      const at = c.addresses.findIndex((x) => same(x, a))
-      if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
-      const next = [...c.addresses]
-      next[at] = {
-        ...next[at]!,
-        ...(patch.label !== undefined ? { label: patch.label.trim() } : {}),
-        ...(patch.note !== undefined ? { note: patch.note } : {}),
-      }
-      return { ...c, addresses: next }
-    })
+    return this.#change(
+      id,
+      (c) => {
+        const at = c.addresses.findIndex((x) => same(x, a))
+        if (at < 0) throw new AppError('not-found', 'This address is not in the case.')
+        const next = [...c.addresses]
+        next[at] = {
+          ...next[at]!,
+          ...(patch.label !== undefined ? { label: patch.label.trim() } : {}),
+          ...(patch.note !== undefined ? { note: patch.note } : {}),
+        }
+        return { ...c, addresses: next }
+      },
+      changedText(a, patch),
+    )
   }
 
   removeAddress(id: string, a: AddressRef): Promise<CaseFile> {
-    return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, a)) }))
+    return this.#change(id, (c) => ({ ...c, addresses: c.addresses.filter((x) => !same(x, a)) }), `Removed ${where(a)}`)
   }
 
   setNotes(id: string, notes: string): Promise<CaseFile> {
-    return this.#change(id, (c) => ({ ...c, notes }))
+    return this.#change(id, (c) => ({ ...c, notes }), `Changed the case notes (${notes.length} characters)`)
   }
 
   setGraph(id: string, graph: GraphState): Promise<CaseFile> {
-    return this.#change(id, (c) => ({ ...c, graph: structuredClone(graph) }))
+    const f = graph.filters
+    const what =
+      `Saved the graph: ${graph.expanded.length} expanded, ${graph.positions.length} placed, hops ${graph.hopLimit}, ` +
+      `direction ${f.direction}, asset ${f.asset ?? 'all'}, from ${f.from?.slice(0, 10) ?? 'the start'} to ${f.to?.slice(0, 10) ?? 'today'}` +
+      (graph.selected ? `, selected ${checksumAddress(graph.selected.address)}` : '')
+    return this.#change(id, (c) => ({ ...c, graph: structuredClone(graph) }), what)
+  }
+
+  /** Keeps a path question and its answer (the oldest goes when the case holds its limit). */
+  addPath(id: string, p: PathRecord): Promise<CaseFile> {
+    const answer = p.answer === null ? 'none found' : `${p.answer.length} hop${p.answer.length === 1 ? '' : 's'}`
+    const what = `Asked for a path from ${checksumAddress(p.from)} to ${checksumAddress(p.to)} on ${p.network} within ${p.maxHops} hops: ${answer}`
+    return this.#change(id, (c) => ({ ...c, paths: [...c.paths, structuredClone(p)].slice(-CASE_LIMITS.paths) }), what)
+  }
+
+  /** Logs data fetched for the case, with the active profile's name. */
+  logFetch(id: string, f: FetchRecord): Promise<CaseFile> {
+    return this.#change(id, (c) => c, { kind: 'fetch', what: f.what, cost: f.cost, profile: this.#profileName() })
   }
 
   export(id: string): ExportFile {
@@ -151,17 +193,35 @@ export class CaseStore {
       const taken = new Set(this.#files.list().map((x) => x.name))
       let name = c.name
       for (let n = 2; taken.has(name); n++) name = `${c.name.slice(0, CASE_LIMITS.name - 6)} (${n})`
-      return this.#files.put(id, () => ({ ...c, id, name }))
+      // A log that does not verify is kept as it came (the case opens read-only), never extended.
+      const log = verifyLog(c.log) ? c.log : appendEntry(c.log, this.#draft('Imported from a case file'))
+      return this.#files.put(id, () => ({ ...c, id, name, log }))
     })
   }
 
-  #change(id: string, f: (c: CaseFile) => CaseFile): Promise<CaseFile> {
+  /**
+   * Changes a case and logs the change. A case whose log does not verify is read-only: the
+   * damage is named and nothing is written over it (docs/decisions/case-activity-log.md).
+   */
+  #change(id: string, f: (c: CaseFile) => CaseFile, log: string | Omit<LogDraft, 'at'>): Promise<CaseFile> {
     return this.#commit(() =>
       this.#files.put(id, (c) => {
         if (!c) throw new AppError('not-found', 'This case no longer exists.')
-        return { ...f(c), updatedAt: this.#iso() }
+        const broken = verifyLog(c.log)
+        if (broken)
+          throw new AppError(
+            'conflict',
+            `This case is read-only: ${broken.message} Export it to keep what it holds, or start a new case.`,
+          )
+        const draft = typeof log === 'string' ? this.#draft(log) : { ...log, at: this.#iso() }
+        const next = f(c)
+        return { ...next, updatedAt: this.#iso(), log: appendEntry(next.log, draft) }
       }),
     )
+  }
+
+  #draft(what: string): LogDraft {
+    return { at: this.#iso(), kind: 'change', what, profile: null, cost: null }
   }
 
   #assertRoom(): void {
@@ -199,5 +259,13 @@ function find(cases: readonly CaseFile[], id: string): CaseFile {
 
 /** Only the address and network of a ref that may carry more (the bridge's label and note). */
 const ref = (a: AddressRef): AddressRef => ({ address: a.address, network: a.network })
+const where = (a: AddressRef): string => `${checksumAddress(a.address)} on ${a.network}`
+function changedText(a: AddressRef, patch: { label?: string; note?: string }): string {
+  const parts = [
+    ...(patch.label !== undefined ? [`label set to “${patch.label.trim()}”`] : []),
+    ...(patch.note !== undefined ? [`note set to “${patch.note.slice(0, 200)}”`] : []),
+  ]
+  return `Changed ${where(a)}: ${parts.join(', ') || 'nothing'}`
+}
 const same = (x: Pick<CaseAddress, 'address' | 'network'>, y: AddressRef): boolean =>
   x.address === y.address && x.network === y.network

@@ -10,19 +10,27 @@ import { bridge } from './bridge'
  */
 export async function checkedByMain(name: string, text: string): Promise<BridgeError | null> {
   const id = randomId()
-  let part = 0
-  let at = 0
-  for (;;) {
-    let end = Math.min(text.length, at + FILE_CHECK_PART_CHARS)
-    // A surrogate pair stays in one part.
-    if (end < text.length && /[\uDC00-\uDFFF]/.test(text.charAt(end))) end--
-    const last = end >= text.length
-    const r = await bridge.invoke('files.check', { id, name, part, text: text.slice(at, end), last })
+  const parts = partsOf(text)
+  for (const [part, slice] of parts.entries()) {
+    const last = part === parts.length - 1
+    const r = await bridge.invoke('files.check', { id, name, part, text: slice, last })
     if (!r.ok) return r.error
     if (last) return r.value.checked ? null : { kind: 'internal', message: `${name} was not checked; try again.` }
-    part++
-    at = end
   }
+  return { kind: 'internal', message: `${name} was not checked; try again.` }
+}
+
+/** A text cut into the parts the bridge carries (at least one; a surrogate pair stays whole). */
+export function partsOf(text: string): string[] {
+  const parts: string[] = []
+  let at = 0
+  do {
+    let end = Math.min(text.length, at + FILE_CHECK_PART_CHARS)
+    if (end < text.length && /[\uDC00-\uDFFF]/.test(text.charAt(end))) end--
+    parts.push(text.slice(at, end))
+    at = end
+  } while (at < text.length)
+  return parts
 }
 
 /**
@@ -47,7 +55,7 @@ export async function saveText(filename: string, mime: string, text: string): Pr
   return null
 }
 
-function randomId(): string {
+export function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12))
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { CaseFile, GraphState } from '@shared/domain/case-file'
+import type { CaseFile, GraphState, PathRecord } from '@shared/domain/case-file'
 import type { BridgeResult } from '@shared/bridge/errors'
 import { action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
@@ -52,6 +52,9 @@ export const useCasesStore = defineStore('cases', () => {
     keep(await bridge.invoke('cases.removeAddress', { id, address, network }))
   const setNotes = async (id: string, notes: string) => keep(await bridge.invoke('cases.setNotes', { id, notes }))
   const setGraph = async (id: string, graph: GraphState) => keep(await bridge.invoke('cases.setGraph', { id, graph }))
+  const addPath = async (id: string, path: PathRecord) => keep(await bridge.invoke('cases.addPath', { id, path }))
+  const logFetch = async (id: string, what: string, cost: string | null) =>
+    keep(await bridge.invoke('cases.logFetch', { id, what, cost }))
   const rename = async (id: string, name: string) => keep(await bridge.invoke('cases.rename', { id, name }))
   const importText = async (text: string) => keep(await bridge.invoke('cases.import', { text }))
   const exportFile = (id: string) => bridge.invoke('cases.export', { id })
@@ -74,6 +77,8 @@ export const useCasesStore = defineStore('cases', () => {
     removeAddress,
     setNotes,
     setGraph,
+    addPath,
+    logFetch,
     rename,
     importText,
     exportFile,

@@ -6,7 +6,7 @@ import type { Transaction } from '@shared/domain/service-schemas'
 import { normaliseAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
-import { fetched } from '../../platform/fetched'
+import { fetched as fetchedLayer } from '../../platform/fetched'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
@@ -60,7 +60,7 @@ export const useFlowsStore = defineStore('flows', () => {
    * failure beside it, and an answer for a root left (or a stopped expansion) is dropped.
    * The root's own transactions are the transactions store's: nothing to read for it here.
    */
-  const q = fetched<Root, Expansions>({
+  const q = fetchedLayer<Root, Expansions>({
     same: (a, b) => a.network === b.network && a.address === b.address,
     live: async () => ok(new Map()),
     provenance: expansionsProvenance,
@@ -79,6 +79,10 @@ export const useFlowsStore = defineStore('flows', () => {
   const hops = ref(2)
   const hubThreshold = ref(HUB_THRESHOLD)
   const selected = ref<string | null>(null)
+  /** Where the analyst dragged nodes (graph units), by lowercase address; a case keeps them. */
+  const positions = shallowRef<ReadonlyMap<string, { x: number; y: number }>>(new Map())
+  /** Addresses whose page was fetched from the service (not the cache) since the graph opened. */
+  const fetched = shallowRef<readonly string[]>([])
 
   const rootTxs = computed(() => {
     const r = root.value
@@ -201,6 +205,8 @@ export const useFlowsStore = defineStore('flows', () => {
     q.replace(new Map())
     probed.value = new Map()
     selected.value = null
+    positions.value = new Map()
+    fetched.value = []
     progress.value = { running: false, done: 0, total: 0, failed: [] }
   }
 
@@ -217,7 +223,9 @@ export const useFlowsStore = defineStore('flows', () => {
       refresh: false,
       cacheOnly: false,
     })
-    return result.ok ? ok(result.value) : result
+    if (!result.ok) return result
+    fetched.value = [...fetched.value, address]
+    return ok(result.value)
   }
 
   /**
@@ -279,8 +287,11 @@ export const useFlowsStore = defineStore('flows', () => {
   const path = computed(() => (pathAnswer.value ? pathAnswer.value.path : undefined))
   /** The inputs or the graph changed since the answer: it is marked, not shown as current. */
   const pathStale = computed(() => !!pathAnswer.value && isStale(pathAnswer.value, pathQuery(), graph.value.edges))
+  /** Counts the questions asked: the same answer twice is still two questions (a case keeps each). */
+  const pathAsked = ref(0)
   function searchPath(): void {
     pathAnswer.value = answerPath(graph.value.edges, pathQuery())
+    pathAsked.value++
   }
 
   return {
@@ -297,6 +308,8 @@ export const useFlowsStore = defineStore('flows', () => {
     hops,
     hubThreshold,
     selected,
+    positions,
+    fetched,
     graph,
     view,
     shownNodes,
@@ -314,6 +327,7 @@ export const useFlowsStore = defineStore('flows', () => {
     path,
     pathAnswer,
     pathStale,
+    pathAsked,
     searchPath,
   }
 })

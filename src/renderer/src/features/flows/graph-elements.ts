@@ -1,5 +1,6 @@
 import type { FlowEdge, FlowNode } from './flow-graph'
 import { nodeName } from './flow-graph'
+import { amountText } from './flow-csv'
 
 /**
  * What the canvas draws, as plain data (cytoscape's element JSON), so the view, its tests and
@@ -23,6 +24,10 @@ export interface GraphEdgeData {
   /** 1-6: thicker for more movements. */
   weight: number
   onPath: boolean
+  /** "1.5 coin · 2026-01-02 to 2026-01-05": what the edge label shows when details are on. */
+  detail: string
+  /** The first movement's time (ms), for the time window; null when unknown. */
+  firstMs: number | null
 }
 
 export const short = (address: string): string => `${address.slice(0, 6)}…${address.slice(-4)}`
@@ -55,8 +60,12 @@ export function edgeData(e: FlowEdge, onPath: ReadonlySet<string>): GraphEdgeDat
     target: e.to,
     weight: Math.min(6, 1 + Math.floor(Math.log2(e.count))),
     onPath: onPath.has(e.id),
+    detail: `${amountText(e)} · ${dayOf(e.firstMs)}${e.lastMs !== e.firstMs ? ` to ${dayOf(e.lastMs)}` : ''}`,
+    firstMs: e.firstMs,
   }
 }
+
+const dayOf = (ms: number | null): string => (ms === null ? 'date unknown' : new Date(ms).toISOString().slice(0, 10))
 
 /** Colours from the page's own CSS variables, so light and dark themes both read. */
 export interface GraphColours {
@@ -109,6 +118,19 @@ export function graphStyle(c: GraphColours): unknown[] {
       },
     },
     {
+      selector: 'edge.detailed',
+      style: {
+        label: 'data(detail)',
+        'font-size': 8,
+        color: c.text,
+        'text-rotation': 'autorotate',
+        'text-background-color': c.surface,
+        'text-background-opacity': 0.85,
+        'min-zoomed-font-size': 6,
+      },
+    },
+    { selector: '.outside-window', style: { display: 'none' } },
+    {
       selector: 'edge[?onPath]',
       style: { 'line-color': c.out, 'target-arrow-color': c.out, width: 4, opacity: 1, 'z-index': 9 },
     },
@@ -121,5 +143,8 @@ export const LAYOUT = {
   concentric: (n: { data: (k: string) => number }) => 100 - n.data('hop'),
   levelWidth: () => 1,
   minNodeSpacing: 40,
+  // Spacing counts each node's label, so labels do not overlap at the zoom the graph opens at.
+  nodeDimensionsIncludeLabels: true,
+  avoidOverlap: true,
   animate: false,
 } as const

@@ -7,3 +7,6 @@ export { subjectFigures, type ReportInput, type ReportSubject } from './report-m
 export { ringLayout, flowGraphSvg, historySvg } from './report-svg'
 export { esc } from './html-escape'
 export { default as ExportReportButton } from './ExportReportButton.vue'
+export { default as ExportBundleButton } from './ExportBundleButton.vue'
+export { default as VerifyBundle } from './VerifyBundle.vue'
+export { bundleFiles } from './report-bundle'

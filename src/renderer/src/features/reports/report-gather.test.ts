@@ -69,7 +69,13 @@ describe('gatherSubject', () => {
     const txCalls = calls.filter((c) => c.name === 'data.transactions')
     expect(txCalls).toHaveLength(1)
     expect(txCalls[0]!.input).toMatchObject({ cacheOnly: true, refresh: false, address: ME })
-    expect(calls.every((c) => c.name === 'data.transactions' || c.name.endsWith('.list'))).toBe(true)
+    // Every other read (coin balance, token balances, approvals) is from the cache too.
+    expect(calls.filter((c) => !c.name.endsWith('.list')).map((c) => [c.name, c.input.cacheOnly])).toEqual([
+      ['data.transactions', true],
+      ['analysis.networks', true],
+      ['data.balances', true],
+      ['approvals.view', true],
+    ])
     expect(s.transactionsFetchedAt).toBe('2026-01-02T03:04:05.000Z')
     const html = buildReportHtml({ title: 't', generatedAt: '2026-01-03T00:00:00.000Z', subjects: [s], notes: '' })
     expect(html).toContain('Echo …8765')

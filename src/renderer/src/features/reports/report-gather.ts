@@ -8,6 +8,8 @@ import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
 import type { ExpandedPage, ReportSubject } from './report-model'
+import { subjectExtras, transactionSource } from './report-sources'
+import type { TransactionsPage } from '@shared/bridge/contract'
 
 export interface SubjectRef {
   network: string
@@ -27,11 +29,11 @@ export interface GraphRef {
 async function readCached(
   network: string,
   address: string,
-): Promise<{ transactions: readonly Transaction[]; fetchedAt: string | null }> {
+): Promise<{ transactions: readonly Transaction[]; fetchedAt: string | null; pages: TransactionsPage[] }> {
   const pages = await readCachedPages(network, address)
   // As fresh as its stalest page.
   const times = pages.map((p) => p.fetchedAt).sort((x, y) => Date.parse(x) - Date.parse(y))
-  return { transactions: pages.flatMap((p) => p.items), fetchedAt: times[0] ?? null }
+  return { transactions: pages.flatMap((p) => p.items), fetchedAt: times[0] ?? null, pages }
 }
 
 /**
@@ -71,10 +73,11 @@ export async function gatherReport(
   }
   // Cache reads cost no request: all of them at once.
   const read = await Promise.all(
-    [...wanted.values()].map(async (w): Promise<ExpandedPage> => ({
-      ...w,
-      ...(await readCached(w.network, w.address)),
-    })),
+    [...wanted.values()].map(async (w): Promise<ExpandedPage> => {
+      const { pages, ...page } = await readCached(w.network, w.address)
+      const source = transactionSource(w.network, w.address, pages)
+      return { ...w, ...page, sources: source ? [source] : [] }
+    }),
   )
   const pages = new Map<string, ExpandedPage[]>()
   for (const p of read) {
@@ -103,14 +106,17 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
   const watchlists = useWatchlistsStore()
   let transactions: readonly Transaction[] = []
   let fetchedAt: string | null = null
+  let pages: TransactionsPage[] = []
   const t = txs.target
   if (t && t.network === ref.network && normaliseAddress(t.address) === address && txs.items.length > 0) {
     transactions = txs.items
     fetchedAt = txs.provenance?.fetchedAt ?? null
+    pages = await readCachedPages(ref.network, address)
   } else {
     const page = await readCached(ref.network, address)
     transactions = page.transactions
     fetchedAt = page.fetchedAt
+    pages = page.pages
   }
   const b = balances.view
   const ownBalances =
@@ -118,6 +124,8 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
       ? { items: b.items, fetchedAt: b.fetchedAt }
       : null
   const watchLabels = watchLabelsOn(watchlists.lists, ref.network, useLabelsStore().byId.values())
+  const extras = await subjectExtras(ref.network, address)
+  const txSource = transactionSource(ref.network, address, pages)
   return {
     ...ref,
     // Opened from its page, an address has no case label: the user's watchlist label names it.
@@ -125,7 +133,11 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
     address,
     transactions,
     transactionsFetchedAt: fetchedAt,
-    balances: ownBalances,
+    // The balances the page shows, else the ones main keeps (any age, each with its time).
+    balances: ownBalances ?? extras.balances,
+    coin: extras.coin,
+    approvals: extras.approvals,
+    sources: [...(txSource ? [txSource] : []), ...extras.sources],
     watchLabels,
   }
 }

@@ -10,7 +10,17 @@ import {
   type ReportSubject,
 } from './report-model'
 import { asOf, day, minute, txTable, when } from './report-parts'
-import { REPORT_CSS } from './report-style'
+import { printCss, REPORT_CSS } from './report-style'
+import { MANIFEST_META } from '@shared/domain/evidence'
+import {
+  addressCell,
+  approvalsPart,
+  holdingsPart,
+  labelsSection,
+  logSection,
+  pathsSection,
+  provenanceSection,
+} from './report-case'
 import { flowGraphSvg, historySvg } from './report-svg'
 
 const addr = checksummed
@@ -23,15 +33,15 @@ function summary(input: ReportInput): string {
   const rows = input.subjects
     .map(
       (s) =>
-        `<tr><td class="mono">${esc(addr(s.address))}</td><td>${esc(s.networkLabel)}</td><td>${esc(s.label ?? '—')}</td>` +
+        `<tr>${addressCell(s.address, s.label)}<td>${esc(s.networkLabel)}</td>` +
         `<td class="num">${s.transactions.length}</td><td>${esc(when(s.transactionsFetchedAt))}</td></tr>`,
     )
     .join('')
   return (
     '<section aria-labelledby="summary"><h2 id="summary">Summary</h2>' +
     `<p>${input.subjects.length} address${input.subjects.length === 1 ? '' : 'es'}. Made ${esc(when(input.generatedAt))} from the data Chainscope had kept; nothing in this file loads anything.${esc(grew)}</p>` +
-    '<table><caption class="muted">Addresses in this report</caption><thead><tr><th scope="col">Address</th><th scope="col">Network</th>' +
-    '<th scope="col">Label</th><th scope="col">Transactions loaded</th><th scope="col">Fetched</th></tr></thead>' +
+    '<table><caption class="muted">Addresses in this report</caption><thead><tr><th scope="col">Address and label</th><th scope="col">Network</th>' +
+    '<th scope="col">Transactions loaded</th><th scope="col">Fetched</th></tr></thead>' +
     `<tbody>${rows}</tbody></table></section>`
   )
 }
@@ -65,13 +75,15 @@ function subjectSection(s: ReportSubject, i: number): string {
     .map(
       (h) =>
         `<figure>${historySvg(h.points, `${h.absolute ? 'Balance' : 'Net change'} of ${h.symbol} over time`, h.low, h.high)}` +
-        `<figcaption>${esc(h.absolute ? `Balance of ${h.symbol}` : `Net change of ${h.symbol} since the oldest loaded transaction (today's balance not loaded)`)}, ${esc(minute(h.fromMs))} to ${esc(minute(h.toMs))}: lowest ${esc(h.low)}, highest ${esc(h.high)}.</figcaption></figure>`,
+        `<figcaption>${esc(h.absolute ? `Balance of ${h.symbol}` : `Net change of ${h.symbol} since the oldest loaded transaction (its balance is missing: not loaded, so no balance is drawn)`)}, ${esc(minute(h.fromMs))} to ${esc(minute(h.toMs))}: lowest ${esc(h.low)}, highest ${esc(h.high)}.</figcaption></figure>`,
     )
     .join('')
   return (
     `<section aria-labelledby="${id}"><h2 id="${id}">${esc(title)} on ${esc(s.networkLabel)}</h2>` +
     `<p class="mono">${esc(addr(s.address))}</p>` +
     (s.note ? `<p class="notes">${esc(s.note)}</p>` : '') +
+    holdingsPart(s) +
+    approvalsPart(s) +
     (s.transactions.length === 0
       ? '<p class="muted">No transactions of this address were kept on this computer: open it in Chainscope first.</p>'
       : '') +
@@ -98,17 +110,24 @@ export function buildReportHtml(input: ReportInput): string {
   const notes = input.notes.trim()
     ? `<section aria-labelledby="notes"><h2 id="notes">Notes</h2><p class="notes">${esc(input.notes)}</p></section>`
     : ''
+  const c = input.caseFile
+  const labelOf = (network: string, address: string): string | null =>
+    c?.addresses.find((a) => a.network === network && a.address === address)?.label || null
   return (
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    (input.manifestHash ? `<meta name="${MANIFEST_META}" content="${esc(input.manifestHash)}">` : '') +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     // No network at all, even if a name slipped through as markup: the page may load nothing.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` +
-    `<title>${esc(input.title)}</title><style>${REPORT_CSS}</style></head><body><main>` +
+    `<title>${esc(input.title)}</title><style>${REPORT_CSS}${printCss(input.title, input.manifestHash ?? null)}</style></head><body><main>` +
     `<h1>${esc(input.title)}</h1><p class="muted">Chainscope report, made ${esc(when(input.generatedAt))}.</p>` +
+    provenanceSection(input) +
     summary(input) +
     notes +
+    (c ? labelsSection(c) + pathsSection(c, labelOf) : '') +
     input.subjects.map(subjectSection).join('') +
     expandedSection(input.subjects) +
+    (c ? logSection(c) : '') +
     '</main></body></html>\n'
   )
 }

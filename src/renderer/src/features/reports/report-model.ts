@@ -1,6 +1,9 @@
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
+import type { ApprovalRow } from '@shared/domain/approvals-view'
+import type { CaseFile } from '@shared/domain/case-file'
+import type { ReportSource } from './report-sources'
 import { checksumAddress } from '@shared/domain/address'
-import { formatUnits } from '@shared/domain/amount'
+import { formatUnits, parseAmount } from '@shared/domain/amount'
 import { NATIVE } from '@shared/domain/movements'
 import { assetsFromBalances, balanceHistory, type AssetNow, type HistoryPoint, sampleExtremes } from '../analysis'
 import { buildFlowGraph, nodeName, type FlowEdge, type FlowGraph, collapseHubs, limitFlows } from '../flows'
@@ -31,6 +34,24 @@ export interface ReportSubject {
   expanded?: readonly ExpandedPage[]
   /** Hops the graph is drawn to (the saved graph's limit); `REPORT_HOPS` when not given. */
   hops?: number
+  /** The coin balance main fetched (`eth_getBalance`), in wei, and when; null: not loaded. */
+  coin?: { wei: string; fetchedAt: string } | null
+  /** The approvals main found for it (cached), when any. */
+  approvals?: { rows: readonly ApprovalRow[]; fetchedAt: string | null } | null
+  /** The data behind its figures as the service sent it, for an evidence bundle. */
+  sources?: readonly ReportSource[]
+}
+
+/** Who made a report, with what and from where (never the key). */
+export interface ReportProvenance {
+  profile: string
+  /** The service's host (no path, no query). */
+  host: string
+  networks: readonly { name: string; label: string; chainId: string | null }[]
+  app: { name: string; version: string }
+  /** The name the user gave, if any. */
+  by: string | null
+  timeZone: string
 }
 
 /** An address the flow graph expanded, with its page as main cached it. */
@@ -42,6 +63,7 @@ export interface ExpandedPage {
   transactions: readonly Transaction[]
   /** When its page was fetched; null when it is not kept on this computer (nothing to show). */
   fetchedAt: string | null
+  sources?: readonly ReportSource[]
 }
 
 export interface ReportInput {
@@ -50,6 +72,11 @@ export interface ReportInput {
   generatedAt: string
   subjects: readonly ReportSubject[]
   notes: string
+  provenance?: ReportProvenance
+  /** The case reported: its path questions, labels, notes and activity log. */
+  caseFile?: CaseFile
+  /** The SHA-256 of the evidence bundle's manifest (its core), stated in the report. */
+  manifestHash?: string
 }
 
 export interface HistoryFigure {
@@ -104,8 +131,11 @@ export function subjectFigures(s: ReportSubject): SubjectFigures {
 
   const known: AssetNow[] = s.balances ? assetsFromBalances(s.balances.items) : []
   const absolute = new Set(known.map((a) => a.key))
-  // The native coin's balance is not in the balances answer: its line is a net change.
-  const now = [{ key: NATIVE, symbol: 'coin', decimals: 18, value: 0n }, ...known]
+  // The coin's balance comes from eth_getBalance (not the balances answer): with it the coin's
+  // line is its balance, as the app shows; without it, a net change that says so.
+  const coin = s.coin ? parseAmount(s.coin.wei) : null
+  if (coin !== null) absolute.add(NATIVE)
+  const now = [{ key: NATIVE, symbol: 'coin', decimals: 18, value: coin ?? 0n }, ...known]
   const nowMs = Date.parse(s.transactionsFetchedAt ?? '') || 0
   const history = balanceHistory(s.transactions, s.address, now, nowMs)
   const histories = history.assets

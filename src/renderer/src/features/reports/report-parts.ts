@@ -1,5 +1,7 @@
 import { parseAmount } from '@shared/domain/amount'
 import type { Transaction } from '@shared/domain/service-schemas'
+import { movementsOf } from '@shared/domain/movements'
+import { checksummed } from './report-model'
 import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel } from '../transactions'
 import { esc } from './html-escape'
 import { amountText } from './report-model'
@@ -18,6 +20,27 @@ const coin = (wei: string): string => {
   return v === null ? wei : amountText(v, 18, 'coin')
 }
 
+/**
+ * What a transaction moved: its coin value, and each token transfer in the token's own amount
+ * (a token transfer carries no coin: "0 coin" alone would hide it).
+ */
+function moved(tx: Transaction): string {
+  const m = movementsOf(tx).movements
+  const tokens = m.filter((x) => x.kind === 'transfer').map((x) => amountText(x.value, x.decimals, x.symbol))
+  const native = coin(tx.value)
+  return tokens.length === 0
+    ? native
+    : parseAmount(tx.value) === 0n
+      ? tokens.join('; ')
+      : [native, ...tokens].join('; ')
+}
+
+/** A party in full (checksummed) with its name beside it, never instead of it. */
+function partyCell(p: { address: string | null; name: string | null }, none: string): string {
+  if (!p.address) return `<td>${esc(p.name ?? none)}</td>`
+  return `<td><span class="mono">${esc(checksummed(p.address))}</span>${p.name ? ` <span class="label">${esc(p.name)}</span>` : ''}</td>`
+}
+
 /** A transactions table seen from `address` (its direction column), the first rows only. */
 export function txTable(transactions: readonly Transaction[], address: string): string {
   if (transactions.length === 0) return ''
@@ -33,8 +56,9 @@ export function txTable(transactions: readonly Transaction[], address: string): 
       return (
         `<tr><td class="mono">${esc(tx.hash)}</td><td>${esc(tx.timestamp ? when(tx.timestamp) : 'pending')}</td>` +
         `<td>${esc(DIRECTION_LABEL[directionOf(tx, address)])}</td><td>${esc(methodLabel(tx))}</td>` +
-        `<td class="mono">${esc(from.name ?? from.address ?? '—')}</td><td class="mono">${esc(to.name ?? to.address ?? 'contract creation')}</td>` +
-        `<td class="num">${esc(coin(tx.value))}</td><td>${esc(statusLabel(tx))}</td></tr>`
+        partyCell(from, '—') +
+        partyCell(to, 'contract creation') +
+        `<td class="num">${esc(moved(tx))}</td><td>${esc(statusLabel(tx))}</td></tr>`
       )
     })
     .join('')

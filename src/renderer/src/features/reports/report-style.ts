@@ -28,14 +28,36 @@ svg.graph text { font-size: 10px; text-anchor: middle; fill: #16202a; paint-orde
 svg.chart .frame { fill: #fafbfc; stroke: #d4dbe3; }
 svg.chart polyline { fill: none; stroke: #0b5cad; stroke-width: 1.5; }
 svg.chart .axis { font-size: 10px; fill: #4a5663; }
+.label { background: #eef2f6; border-radius: 3px; padding: 0 4px; margin-left: 4px; white-space: nowrap; }
+.missing { color: #8a3b00; font-weight: 600; }
+table.kv th { width: 14em; text-align: left; }
+td.mono-ok { word-break: break-all; }
 @media print {
   body { padding: 0; max-width: none; font-size: 11pt; }
   h2 { break-before: auto; break-after: avoid; }
   h3 { break-after: avoid; }
   figure, tr, .notes { break-inside: avoid; }
   thead { display: table-header-group; }
+  tfoot { display: table-footer-group; }
   th { background: none; }
   svg { max-width: 100% !important; }
-  @page { margin: 15mm; }
 }
 `
+
+/** A CSS string holding untrusted text: every character but letters, digits and spaces escaped. */
+function cssString(text: string): string {
+  return `"${[...text].map((ch) => (/^[A-Za-z0-9 ]$/.test(ch) ? ch : `\\${ch.codePointAt(0)!.toString(16)} `)).join('')}"`
+}
+
+/**
+ * The printed page's margins: the report's title and the manifest's hash at the foot of every
+ * page, and "Page N of M" (CSS paged media: Chromium prints these in "Save as PDF").
+ */
+export function printCss(title: string, manifestHash: string | null): string {
+  const foot = manifestHash ? `${title.slice(0, 80)} · manifest ${manifestHash}` : title.slice(0, 120)
+  return (
+    '@page { margin: 16mm 15mm 20mm; ' +
+    `@bottom-left { content: ${cssString(foot)}; font: 7pt system-ui, sans-serif; color: #4a5663; } ` +
+    '@bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8pt system-ui, sans-serif; color: #4a5663; } }'
+  )
+}
