@@ -67,6 +67,8 @@ function same(a: RowContent, b: RowContent): boolean {
     a.cutAge === b.cutAge &&
     a.cutParties === b.cutParties &&
     a.note === b.note &&
+    a.fromHref === b.fromHref &&
+    a.toHref === b.toHref &&
     a.cutStatus === b.cutStatus
   )
 }
