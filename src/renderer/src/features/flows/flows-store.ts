@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { BridgeError } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { normaliseAddress } from '@shared/domain/address'
+import { normaliseAddress, sameAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
 import { useTransactionsStore } from '../transactions'
@@ -11,6 +11,7 @@ import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
 import { findPath } from './flow-path'
+import { DAY_MS, utcDayStartMs } from '@shared/domain/utc-day'
 
 export interface ExpandProgress {
   running: boolean
@@ -53,15 +54,14 @@ export const useFlowsStore = defineStore('flows', () => {
   const rootTxs = computed(() => {
     const r = root.value
     const t = txs.target
-    return r && t && t.network === r.network && t.address.toLowerCase() === r.address ? txs.items : []
+    return r && t && t.network === r.network && sameAddress(t.address, r.address) ? txs.items : []
   })
 
   const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network))
 
   const dayMs = (text: string, end: boolean): number | null => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null
-    const ms = Date.parse(`${text}T00:00:00Z`)
-    return Number.isNaN(ms) ? null : end ? ms + 86_400_000 - 1 : ms
+    const ms = utcDayStartMs(text)
+    return ms === null ? null : end ? ms + DAY_MS - 1 : ms
   }
 
   /** Everything loaded, by asset and date window: what path finding searches. */

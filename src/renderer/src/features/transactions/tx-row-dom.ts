@@ -1,6 +1,6 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { RowWriter } from '../../ui/virtual-list/row-block'
 import { Part } from '../../ui/virtual-list/dom-part'
-import { shortHash } from './tx-view'
 import type { UnreadableRow } from './unreadable-row'
 import { ColumnCells, spanFromCss, TX_COLUMNS, widthCss, type TxRow } from './tx-columns'
 
