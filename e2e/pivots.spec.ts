@@ -77,7 +77,7 @@ test('from the busy wallet by links only: a counterparty, its transaction, the b
     await expect(menu).toBeVisible()
     const item = menu.getByRole('menuitem', { name: /^Open on the other network/ })
     await expect(item).toHaveText('Open on the other network (Beta)')
-    for (let i = 0; i < 10 && !(await item.evaluate('(el) => el === document.activeElement')); i++)
+    for (let i = 0; i < 10 && !(await item.evaluate((el) => el === el.ownerDocument.activeElement)); i++)
       await page.keyboard.press('ArrowDown')
     await expect(item).toBeFocused()
     await page.keyboard.press('Enter')
