@@ -17,7 +17,7 @@ const refresh = z.boolean().default(false)
 export const KNOWN_INTERFACES = ['ERC-20', 'ERC-721', 'ERC-1155', 'Ownable', 'ERC-165'] as const
 export type KnownInterface = (typeof KNOWN_INTERFACES)[number]
 /** The largest ABI text read (main's abi-codec.ts checks the same bound with its own words). */
-const ABI_MAX_CHARS = 2_000_000
+export const ABI_MAX_CHARS = 2_000_000
 /** An ABI the user pasted or loaded, or a well-known interface: exactly one. */
 const abiSource = {
   abi: z
