@@ -62,7 +62,7 @@ test('from the busy wallet by links only: a counterparty, its transaction, the b
     const block = main.getByRole('link', { name: /^\d+$/ }).first()
     const number = (await block.textContent())!.trim()
     await block.click()
-    await expect(page.getByRole('heading', { level: 1, name: `Block ${number} on Alpha` })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1, name: `Block ${number}`, exact: true })).toBeVisible()
     await expect(page).toHaveURL(new RegExp(`#/block/alpha/${number}$`))
     await page.goBack()
     await expect(page.getByRole('heading', { level: 1, name: 'Transaction on Alpha' })).toBeVisible()
