@@ -100,10 +100,11 @@ test('analyst views: counterparties, balance history, both networks, notes, and 
       await main.getByRole('tab', { name: 'Counterparties' }).click()
       const link = main
         .getByRole('table', { name: 'Counterparties' })
-        .getByRole('button', { name: /^Open / })
+        .getByRole('link', { name: /0x[0-9a-fA-F]{40}/ })
         .first()
-      const label = (await link.getAttribute('aria-label')) ?? ''
-      const target = label.split(' ').at(-1)!
+      // The pivot's title: "<checksummed address> on <network>".
+      const label = (await link.getAttribute('title')) ?? ''
+      const target = label.split(' ')[0]!
       await link.click()
       await expect(page.getByRole('heading', { level: 1, name: target })).toBeVisible()
       await page.goBack()

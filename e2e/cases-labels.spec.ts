@@ -151,7 +151,11 @@ test('labels import with a preview; a case is kept, reopened offline, exported a
       )
       await shootBothThemes(page, testInfo, 'c1-case-offline')
       await audit('case offline')
-      await table.getByRole('button', { name: new RegExp(`^Open ${whale} on Alpha`, 'i') }).click()
+      await table
+        .getByRole('row')
+        .filter({ hasText: 'Alpha' })
+        .getByRole('link', { name: new RegExp(`^${whale}$`, 'i') })
+        .click()
       await expect(main.getByRole('table', { name: 'Token balances' }).getByRole('row').nth(1)).toBeVisible({
         timeout: 20_000,
       })

@@ -1,3 +1,4 @@
+import { isAddressText } from '@shared/domain/address'
 import { decodeFunctionData } from 'viem'
 import { APPROVAL_SELECTORS, approvalsAbi } from '@shared/domain/approvals'
 import { APPROVAL_FOR_ALL_TOPIC, APPROVAL_TOPIC, topicAddress } from '@shared/domain/events'
@@ -33,8 +34,7 @@ export interface ApprovalEvent {
   timestamp: string | null
 }
 
-const lower = (v: unknown): string | null =>
-  typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? v.toLowerCase() : null
+const lower = (v: unknown): string | null => (isAddressText(v) ? v.toLowerCase() : null)
 
 const big = (v: unknown): bigint | null => {
   if (typeof v === 'bigint') return v >= 0n ? v : null

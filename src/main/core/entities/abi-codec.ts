@@ -1,3 +1,4 @@
+import { isAddressText } from '@shared/domain/address'
 import { decodeFunctionResult, encodeFunctionData, type AbiFunction, type AbiParameter } from 'viem'
 import { isRecord } from '@shared/guards'
 import { AppError } from '../util/app-error'
@@ -153,7 +154,7 @@ function scalar(type: string, raw: unknown): unknown {
     return n
   }
   if (type === 'address') {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new Error('expected an address: 0x and 40 hex digits')
+    if (!isAddressText(text)) throw new Error('expected an address: 0x and 40 hex digits')
     return text.toLowerCase()
   }
   if (type === 'bool') {

@@ -1,3 +1,4 @@
+import { sameAddress } from '@shared/domain/address'
 import type { ProxySlots } from '@shared/bridge/entity-types'
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { ZERO_ADDRESS } from '@shared/domain/contracts'
@@ -34,7 +35,7 @@ export function serviceHint(transactions: Iterable<Transaction>, address: string
     note(tx.from)
     note(tx.to)
     note(tx.created_contract)
-    if (tx.created_contract && tx.created_contract.hash.toLowerCase() === address) {
+    if (tx.created_contract && sameAddress(tx.created_contract.hash, address)) {
       hint!.isContract = true
       hint!.creator = tx.from.hash.toLowerCase()
       hint!.creationTx = tx.hash.toLowerCase()

@@ -1,3 +1,4 @@
+import { isAddressText } from '@shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import type { BlockTxSummary, BlockView, EntityAsOf } from '@shared/bridge/entity-types'
 import { isRecord } from '@shared/guards'
@@ -6,7 +7,6 @@ import { AppError } from '../util/app-error'
 /** Most transactions read from one block (a 30M-gas block holds about 1,430 plain transfers). */
 export const MAX_BLOCK_TXS = 20_000
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/
 
 type BlockFields = Omit<BlockView, keyof EntityAsOf>
@@ -30,7 +30,7 @@ export function readBlock(raw: unknown, number: number, full: boolean, network: 
     return v.toLowerCase()
   }
   const address = (v: unknown, where: string): string => {
-    if (typeof v !== 'string' || !ADDRESS.test(v)) throw bad(`${where} is not an address`)
+    if (typeof v !== 'string' || !isAddressText(v)) throw bad(`${where} is not an address`)
     return v.toLowerCase()
   }
   const got = Number(quantity(raw.number, 'its number', MAX_SAFE_BIGINT))

@@ -1,3 +1,4 @@
+import { isAddressText } from '@shared/domain/address'
 import { parseHexQuantity } from '@shared/domain/amount'
 import { isRecord } from '@shared/guards'
 import { AppError } from '../util/app-error'
@@ -43,11 +44,10 @@ const KINDS: Record<string, FrameKind> = {
   SUICIDE: 'selfdestruct',
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const bad = (what: string): AppError => new AppError('protocol', `The trace answered is not readable: ${what}.`)
 
 function address(v: unknown, where: string): string {
-  if (typeof v !== 'string' || !ADDRESS.test(v)) throw bad(`${where} is not an address`)
+  if (typeof v !== 'string' || !isAddressText(v)) throw bad(`${where} is not an address`)
   return v.toLowerCase()
 }
 

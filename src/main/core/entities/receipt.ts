@@ -1,3 +1,4 @@
+import { isAddressText } from '@shared/domain/address'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import type { EntityAsOf, LogView, ReceiptView } from '@shared/bridge/entity-types'
 import { isRecord } from '@shared/guards'
@@ -13,7 +14,6 @@ export const MAX_LOG_DATA_BYTES = 256 * 1024
 
 type ReceiptFields = Omit<ReceiptView, keyof EntityAsOf>
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const HASH = /^0x[0-9a-fA-F]{64}$/
 
 /**
@@ -38,7 +38,7 @@ export function readReceipt(raw: unknown, hash: string, network: string): Receip
       `The RPC endpoint answered the receipt of ${got && HASH.test(got) ? got : 'another transaction'} when asked for ${hash}; it is not shown.`,
     )
   const address = (v: unknown, where: string): string => {
-    if (typeof v !== 'string' || !ADDRESS.test(v)) throw bad(`${where} is not an address`)
+    if (typeof v !== 'string' || !isAddressText(v)) throw bad(`${where} is not an address`)
     return v.toLowerCase()
   }
   const quantity = (v: unknown, where: string, max?: bigint): bigint => {
@@ -75,7 +75,7 @@ export function readReceipt(raw: unknown, hash: string, network: string): Receip
 
 function readLog(raw: unknown, i: number, bad: (what: string) => AppError): LogView {
   if (!isRecord(raw)) throw bad(`log ${i} is not an object`)
-  if (typeof raw.address !== 'string' || !ADDRESS.test(raw.address))
+  if (typeof raw.address !== 'string' || !isAddressText(raw.address))
     throw bad(`the emitter of log ${i} is not an address`)
   const topics = raw.topics
   if (!Array.isArray(topics)) throw bad(`the topics of log ${i} are not a list`)

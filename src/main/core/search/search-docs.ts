@@ -1,3 +1,4 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { Note, Watchlist } from '@shared/bridge/contract'
 import type { AddressLabel } from '@shared/domain/address-label'
 import type { BalanceItem, Transaction } from '@shared/domain/service-schemas'
@@ -15,7 +16,7 @@ const lower = (v: unknown): string | null =>
 const hashOf = (party: unknown): string | null =>
   party && typeof party === 'object' && 'hash' in party ? lower(party.hash) : lower(party)
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null)
-const short = (h: string): string => `${h.slice(0, 10)}…${h.slice(-6)}`
+const short = (h: string): string => shortHash(h, 10, 6)
 
 function partyLabels(party: unknown): string[] {
   if (!party || typeof party !== 'object') return []

@@ -1,3 +1,4 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { z } from 'zod'
 import type { Profile } from '@shared/domain/profile'
 import {
@@ -24,9 +25,7 @@ export interface DataApiOptions {
   log?: Logger
 }
 
-export function shortAddress(address: string): string {
-  return `${address.slice(0, 6)}…${address.slice(-4)}`
-}
+export const shortAddress = (address: string): string => shortHash(address)
 
 /** The data API (spec 4.1, 4.2): an address's balances and its transactions, page by page. */
 export class DataApi {

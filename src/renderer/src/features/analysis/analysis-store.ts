@@ -1,3 +1,4 @@
+import { sameAddress } from '@shared/domain/address'
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { NetworkPresence, Provenance } from '@shared/bridge/contract'
@@ -99,11 +100,11 @@ export const useAnalysisStore = defineStore('analysis', () => {
     const t = txs.target
     const view = balances.view
     const out: AssetNow[] =
-      view && t && view.network === t.network && view.address.toLowerCase() === t.address.toLowerCase()
+      view && t && view.network === t.network && sameAddress(view.address, t.address)
         ? assetsFromBalances(view.items)
         : []
     const native =
-      t && presenceFor.value === t.address.toLowerCase()
+      t && presenceFor.value !== null && sameAddress(presenceFor.value, t.address)
         ? presence.value?.find((p) => p.network === t.network)?.nativeWei
         : null
     if (typeof native === 'string' && /^\d+$/.test(native) && t)
@@ -125,7 +126,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
   /** True when the loaded transactions are the given address's (the views show nothing else). */
   function isFor(network: string, address: string): boolean {
     const t = txs.target
-    return t !== null && t.network === network && t.address.toLowerCase() === address.toLowerCase()
+    return t !== null && t.network === network && sameAddress(t.address, address)
   }
 
   /** Checks both networks again (fresh answers are reused for free unless `refresh`). */

@@ -1,3 +1,4 @@
+import { sameAddress } from '@shared/domain/address'
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { BridgeEvents } from '@shared/bridge/contract'
@@ -31,7 +32,7 @@ export const useApprovalsStore = defineStore('approvals', () => {
   const progress = ref<BridgeEvents['approvals.progress'] | null>(null)
 
   const same = (network: string, address: string): boolean =>
-    q.key.value?.network === network && q.key.value.address === address.toLowerCase()
+    q.key.value?.network === network && sameAddress(q.key.value.address, address)
 
   bridge.on('approvals.progress', (p) => {
     if (scanning.busy.value && same(p.network, p.address)) progress.value = p

@@ -3,7 +3,7 @@ import { computed, ref, shallowRef } from 'vue'
 import type { Provenance } from '@shared/bridge/contract'
 import { ok, type BridgeError, type BridgeResult } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
-import { normaliseAddress } from '@shared/domain/address'
+import { normaliseAddress, sameAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
 import { fetched as fetchedLayer } from '../../platform/fetched'
@@ -14,6 +14,7 @@ import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
 import { answerPath, isStale, type PathAnswer, type PathQuery } from './flow-path'
+import { DAY_MS, utcDayStartMs } from '@shared/domain/utc-day'
 
 export interface ExpandProgress {
   running: boolean
@@ -87,7 +88,7 @@ export const useFlowsStore = defineStore('flows', () => {
   const rootTxs = computed(() => {
     const r = root.value
     const t = txs.target
-    return r && t && t.network === r.network && t.address.toLowerCase() === r.address ? txs.items : []
+    return r && t && t.network === r.network && sameAddress(t.address, r.address) ? txs.items : []
   })
 
   const labels = useLabelsStore()
@@ -95,9 +96,8 @@ export const useFlowsStore = defineStore('flows', () => {
   const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network, labels.byId.values()))
 
   const dayMs = (text: string, end: boolean): number | null => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null
-    const ms = Date.parse(`${text}T00:00:00Z`)
-    return Number.isNaN(ms) ? null : end ? ms + 86_400_000 - 1 : ms
+    const ms = utcDayStartMs(text)
+    return ms === null ? null : end ? ms + DAY_MS - 1 : ms
   }
 
   /** Everything loaded, by asset and date window: what path finding searches. */

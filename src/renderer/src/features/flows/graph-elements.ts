@@ -1,3 +1,4 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { FlowEdge, FlowNode } from './flow-graph'
 import { nodeName } from './flow-graph'
 import { amountText } from './flow-csv'
@@ -30,8 +31,6 @@ export interface GraphEdgeData {
   firstMs: number | null
 }
 
-export const short = (address: string): string => `${address.slice(0, 6)}…${address.slice(-4)}`
-
 export function nodeData(
   address: string,
   hop: number,
@@ -39,7 +38,7 @@ export function nodeData(
   opts: { root: boolean; loaded: boolean; folded: number },
 ): GraphNodeData {
   const name = node ? nodeName(node) : null
-  const base = name ? `${name.length > 24 ? `${name.slice(0, 23)}…` : name}` : short(address)
+  const base = name ? `${name.length > 24 ? `${name.slice(0, 23)}…` : name}` : shortHash(address)
   const label = opts.folded > 0 ? `${base} (+${opts.folded})` : base
   const kind = opts.root
     ? 'root'

@@ -1,4 +1,5 @@
 import type { Transaction } from '@shared/domain/service-schemas'
+import { DAY_MS, utcDayStartMs } from '@shared/domain/utc-day'
 
 /** The coin's key in a token filter: transactions that move the native coin to or from the address. */
 export const COIN = 'coin'
@@ -82,8 +83,8 @@ export function keysOf(tx: Transaction, me: string): TxKeys {
 }
 
 /** First moment of a UTC day, and the first moment after it. */
-export const dayStartMs = (day: string): number => Date.parse(`${day}T00:00:00Z`)
-export const dayEndMs = (day: string): number => dayStartMs(day) + 86_400_000
+export const dayStartMs = (day: string): number => utcDayStartMs(day) ?? Number.NaN
+export const dayEndMs = (day: string): number => dayStartMs(day) + DAY_MS
 
 /** One transaction against the filters; the address is the open one (any case). */
 export type TxPredicate = (tx: Transaction) => boolean

@@ -1,3 +1,4 @@
+import { sameAddress } from '@shared/domain/address'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { keysOf } from './address-filters'
 
@@ -41,7 +42,7 @@ export function filterChoices(items: readonly Transaction[], address: string, ma
       const c = tokens.get(t)
       if (c) c.count++
       else {
-        const found = tx.token_transfers?.find((x) => x.token.address.toLowerCase() === t)
+        const found = tx.token_transfers?.find((x) => sameAddress(x.token.address, t))
         if (found) tokens.set(t, { key: t, symbol: found.token.symbol || found.token.name || 'token', count: 1 })
       }
     }

@@ -1,6 +1,7 @@
 import { isAddressText } from '@shared/domain/address'
 import { CP_TEXT_MAX } from '../analysis'
 import { COIN, NO_FILTERS, type AddressFilters } from './address-filters'
+import { utcDayStartMs } from '@shared/domain/utc-day'
 
 /**
  * Every filter of the address page as it sits in the page's URL (`?token=…&party=…&from=…&at=…`),
@@ -35,15 +36,12 @@ export type RouteQuery = Record<string, string | null | (string | null)[] | unde
 
 const DIRECTIONS: readonly DirectionValue[] = ['all', 'in', 'out', 'self', 'other']
 const STATUSES: readonly StatusValue[] = ['all', 'ok', 'failed']
-const DAY = /^\d{4}-\d{2}-\d{2}$/
 const KIND = /^[a-z0-9_]{1,64}$/
 const CONTROL = /[\u0000-\u001f\u007f]/
 
 /** A real calendar day: "2026-02-30" is refused, not rolled over to March. */
 export function isDay(text: string): boolean {
-  if (!DAY.test(text)) return false
-  const ms = Date.parse(`${text}T00:00:00Z`)
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text
+  return utcDayStartMs(text) !== null
 }
 
 export interface ParsedQuery {

@@ -3,7 +3,7 @@ import { flushPromises } from '@vue/test-utils'
 import { makeTx, ME, party } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import TxList from './TxList.vue'
-import { shortHash } from './tx-view'
+import { shortHash } from '@shared/domain/short-hash'
 import { UnreadableRow } from './unreadable-row'
 
 describe('TxList', () => {

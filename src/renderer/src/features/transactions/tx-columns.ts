@@ -21,6 +21,9 @@ export interface TxRow {
   cutAge: boolean
   cutParties: boolean
   note: string | null
+  /** The parties' links (the app's address route), null for no party (features/pivot: every address a link). */
+  fromHref: string | null
+  toHref: string | null
   /** The status cell clips: a status that wraps, or one with a note beside it that may not fit. */
   cutStatus: boolean
 }
@@ -130,19 +133,22 @@ export const TX_COLUMNS: readonly TxColumn[] = [
     cut: (r) => r.cutParties,
     parts(cell) {
       const dir = span('badge dir')
-      const from = span('party')
-      const to = span('party')
+      // Links written here, not AddressPivot components: a pooled row writes its cells straight
+      // into the DOM (tx-row-dom.ts); the same href and full address as the pivot.
+      const from = new Part('a', 'party')
+      const to = new Part('a', 'party')
       const contract = span('badge', { title: 'Contract' }).text('contract').detached()
       const verified = span('badge ok', { title: 'Verified contract' }).text('verified').detached()
       cell.add(dir, from, span('', { 'aria-hidden': 'true' }).text('→'), to)
       return {
-        write({ v }) {
+        write({ v, fromHref, toHref }) {
           dir.text(v.dirLabel).cls(`badge dir ${v.dir}`)
-          from.text(v.fromText).attr('title', v.from.address)
+          from.text(v.fromText).attr('title', v.from.address).attr('href', fromHref)
           const address = v.to.address
           to.text(v.toText)
             .cls(address ? 'party' : 'party muted')
             .attr('title', address)
+            .attr('href', toHref)
           to.show(contract, !!address && v.to.isContract, verified)
           to.show(verified, !!address && v.to.isVerified)
         },

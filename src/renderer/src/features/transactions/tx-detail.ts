@@ -1,3 +1,4 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { DecodedCall, Transaction } from '@shared/domain/service-schemas'
 import {
   fiatValue,
@@ -8,7 +9,7 @@ import {
   parseDecimals,
 } from '@shared/domain/amount'
 import { paramViews, type DecodedParam } from './revert-reason'
-import { partyView, shortHash } from './tx-view'
+import { partyView } from './tx-view'
 import { displayName } from '@shared/domain/display-name'
 
 /** Exact native-coin reading of a wei amount: "0.000021 (21000000000000 wei)". */

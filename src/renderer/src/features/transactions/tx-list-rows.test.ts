@@ -47,6 +47,8 @@ function plan(pool: RowPool, indexes: number[], inOrder: boolean, age = '1 min a
         cutAge: false,
         cutParties: false,
         note: null,
+        fromHref: null,
+        toHref: null,
         cutStatus: false,
       },
     }

@@ -47,6 +47,8 @@ const contents = fc.oneof(
       cutAge: fc.boolean(),
       cutParties: fc.boolean(),
       note: fc.constantFrom(null, 'paid the rent', ''),
+      fromHref: fc.constantFrom(null, '#/address/alpha/0xA'),
+      toHref: fc.constantFrom(null, '#/address/beta/0xB'),
       cutStatus: fc.boolean(),
     })
     .map((c): RowContent => ({ ...c, u: null, v: rowView(c.tx, ME, fonts) })),
@@ -85,6 +87,8 @@ describe('writeRow', () => {
       cutAge: false,
       cutParties: false,
       note: null,
+      fromHref: null,
+      toHref: null,
       cutStatus: false,
     }
     writeRow(row, a)
@@ -107,6 +111,8 @@ describe('writeRow', () => {
       cutAge: false,
       cutParties: false,
       note: 'rent',
+      fromHref: '#/address/alpha/0x1',
+      toHref: null,
       cutStatus: false,
     })
     const cells = [...row.children]

@@ -1,6 +1,6 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { RowWriter } from '../../ui/virtual-list/row-block'
 import { Part } from '../../ui/virtual-list/dom-part'
-import { shortHash } from './tx-view'
 import type { UnreadableRow } from './unreadable-row'
 import { ColumnCells, spanFromCss, TX_COLUMNS, widthCss, type TxRow } from './tx-columns'
 
@@ -67,6 +67,8 @@ function same(a: RowContent, b: RowContent): boolean {
     a.cutAge === b.cutAge &&
     a.cutParties === b.cutParties &&
     a.note === b.note &&
+    a.fromHref === b.fromHref &&
+    a.toHref === b.toHref &&
     a.cutStatus === b.cutStatus
   )
 }

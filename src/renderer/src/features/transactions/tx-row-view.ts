@@ -1,3 +1,4 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatTokenAmount } from '@shared/domain/amount'
 import { movedOf, UNNAMED_COIN, type CoinInfo } from '@shared/domain/money'
@@ -5,7 +6,7 @@ import { isPending } from '@shared/domain/tx-state'
 import { formatDateTime, parseTime } from '../../ui/time'
 import { mayOverflowPx, textWidthPx, type TextFont } from '../../ui/text-fit'
 import { COLUMN_REM, SPACING_REM } from './tx-list-geometry'
-import { DIRECTION_LABEL, directionOf, methodLabel, partyView, shortHash, statusLabel, txState } from './tx-view'
+import { DIRECTION_LABEL, directionOf, methodLabel, partyView, statusLabel, txState } from './tx-view'
 
 /**
  * What a row of the transaction list shows, worked out once per transaction, with whether each

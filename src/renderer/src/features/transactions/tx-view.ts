@@ -1,5 +1,6 @@
+import { shortHash } from '@shared/domain/short-hash'
 import type { AddressObject, AddressTag, Transaction } from '@shared/domain/service-schemas'
-import { checksumAddress } from '@shared/domain/address'
+import { checksumAddress, sameAddress } from '@shared/domain/address'
 import { displayName } from '@shared/domain/display-name'
 import { isFailed, isPending } from '@shared/domain/tx-state'
 
@@ -10,17 +11,16 @@ export type Direction = 'in' | 'out' | 'self' | 'other'
  * (it is neither sender nor recipient) takes the direction of those transfers.
  */
 export function directionOf(tx: Transaction, address: string): Direction {
-  const me = address.toLowerCase()
-  const from = tx.from.hash.toLowerCase()
-  const to = tx.to?.hash.toLowerCase() ?? null
-  if (from === me && to === me) return 'self'
-  if (from === me) return 'out'
-  if (to === me) return 'in'
+  const sent = sameAddress(tx.from.hash, address)
+  const received = tx.to !== null && sameAddress(tx.to.hash, address)
+  if (sent && received) return 'self'
+  if (sent) return 'out'
+  if (received) return 'in'
   let incoming = false
   let outgoing = false
   for (const t of tx.token_transfers ?? []) {
-    if (t.to.hash.toLowerCase() === me) incoming = true
-    if (t.from.hash.toLowerCase() === me) outgoing = true
+    if (sameAddress(t.to.hash, address)) incoming = true
+    if (sameAddress(t.from.hash, address)) outgoing = true
   }
   if (incoming && outgoing) return 'self'
   if (incoming) return 'in'
@@ -38,10 +38,6 @@ export interface PartyView {
   isContract: boolean
   isVerified: boolean
   short: string
-}
-
-export function shortHash(hash: string, head = 6, tail = 4): string {
-  return hash.length > head + tail + 1 ? `${hash.slice(0, head)}…${hash.slice(-tail)}` : hash
 }
 
 /** Checksums cost a keccak each; the same few addresses recur on every row of a list. */
