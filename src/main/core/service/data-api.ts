@@ -24,7 +24,7 @@ export interface DataApiOptions {
   log?: Logger
 }
 
-export function shortAddress(address: string): string {
+function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(-4)}`
 }
 

@@ -37,7 +37,7 @@ export type BuildRequest = (key: string) => Promise<{ url: string; init: Request
 const RETRYABLE = new Set(['offline', 'server', 'rate-limited'])
 
 /** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
-export function keyTag(key: string): string {
+function keyTag(key: string): string {
   return createHash('sha256').update(`chainscope-quota:${key}`).digest('hex').slice(0, 6)
 }
 

@@ -44,7 +44,6 @@ export interface ServiceClientOptions {
   learnt?: LearntLimits
 }
 
-export { BatchRefusedError } from './rpc-transport'
 export { MAX_BATCH_CALLS } from './batch-sizes'
 
 /** The defaults of `ServiceClientOptions` (documented on each field). */

@@ -20,7 +20,7 @@ export interface WatchSummary {
   staleReason: BalancesView['staleReason']
 }
 
-export function summaryKey(network: string, address: string): string {
+function summaryKey(network: string, address: string): string {
   return `${network}:${normaliseAddress(address)}`
 }
 
@@ -44,7 +44,7 @@ function accept(value: unknown): Record<string, WatchSummary> | null {
   return out
 }
 
-export function summarise(view: BalancesView): WatchSummary {
+function summarise(view: BalancesView): WatchSummary {
   const rows = view.items.map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
   const fiat = totalFiat(rows)
   const top = [...rows]

@@ -10,9 +10,9 @@ export function findPath(
   edges: readonly FlowEdge[],
   from: string,
   to: string,
-  maxHops: number,
-  options: { undirected?: boolean } = {},
+  options: { maxHops: number; undirected?: boolean },
 ): FlowEdge[] | null {
+  const { maxHops } = options
   const a = from.toLowerCase()
   const b = to.toLowerCase()
   if (a === b) return []

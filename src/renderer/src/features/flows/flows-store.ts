@@ -21,7 +21,7 @@ export interface ExpandProgress {
 }
 
 /** The graph's queued work: leaving the address cancels it. 'f:' + network + ':' + address fits 80. */
-export function flowScope(network: string, root: string): string {
+function flowScope(network: string, root: string): string {
   return `f:${network}:${normaliseAddress(root)}`
 }
 
@@ -227,7 +227,8 @@ export const useFlowsStore = defineStore('flows', () => {
   const pathUndirected = ref(false)
   const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
   function searchPath(): void {
-    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), pathHops.value, {
+    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), {
+      maxHops: pathHops.value,
       undirected: pathUndirected.value,
     })
   }

@@ -39,7 +39,7 @@ export interface TxKeys {
 
 const lower = (v: unknown): string | null => (typeof v === 'string' ? v.toLowerCase() : null)
 
-export function txKeys(tx: Transaction, me: string): TxKeys {
+function txKeys(tx: Transaction, me: string): TxKeys {
   const tokens: string[] = []
   const parties: string[] = []
   const add = (list: string[], v: string | null): void => {
@@ -82,7 +82,7 @@ export function keysOf(tx: Transaction, me: string): TxKeys {
 }
 
 /** First moment of a UTC day, and the first moment after it. */
-export const dayStartMs = (day: string): number => Date.parse(`${day}T00:00:00Z`)
+const dayStartMs = (day: string): number => Date.parse(`${day}T00:00:00Z`)
 export const dayEndMs = (day: string): number => dayStartMs(day) + 86_400_000
 
 /** One transaction against the filters; the address is the open one (any case). */
