@@ -3,6 +3,8 @@ import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 import { formatDuration } from '@shared/domain/duration'
 import { isRecord } from '@shared/guards'
+import type { Redact } from '../util/logger'
+import type { ServiceContext } from './service-types'
 
 /**
  * Turns the service's answers into typed results or typed errors. Spec 7 describes no error
@@ -11,7 +13,7 @@ import { isRecord } from '@shared/guards'
  */
 
 /** A short, printable excerpt of a body for a protocol error: never the key (callers redact). */
-export function safeExcerpt(text: string, redact: (s: string) => string, max = 160): string {
+export function safeExcerpt(text: string, redact: Redact, max = 160): string {
   const flat = redact(text)
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -92,12 +94,9 @@ export function quotaExhausted(answer: HttpAnswer | null, nowMs: number, how: st
 }
 
 /** The typed error of a non-2xx answer. */
-export function errorForStatus(
-  answer: HttpAnswer,
-  what: string,
-  nowMs: number,
-  redact: (s: string) => string,
-): AppError {
+export function errorForStatus(answer: HttpAnswer, what: string, ctx: ServiceContext): AppError {
+  const { redact } = ctx
+  const nowMs = ctx.clock.now()
   const body = parseErrorBody(answer.text)
   const serverSays = typeof body.message === 'string' ? safeExcerpt(body.message, redact, 200) : ''
   const status = answer.status
@@ -183,7 +182,11 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 }
 
 /** JSON.parse of a service body, refusing one nested deeper than MAX_JSON_DEPTH as malformed. */
-export function parseServiceJson(answer: HttpAnswer, what: string, redact: (s: string) => string): unknown {
+export function parseServiceJson(
+  answer: HttpAnswer,
+  what: string,
+  { redact }: Pick<ServiceContext, 'redact'>,
+): unknown {
   if (nestsDeeperThan(answer.text, MAX_JSON_DEPTH)) {
     throw new AppError(
       'protocol',
@@ -201,11 +204,12 @@ export function parseBody<S extends z.ZodType>(
   answer: HttpAnswer,
   schema: S,
   what: string,
-  redact: (s: string) => string,
+  ctx: Pick<ServiceContext, 'redact'>,
 ): z.output<S> {
+  const { redact } = ctx
   let json: unknown
   try {
-    json = parseServiceJson(answer, what, redact)
+    json = parseServiceJson(answer, what, ctx)
   } catch (error) {
     if (error instanceof AppError) throw error
     const kind = /^\s*</.test(answer.text)
