@@ -77,3 +77,17 @@ export function describeFindings(findings: readonly AxeFinding[]): string {
     )
     .join('\n')
 }
+
+/**
+ * Audits the screen in both themes, logs every finding, and answers the blocking ones
+ * (serious, critical, BLOCKING_RULES) as readable text: '' when there is none.
+ */
+export async function blockingFindings(page: Page, screen: string): Promise<string> {
+  const { findings } = await auditBothThemes(page, screen)
+  console.log(
+    `axe-core on ${screen}: ${findings.map((f) => `${f.theme} ${f.rule} (${f.impact})`).join('; ') || 'none'}`,
+  )
+  return describeFindings(
+    findings.filter((f) => BLOCKING_IMPACTS.includes(f.impact) || BLOCKING_RULES.includes(f.rule)),
+  )
+}

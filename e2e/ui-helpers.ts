@@ -197,17 +197,26 @@ export async function addToNewWatchlist(
   await dialog.waitFor({ state: 'hidden' })
 }
 
-/** A movement the sandbox mines now (needs --admin): a coin transfer, or a token's by `kind`. */
+/**
+ * A movement the sandbox mines now (needs --admin): a coin transfer, a token's by `kind`, or coin
+ * split through the seed's Router (`router-split`); answers its transaction hash and block.
+ */
 export async function sandboxTransfer(
   info: ServiceSandboxInfo,
-  body: { network: string; to: string; kind?: 'native' | 'erc20' | 'erc721' | 'erc1155'; after?: number },
-): Promise<void> {
+  body: {
+    network: string
+    to: string
+    kind?: 'native' | 'erc20' | 'erc721' | 'erc1155' | 'router-split'
+    after?: number
+  },
+): Promise<{ hash: string; block: number }> {
   const r = await fetch(`${info.base_url}/__sandbox/transfer`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
   if (!r.ok) throw new Error(`the sandbox's transfer answered ${r.status}: ${await r.text()}`)
+  return (await r.json()) as { hash: string; block: number }
 }
 
 /** Sets the sandbox's fault switch (needs --admin); `null` clears every fault. */

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { LiveChain } from './chain/live'
 import { demoAddresses, prepareNetwork, type Network } from './chain/network'
 import type { SandboxOptions } from './config'
-import { CHAIN_IDS, COIN_RATES, MULTICALL3_AT } from './config'
+import { CHAIN_IDS, COIN_RATES, coinOf, MULTICALL3_AT } from './config'
 import { installMulticall3 } from './chain/multicall3'
 import type { MarketInfo } from './api/format'
 import type { TransferHook } from './api/admin-transfer'
@@ -181,6 +181,8 @@ export async function startSandbox(
       networks: [...options.networks],
       api_key: options.apiKey,
       billing: options.modes.billing,
+      // Each network's coin as a client may show it (the spec names none): its name in capitals.
+      coins: Object.fromEntries(networks.map((n) => [n.spec.name, coinOf(n.spec.name)])),
       demo_addresses: Object.fromEntries(networks.map((n) => [n.spec.name, demoAddresses(n.manifest)])),
     },
     networks,

@@ -64,6 +64,17 @@ export class UsageError extends Error {
 export const CHAIN_IDS = [7001, 7002] as const
 /** Demo coin rate per network position: the first network's coin has one, the second none. */
 export const COIN_RATES = ['2451.83', null] as const
+/** A network's coin as the ready line names it: the network's name in capitals ("ALPHA"), 18 decimals. */
+export function coinOf(network: string): { symbol: string; decimals: number } {
+  return {
+    symbol:
+      network
+        .toUpperCase()
+        .replace(/[^A-Z0-9-]/g, '')
+        .slice(0, 16) || 'COIN',
+    decimals: 18,
+  }
+}
 /**
  * Multicall3 at its canonical address per network position: the first network has it (as most
  * public chains do), the second not (as new chains and some L2s), so clients meet both.

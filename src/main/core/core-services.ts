@@ -186,6 +186,7 @@ export class CoreServices {
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
       headOf: (id, network) => this.height.headOf(id, network),
+      clock: options.clock,
     })
     this.entities = new EntityService({
       snapshots: this.snapshots,
@@ -210,7 +211,12 @@ export class CoreServices {
       },
       onReady: (info) => {
         this.keys.setManaged(this.settings.keyRef(SANDBOX_PROFILE_ID), info.api_key)
-        this.settings.setSandboxRuntime({ baseUrl: info.base_url, rpcUrl: info.rpc_url }, info.networks, info.billing)
+        this.settings.setSandboxRuntime(
+          { baseUrl: info.base_url, rpcUrl: info.rpc_url },
+          info.networks,
+          info.billing,
+          info.coins,
+        )
         this.#profilesChanged()
       },
       onGone: () => {

@@ -27,3 +27,15 @@ export function isAppUrl(url: string): boolean {
     parsed.port === ''
   )
 }
+
+/**
+ * The app's entry page at one of its own hash routes (`app://chainscope/index.html#/tx/…`), as
+ * a pivot link opened in a new window asks for; null for anything else (another path, a query,
+ * no route). What a new app window may load (web-contents-guard.ts).
+ */
+export function appRouteUrl(url: string): string | null {
+  if (!isAppUrl(url)) return null
+  const parsed = new URL(url)
+  if (parsed.pathname !== '/index.html' || parsed.search !== '' || !parsed.hash.startsWith('#/')) return null
+  return `${APP_ENTRY_URL}${parsed.hash}`
+}

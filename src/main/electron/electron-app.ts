@@ -11,7 +11,7 @@ import { UserGestureTracker } from './external-links'
 import { registerBridgeIpc } from './ipc'
 import { DEEP_LINK_SCHEME, parseDeepLink, parseLaunchArgs, userArgs } from './launch-args'
 import { LaunchQueue } from './launch-queue'
-import { createMainWindow, revealWindow } from './main-window'
+import { createMainWindow, createRouteWindow, revealWindow } from './main-window'
 import { denyAllPermissions } from './permissions'
 import { electronPdfHost } from './pdf-printer'
 import { createUtilitySandboxLauncher, sandboxEnv } from './sandbox-utility'
@@ -86,6 +86,8 @@ export async function runElectronApp(): Promise<ElectronApp | null> {
       log,
       // Reached only with an https URL that passed checkExternalUrl, right after the user's click (web-contents-guard.ts).
       openExternal: (url) => shell.openExternal(url), // eng-disable OPEN_EXTERNAL_JS_CHECK
+      // Only the app's own hash routes reach here (appRouteUrl, checked again by createRouteWindow).
+      openAppWindow: (url) => void createRouteWindow({ preloadPath: PATHS.preload, url, log }),
     })
   })
 

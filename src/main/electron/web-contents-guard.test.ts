@@ -2,7 +2,8 @@ import type { WebContents } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Logger } from '../core/util/logger'
 import { checkExternalUrl, UserGestureTracker } from './external-links'
-import { fakeEvent, FakeWebContents, resetFakeElectron, shell } from './testing/fake-electron'
+import { BrowserWindow, fakeEvent, FakeWebContents, resetFakeElectron, shell } from './testing/fake-electron'
+import { createRouteWindow } from './main-window'
 import { guardWebContents, handleWindowOpen, type WebContentsGuardOptions } from './web-contents-guard'
 
 vi.mock('electron', () => import('./testing/fake-electron'))
@@ -18,7 +19,12 @@ beforeEach(() => {
   clock = 1_000_000
   gestures = new UserGestureTracker({ now: () => clock, windowMs: 2000 })
   contents = new FakeWebContents()
-  options = { gestures, log, openExternal: (url) => shell.openExternal(url) }
+  options = {
+    gestures,
+    log,
+    openExternal: (url) => shell.openExternal(url),
+    openAppWindow: (url) => void createRouteWindow({ preloadPath: '/app/preload.cjs', url, log }),
+  }
   guardWebContents(contents as unknown as WebContents, options)
 })
 
@@ -163,5 +169,54 @@ describe('checkExternalUrl', () => {
     expect(checkExternalUrl('')).toMatchObject({ ok: false, reason: 'empty link' })
     expect(checkExternalUrl(`https://x.example/${'a'.repeat(3000)}`)).toMatchObject({ ok: false })
     expect(checkExternalUrl('https://u:p@x.example/')).toMatchObject({ ok: false, reason: 'link carries credentials' })
+  })
+})
+
+describe('a pivot link opened in a new window (Ctrl+click, middle-click)', () => {
+  const route = 'app://chainscope/index.html#/tx/alpha/0x' + 'ab'.repeat(32)
+
+  it("opens the app's own hash route in a new, hardened app window right after a click", () => {
+    click()
+    expect(openWindow(route)).toBe('deny')
+    expect(BrowserWindow.windows).toHaveLength(1)
+    const window = BrowserWindow.windows[0]!
+    expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(route)
+    const prefs = window.options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    })
+    expect(shell.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('refuses an app route opened without a click (a script, a timer)', () => {
+    expect(openWindow(route)).toBe('deny')
+    expect(BrowserWindow.windows).toHaveLength(0)
+  })
+
+  it('refuses every page of the app that is not one of its hash routes, and foreign look-alikes', () => {
+    for (const url of [
+      'app://chainscope/index.html',
+      'app://chainscope/index.html?x=1#/tx/alpha/0x1',
+      'app://chainscope/other.html#/tx/alpha/0x1',
+      'app://chainscope/index.html#tx',
+      'app://other/index.html#/tx/alpha/0x1',
+      'app://user@chainscope/index.html#/tx/alpha/0x1',
+      'app://chainscope:8080/index.html#/tx/alpha/0x1',
+      'file:///index.html#/tx/alpha/0x1',
+    ]) {
+      click()
+      expect(openWindow(url)).toBe('deny')
+    }
+    expect(BrowserWindow.windows).toHaveLength(0)
+    expect(shell.openExternal).not.toHaveBeenCalled()
+  })
+
+  it('createRouteWindow itself refuses a URL that is not an app route', () => {
+    expect(createRouteWindow({ preloadPath: '/app/preload.cjs', url: 'https://evil.example/#/x', log })).toBeNull()
+    expect(BrowserWindow.windows).toHaveLength(0)
   })
 })

@@ -1,20 +1,24 @@
 import type { Event, HandlerDetails, WebContents } from 'electron'
 import { errorMessage } from '@shared/guards'
 import type { Logger } from '../core/util/logger'
-import { isAppUrl } from './app-origin'
+import { appRouteUrl, isAppUrl } from './app-origin'
 import { checkExternalUrl, type UserGestureTracker } from './external-links'
 
 export interface WebContentsGuardOptions {
   gestures: UserGestureTracker
   /** Opens a checked https link in the OS browser (`shell.openExternal`). */
   openExternal: (url: string) => Promise<void>
+  /** Opens one of the app's own hash routes in a new app window (a pivot link, Ctrl+click or middle-click). */
+  openAppWindow: (url: string) => void
   log: Logger
 }
 
 /**
  * Hardens one web contents (every one the app creates, through `web-contents-created`):
- * navigation leaves the app's own pages never; new windows are always denied, and an https
- * link the user just clicked is handed to the OS browser instead; `<webview>` never attaches.
+ * navigation leaves the app's own pages never; a new window is never the one the page asks for:
+ * an https link the user just clicked is handed to the OS browser instead, and one of the app's
+ * own routes opens in a new app window the app makes (hardened as every window); `<webview>`
+ * never attaches.
  */
 export function guardWebContents(contents: WebContents, options: WebContentsGuardOptions): void {
   const { gestures, log } = options
@@ -42,12 +46,24 @@ export function guardWebContents(contents: WebContents, options: WebContentsGuar
   })
 }
 
-/** The window-open policy: always deny; open a checked https link the user just clicked outside. */
+/**
+ * The window-open policy: always deny the page's own window; right after the user's click or
+ * key press, open one of the app's routes in a new app window, or a checked https link outside.
+ */
 export async function handleWindowOpen(
   contentsId: number,
   details: Pick<HandlerDetails, 'url'>,
   options: WebContentsGuardOptions,
 ): Promise<'opened' | 'refused'> {
+  const route = appRouteUrl(details.url)
+  if (route !== null) {
+    if (!options.gestures.consume(contentsId)) {
+      options.log.warn('refused to open an app window: not the result of a click or key press')
+      return 'refused'
+    }
+    options.openAppWindow(route)
+    return 'opened'
+  }
   const check = checkExternalUrl(details.url)
   if (!check.ok) {
     options.log.warn(`refused to open ${describe(details.url)}: ${check.reason}`)

@@ -24,6 +24,16 @@ export function createAppRouter(): Router {
         component: () => import('./pages/AddressView.vue'),
       },
       {
+        path: '/tx/:network/:hash',
+        name: 'tx',
+        component: () => import('./pages/TxView.vue'),
+      },
+      {
+        path: '/block/:network/:number',
+        name: 'block',
+        component: () => import('./pages/BlockView.vue'),
+      },
+      {
         path: '/cases/:id',
         name: 'case',
         component: () => import('./pages/CaseView.vue'),

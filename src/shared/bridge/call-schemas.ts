@@ -9,6 +9,7 @@ import { watchAlsoNetworks, watchLabel, watchListName, watchNote, watchTags } fr
 import { apiKeySchema, billingSchema, limitsSchema, networkName, profileInputSchema } from '../domain/profile'
 import { writeMethodRefusal } from '../domain/rpc-read-only'
 import { CASE_LIMITS, graphStateSchema } from '../domain/case-file'
+import { WATCH_LIMITS } from '../domain/watch-limits'
 
 /**
  * The input schema of every bridge call. Main validates each call against these; the
@@ -144,6 +145,9 @@ export const bridgeCalls = {
   'watchlists.rename': z.object({ id, name: listName }).strict(),
   'watchlists.delete': z.object({ id }).strict(),
   'watchlists.addEntry': z.object({ listId: id, entry: watchEntryInput }).strict(),
+  'watchlists.addEntries': z
+    .object({ listId: id, entries: z.array(watchEntryInput).min(1).max(WATCH_LIMITS.entries) })
+    .strict(),
   'watchlists.updateEntry': z
     .object({
       listId: id,
@@ -188,6 +192,8 @@ export const bridgeCalls = {
       text: z.string().max(5_000_000),
       network: networkName,
       replace: z.array(z.string().max(120)).max(10_000).default([]),
+      /** The user chose to apply the good rows of a file with bad ones. */
+      skipBad: z.boolean().default(false),
     })
     .strict(),
   'labels.export': empty,
@@ -199,6 +205,17 @@ export const bridgeCalls = {
   'cases.rename': z.object({ id, name: caseName }).strict(),
   'cases.delete': z.object({ id }).strict(),
   'cases.addAddress': caseAddressInput,
+  'cases.addAddresses': z
+    .object({
+      id,
+      addresses: z
+        .array(
+          z.object({ address, network: networkName, label: z.string().trim().pipe(watchLabel).optional() }).strict(),
+        )
+        .min(1)
+        .max(CASE_LIMITS.addresses),
+    })
+    .strict(),
   'cases.updateAddress': caseAddressInput,
   'cases.removeAddress': z.object({ id, address, network: networkName }).strict(),
   'cases.setNotes': z.object({ id, notes: z.string().max(CASE_LIMITS.notes) }).strict(),

@@ -72,6 +72,7 @@ export interface BridgeCallOutputs {
   'watchlists.rename': Watchlist
   'watchlists.delete': null
   'watchlists.addEntry': Watchlist
+  'watchlists.addEntries': Watchlist
   'watchlists.updateEntry': Watchlist
   'watchlists.removeEntry': Watchlist
   'watchlists.moveEntry': Watchlist[]
@@ -92,6 +93,7 @@ export interface BridgeCallOutputs {
   'cases.rename': CaseFile
   'cases.delete': null
   'cases.addAddress': CaseFile
+  'cases.addAddresses': CaseFile
   'cases.updateAddress': CaseFile
   'cases.removeAddress': CaseFile
   'cases.setNotes': CaseFile

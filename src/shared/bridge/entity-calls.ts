@@ -14,10 +14,10 @@ const blockNumber = z.number().int('a block number is a whole number').min(0).ma
 const refresh = z.boolean().default(false)
 
 /** Interfaces the Read contract panel offers without an ABI. */
-const KNOWN_INTERFACES = ['ERC-20', 'ERC-721', 'ERC-1155', 'Ownable', 'ERC-165'] as const
+export const KNOWN_INTERFACES = ['ERC-20', 'ERC-721', 'ERC-1155', 'Ownable', 'ERC-165'] as const
 export type KnownInterface = (typeof KNOWN_INTERFACES)[number]
 /** The largest ABI text read (main's abi-codec.ts checks the same bound with its own words). */
-const ABI_MAX_CHARS = 2_000_000
+export const ABI_MAX_CHARS = 2_000_000
 /** An ABI the user pasted or loaded, or a well-known interface: exactly one. */
 const abiSource = {
   abi: z

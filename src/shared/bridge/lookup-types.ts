@@ -1,4 +1,5 @@
 import type { Transaction } from '../domain/service-schemas'
+import type { Provenance } from './data-types'
 
 /** What an analyst keeps and finds without a request: notes, the cached search, presence per network. */
 
@@ -23,7 +24,12 @@ export interface SearchHit {
   detail: string
   /** A transaction hit carries the cached item, so it opens with the sandbox or service down. */
   tx?: Transaction
+  /** What matched the query, shown beside the hit (set on answers, not on indexed items). */
+  matched?: SearchMatch[]
 }
+
+/** What part of an item matched a search. */
+export type SearchMatch = 'label' | 'address' | 'tx hash' | 'note' | 'token' | 'name, method or token'
 
 export interface SearchAnswer {
   hits: SearchHit[]
@@ -47,4 +53,9 @@ export interface NetworkPresence {
   requests: number
   fetchedAt: string | null
   error: { kind: string; message: string } | null
+  /**
+   * Why a card kept from the cache (`source: 'cache'`) is shown instead of a fresh answer: its
+   * network's check failed (main's `staleReasonFor` of the error), or null.
+   */
+  staleReason: Provenance['staleReason']
 }

@@ -42,4 +42,13 @@ export interface LabelImportPreview {
   ignoredColumns: string[]
   /** How the file was read, in words ("header row; separator ';'"). */
   layout: string
+  /** Rows that cannot be imported, in file order: applied only if the user chooses the good rows. */
+  bad: LabelBadRow[]
+}
+
+/** A row of a label file that cannot be imported: its line, its column and why. */
+export interface LabelBadRow {
+  row: number
+  column: string
+  why: string
 }

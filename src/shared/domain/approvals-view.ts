@@ -1,5 +1,6 @@
 import type { ApprovalKind, RevokeCall } from './approvals'
 import type { Billing } from './billing'
+import type { Provenance } from '../bridge/data-types'
 
 /** A party of an approval as the app knows it from loaded data and watchlists (nulls where unknown). */
 export interface ApprovalParty {
@@ -21,7 +22,8 @@ export interface ApprovalGrant {
 /** One approval on the address page. Amounts are exact decimal strings (bigint across the bridge). */
 export interface ApprovalRow {
   kind: ApprovalKind
-  token: ApprovalParty & { symbol: string | null; decimals: number | null; type: string | null }
+  /** `rate`: the token's exchange rate (USD per whole token) where the service gives one; absent in older saved views. */
+  token: ApprovalParty & { symbol: string | null; decimals: number | null; type: string | null; rate?: string | null }
   spender: ApprovalParty
   /** ERC-721 single approval: the token id. */
   tokenId: string | null
@@ -60,7 +62,13 @@ export interface ApprovalScanState {
   skippedLogs: number
 }
 
-export interface ApprovalsView {
+/**
+ * Its provenance: `source: 'network'` and the time of the state call when it answered now;
+ * otherwise `'cache'` and the time of the oldest loaded page the rows come from, with
+ * `staleReason` when the state call was not sent or failed because the service failed (or Work
+ * offline is on): a view served for a failure.
+ */
+export interface ApprovalsView extends Provenance {
   network: string
   address: string
   rows: ApprovalRow[]

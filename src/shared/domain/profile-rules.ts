@@ -11,6 +11,10 @@ export const PROFILE_LIMITS = {
   networkName: 32,
   keyMin: 8,
   keyMax: 256,
+  /** A network's coin symbol ("ETH"), see COIN_SYMBOL_PATTERN. */
+  coinSymbol: 16,
+  /** A coin's decimals, as a token's (a uint8). */
+  coinDecimalsMax: 255,
 } as const
 
 /** Network names are data, never constants: each profile names its two networks. */
@@ -41,4 +45,22 @@ export function apiKeyProblem(key: string): string | null {
   if (key.length > PROFILE_LIMITS.keyMax) return `an API key has at most ${PROFILE_LIMITS.keyMax} characters`
   if (!/^[\x21-\x7e]+$/.test(key)) return 'an API key has no spaces or control characters'
   return null
+}
+
+/**
+ * A network's coin symbol: 1-16 letters, digits, dots, dashes or underscores ("ETH", "xDAI",
+ * "USDC.e"). The spec names no coin; a profile may (docs/decisions/coin-as-asset.md).
+ */
+const COIN_SYMBOL_PATTERN = /^[A-Za-z0-9._-]{1,16}$/
+
+export function coinSymbolProblem(symbol: string): string | null {
+  return COIN_SYMBOL_PATTERN.test(symbol)
+    ? null
+    : `a coin symbol is 1-${PROFILE_LIMITS.coinSymbol} letters, digits, dots, dashes or underscores`
+}
+
+export function coinDecimalsProblem(decimals: number): string | null {
+  return Number.isInteger(decimals) && decimals >= 0 && decimals <= PROFILE_LIMITS.coinDecimalsMax
+    ? null
+    : `a coin's decimals are a whole number from 0 to ${PROFILE_LIMITS.coinDecimalsMax}`
 }

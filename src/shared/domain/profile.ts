@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import {
   apiKeyProblem,
+  coinDecimalsProblem,
+  coinSymbolProblem,
   NETWORK_NAME_PATTERN,
   NETWORK_NAME_RULE,
   PROFILE_LIMITS,
@@ -26,9 +28,27 @@ export const apiKeySchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
 
+/** A network's native coin as the profile names it; absent where nothing is known ("coin", 18 decimals). */
+export const networkCoinSchema = z.object({
+  symbol: z
+    .string()
+    .trim()
+    .superRefine((s, ctx) => {
+      const problem = coinSymbolProblem(s)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+  decimals: z.number().superRefine((d, ctx) => {
+    const problem = coinDecimalsProblem(d)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }),
+})
+export type NetworkCoin = z.infer<typeof networkCoinSchema>
+
 export const networkConfigSchema = z.object({
   name: networkName,
   label: z.string().trim().min(1).max(PROFILE_LIMITS.networkLabel),
+  // Optional: profiles saved before the field existed load unchanged (docs/decisions/coin-as-asset.md).
+  coin: networkCoinSchema.optional(),
 })
 export type NetworkConfig = z.infer<typeof networkConfigSchema>
 

@@ -7,4 +7,6 @@ export interface SandboxInfo {
   demo_addresses: Record<string, Record<string, string>>
   /** How this sandbox counts (billing.ts); absent from sandboxes that count requests only. */
   billing?: string
+  /** Each network's coin (symbol, decimals); absent from older sandboxes, checked where read. */
+  coins?: Record<string, { symbol: string; decimals: number }>
 }

@@ -15,6 +15,8 @@ import type { LogProgress } from '../service/log-range'
 import type { ServiceClient } from '../service/service-client'
 import type { SpendMeter } from '../service/service-types'
 import { AppError } from '../util/app-error'
+import type { Clock } from '../util/clock'
+import { provenance, staleReasonFor, type Stale } from '../data/provenance'
 import { readApprovalLogs } from './approval-events'
 import { foldApprovals, type GrantMark } from './approval-fold'
 import { PartyBook } from './approval-parties'
@@ -41,6 +43,8 @@ export interface ApprovalsServiceOptions {
   headOf?: (profileId: string, network: string) => number | null
   /** A running scan's progress, after each answered range. */
   onProgress?: (progress: ScanProgressEvent) => void
+  /** When the state call answered (the view's "as of"). Default: the system clock. */
+  clock?: Pick<Clock, 'now'>
 }
 
 /** Digests or pages read at once: enough to keep the thread pool's four threads busy. */
@@ -76,7 +80,7 @@ export class ApprovalsService {
     options: { meter?: SpendMeter; cacheOnly?: boolean } = {},
   ): Promise<ApprovalsView> {
     const meter = options.meter ?? { requests: 0, units: 0 }
-    const { pages, balances, made } = await this.#loaded(runtime.profileId, network, address)
+    const { pages, balances, made, keptAt } = await this.#loaded(runtime.profileId, network, address)
     // Digests made from pages (written by a build that kept none) are kept once all are read:
     // in the background, while the state call is on the wire.
     for (const [entry, digest] of made) void this.#o.snapshots.writeDigest(entry, () => toSaved(digest))
@@ -97,6 +101,9 @@ export class ApprovalsService {
     const candidates = foldApprovals(calls, book.kinds(), folded)
     let states: ApprovalState[]
     let stateError: string | null = null
+    // The rows are as fresh as the loaded data they come from, unless the state call answers now.
+    let checkedAt: number | null = null
+    let staleReason: Stale = null
     const { reads, read } = stateReads(address, candidates)
     const route = runtime.balances.route(network)
     if (candidates.length === 0) states = []
@@ -110,15 +117,28 @@ export class ApprovalsService {
     } else {
       const probe = route === null
       const call = await aggregateReads(route ?? 'deployless', reads)
-      const items = await runtime.client.rpcCalls(network, [...(probe ? [multicallProbe] : []), call], {
-        priority: 'user',
-        meter,
-      })
-      if (probe) runtime.balances.noteProbe(network, items[0])
+      let items: Awaited<ReturnType<ApprovalsRuntime['client']['rpcCalls']>>
+      try {
+        items = await runtime.client.rpcCalls(network, [...(probe ? [multicallProbe] : []), call], {
+          priority: 'user',
+          meter,
+        })
+      } catch (error) {
+        // The service failed (or Work offline is on): the rows as loaded data tells them, marked
+        // as served for that failure, as balances are (docs/decisions/approvals-as-of.md).
+        const reason = staleReasonFor(error)
+        if (reason === undefined) throw error
+        staleReason = reason
+        items = []
+      }
+      if (probe && items.length) runtime.balances.noteProbe(network, items[0])
       const answer = items[probe ? 1 : 0]
       const results = readAggregate(answer, reads.length)
       states = read(results)
-      if (!results)
+      if (results) checkedAt = this.#now()
+      else if (staleReason)
+        stateError = `The current state could not be checked now (${staleReason === 'offline-by-choice' ? 'Work offline is on' : 'the service failed'}); the approvals are shown as the loaded transactions left them.`
+      else
         stateError =
           answer && !answer.ok
             ? `The state call was refused (${answer.message}); approvals are shown as the transactions left them. Refresh to ask again.`
@@ -132,7 +152,14 @@ export class ApprovalsService {
       stateError,
       cost: meter,
       scan: this.#scanState(runtime, network, this.#o.headOf?.(runtime.profileId, network) ?? null, scan),
+      ...(checkedAt !== null
+        ? provenance('network', checkedAt, null)
+        : provenance('cache', keptAt ?? this.#now(), staleReason)),
     }
+  }
+
+  #now(): number {
+    return this.#o.clock?.now() ?? Date.now()
   }
 
   /**
@@ -279,7 +306,10 @@ export class ApprovalsService {
           shelf,
         ),
     )
-    return { pages: pages.filter((p) => p !== null), balances, made }
+    // The pages' file times (written when fetched): the rows are as old as the oldest.
+    const stamps = mine.map((e) => e.stamp).filter((t) => Number.isFinite(t) && t > 0)
+    const keptAt = stamps.length ? Math.min(...stamps) : null
+    return { pages: pages.filter((p) => p !== null), balances, made, keptAt }
   }
 
   #row(s: ApprovalState, book: PartyBook): ApprovalRow {
@@ -293,7 +323,13 @@ export class ApprovalsService {
     const tokenId = s.kind === 'nft' ? c.tokenId : null
     return {
       kind: s.kind,
-      token: { ...book.party(c.token), symbol: token?.symbol ?? null, decimals, type: token?.type ?? null },
+      token: {
+        ...book.party(c.token),
+        symbol: token?.symbol ?? null,
+        decimals,
+        type: token?.type ?? null,
+        rate: token?.exchange_rate ?? null,
+      },
       spender: book.party(c.spender),
       tokenId: tokenId === null ? null : tokenId.toString(),
       status: s.status,

@@ -63,6 +63,7 @@ export function bridgeHandlers(
     'watchlists.rename': ({ id, name }) => s.watchlists.rename(id, name),
     'watchlists.delete': async ({ id }) => (await s.watchlists.delete(id), null),
     'watchlists.addEntry': ({ listId, entry }) => s.watchlists.addEntry(listId, entry),
+    'watchlists.addEntries': ({ listId, entries }) => s.watchlists.addEntries(listId, entries),
     'watchlists.updateEntry': ({ listId, entryId, patch }) => s.watchlists.updateEntry(listId, entryId, patch),
     'watchlists.removeEntry': ({ listId, entryId }) => s.watchlists.removeEntry(listId, entryId),
     'watchlists.moveEntry': ({ fromListId, toListId, entryId }) =>
@@ -74,13 +75,14 @@ export function bridgeHandlers(
     'notes.set': (note) => s.notes.set(note),
     'labels.list': () => s.labels.list(),
     'labels.preview': ({ text, network }) => s.labels.preview(text, network),
-    'labels.import': ({ text, network, replace }) => s.labels.import(text, network, replace),
+    'labels.import': ({ text, network, replace, skipBad }) => s.labels.import(text, network, replace, { skipBad }),
     'labels.export': () => s.labels.export(),
     'cases.list': () => s.cases.list(),
     'cases.create': ({ name, first }) => s.cases.create(name, first),
     'cases.rename': ({ id, name }) => s.cases.rename(id, name),
     'cases.delete': async ({ id }) => (await s.cases.delete(id), null),
     'cases.addAddress': ({ id, ...a }) => s.cases.addAddress(id, a),
+    'cases.addAddresses': ({ id, addresses }) => s.cases.addAddresses(id, addresses),
     'cases.updateAddress': ({ id, address, network, ...patch }) =>
       s.cases.updateAddress(id, { address, network }, patch),
     'cases.removeAddress': ({ id, ...a }) => s.cases.removeAddress(id, a),

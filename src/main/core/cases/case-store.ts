@@ -93,6 +93,25 @@ export class CaseStore {
     })
   }
 
+  /** Adds a pasted list in one write, all or nothing (docs/decisions/bulk-address-paste.md). */
+  addAddresses(id: string, list: (AddressRef & { label?: string })[]): Promise<CaseFile> {
+    return this.#change(id, (c) => {
+      const next = [...c.addresses]
+      for (const a of list) {
+        const r = ref(a)
+        if (next.some((x) => same(x, r)))
+          throw new AppError('conflict', `${r.address} on ${r.network} is in the case already; nothing was added.`)
+        next.push({ ...r, label: a.label?.trim() ?? '', note: '', addedAt: this.#iso() })
+      }
+      if (next.length > CASE_LIMITS.addresses)
+        throw new AppError(
+          'invalid-input',
+          `A case holds at most ${CASE_LIMITS.addresses} addresses; nothing was added.`,
+        )
+      return { ...c, addresses: next }
+    })
+  }
+
   updateAddress(id: string, a: AddressRef, patch: { label?: string; note?: string }): Promise<CaseFile> {
     return this.#change(id, (c) => {
       const at = c.addresses.findIndex((x) => same(x, a))

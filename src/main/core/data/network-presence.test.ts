@@ -144,4 +144,39 @@ describe('PresenceChecker (both networks side by side)', () => {
     })
     expect(sent).toBe(1)
   })
+
+  it('a card kept from the cache because its check failed carries why, in staleReasonFor’s words (Work offline too)', async () => {
+    let now = 1_000_000
+    const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
+    let failWith: AppError | null = null
+    const runtime: PresenceRuntime = {
+      profileId: 'p',
+      client: {
+        rpcCalls: async () => {
+          if (failWith) throw failWith
+          return [
+            { ok: true, result: '0x5' },
+            { ok: true, result: '0x1' },
+          ]
+        },
+        unitsFor: () => 1,
+      },
+    }
+    const checker = new PresenceChecker({ snapshots, clock: { now: () => now } })
+    const req = { networks: ['alpha'], address: addr(ME), refresh: true }
+    const [fresh] = await checker.check(runtime, req)
+    expect(fresh).toMatchObject({ source: 'network', staleReason: null })
+    now += 60_000
+    const cases: [AppError, string | null][] = [
+      [new AppError('timeout', 'The service did not answer in time.'), 'offline'],
+      [new AppError('offline-by-choice', 'Work offline is on.'), 'offline-by-choice'],
+      [new AppError('quota-exhausted', 'Used up.'), 'quota'],
+      [new AppError('rpc', 'Refused.'), null],
+    ]
+    for (const [error, reason] of cases) {
+      failWith = error
+      const [kept] = await checker.check(runtime, req)
+      expect(kept).toMatchObject({ source: 'cache', nativeWei: '5', error: { kind: error.kind }, staleReason: reason })
+    }
+  })
 })

@@ -6,6 +6,7 @@ import type { ServiceClient } from '../service/service-client'
 import type { Clock } from '../util/clock'
 import type { SnapshotStore } from './snapshot-store'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
+import { staleReasonFor } from './provenance'
 
 export interface PresenceOptions {
   snapshots: SnapshotStore
@@ -79,7 +80,16 @@ export class PresenceChecker {
     const seen = this.#seen.get(key)
     // Cache only: the last answer of any age, or what the snapshots know; never a request.
     if (req.cacheOnly && !seen)
-      return { ...base, nativeWei: null, nonce: null, source: 'none', requests: 0, fetchedAt: null, error: null }
+      return {
+        ...base,
+        nativeWei: null,
+        nonce: null,
+        source: 'none',
+        requests: 0,
+        fetchedAt: null,
+        error: null,
+        staleReason: null,
+      }
     if (seen && ((!refresh && now - seen.at < (this.#o.freshMs ?? 120_000)) || req.cacheOnly)) {
       return {
         ...base,
@@ -89,6 +99,7 @@ export class PresenceChecker {
         requests: 0,
         fetchedAt: new Date(seen.at).toISOString(),
         error: null,
+        staleReason: null,
       }
     }
     const meter = { requests: 0, units: 0 }
@@ -114,6 +125,7 @@ export class PresenceChecker {
         requests: meter.units,
         fetchedAt: new Date(now).toISOString(),
         error: null,
+        staleReason: null,
       }
     } catch (error) {
       const e = error instanceof AppError ? error.toBridge() : { kind: 'internal', message: String(error) }
@@ -128,6 +140,8 @@ export class PresenceChecker {
         requests,
         fetchedAt: seen ? new Date(seen.at).toISOString() : null,
         error: { kind: e.kind, message: e.message },
+        // The card kept from the cache stands for this failure (offline by choice included).
+        staleReason: seen ? (staleReasonFor(error) ?? null) : null,
       }
     }
   }

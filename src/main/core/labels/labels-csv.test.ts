@@ -91,28 +91,57 @@ describe('label CSV import layouts', () => {
   })
 })
 
-describe('malformed label files', () => {
-  it('names the row and column of a bad address', () => {
-    expect(refusal(`address,label\n${A},ok\n0x1234,bad\n`)).toMatch(/row 3, column 1 \("address"\): .*40 hex/)
+/** The rows a file leaves out, as "row N, column: why". */
+const badRows = (text: string): string[] =>
+  parseLabelsCsv(text, 'alpha').bad.map((b) => `row ${b.row}, ${b.column}: ${b.why}`)
+
+describe('malformed label files: each bad row named, the good rows kept apart', () => {
+  it('names the row and column of a bad address, and keeps the good rows', () => {
+    const text = `address,label\n${A},ok\n0x1234,bad\n${B},fine\n`
+    expect(badRows(text)).toEqual([
+      'row 3, column 1 ("address"): An address has 40 hex characters after 0x; this one has 4',
+    ])
+    expect(simple(text)).toEqual([
+      { address: A, network: 'alpha', label: 'ok', note: '' },
+      { address: B, network: 'alpha', label: 'fine', note: '' },
+    ])
   })
 
   it('names the row and column of a bad network', () => {
-    expect(refusal(`label,address,network\nx,${A},Main Net\n`)).toMatch(/row 2, column 3 \("network"\).*not a network/)
+    expect(badRows(`label,address,network\nx,${A},Main Net\n`)).toEqual([
+      'row 2, column 3 ("network"): "main net" is not a network name (lowercase letters, digits, dashes)',
+    ])
   })
 
   it('names the row and column of a label that is too long', () => {
-    expect(refusal(`address,name\n${A},${'x'.repeat(81)}\n`)).toMatch(/row 2, column 2 \("name"\).*81 characters/)
+    expect(badRows(`address,name\n${A},${'x'.repeat(81)}\n`)).toEqual([
+      'row 2, column 2 ("name"): the label has 81 characters; at most 80',
+    ])
   })
 
-  it('names the row of an unclosed quote', () => {
+  it('lists every bad row of a file in order (mixed problems, a wrong checksum among them)', () => {
+    const wrongSum = A_SUM.replace('886E0F', '886e0F')
+    const text = `address,network,label\n${wrongSum},alpha,x\n${B},alpha,ok\n${A},Bad Net,y\n0xzz,alpha,z\n`
+    expect(parseLabelsCsv(text, 'alpha').bad.map((b) => [b.row, b.column])).toEqual([
+      [2, 'column 1 ("address")'],
+      [4, 'column 2 ("network")'],
+      [5, 'column 1 ("address")'],
+    ])
+    expect(parseLabelsCsv(text, 'alpha').bad[0]!.why).toMatch(/checksum/)
+    expect(simple(text).map((r) => r.address)).toEqual([B])
+  })
+
+  it('leaves out both rows of one address (which was meant cannot be told), each naming the other', () => {
+    const text = `address,label\n${A},one\n${B},kept\n${A_SUM},two\n`
+    expect(badRows(text)).toEqual([
+      `row 2, column 1 ("address"): ${A_SUM} on alpha is in a later row too; keep one of them`,
+      `row 4, column 1 ("address"): ${A_SUM} on alpha is also in row 2; keep one of them`,
+    ])
+    expect(simple(text).map((r) => r.label)).toEqual(['kept'])
+  })
+
+  it('refuses a file it cannot read as a whole: an unclosed quote, a header without an address column, no rows', () => {
     expect(refusal(`address,label\n${A},ok\n${B},"never closed\n`)).toMatch(/row 3/)
-  })
-
-  it('names the repeated row', () => {
-    expect(refusal(`address,label\n${A},one\n${A_SUM},two\n`)).toMatch(/row 3, column 1.*also in row 2/)
-  })
-
-  it('refuses a header without an address column, and an empty file', () => {
     expect(refusal(`wallet name,label\nx,y\n`)).toMatch(/row 1, the header: no column is named address/)
     expect(refusal('')).toMatch(/no rows/)
   })

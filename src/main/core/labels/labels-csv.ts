@@ -1,5 +1,5 @@
 import { checkAddress, checksumAddress, normaliseAddress } from '@shared/domain/address'
-import { LABEL_CSV_COLUMNS, LABEL_LIMITS, type AddressLabel } from '@shared/domain/address-label'
+import { LABEL_CSV_COLUMNS, LABEL_LIMITS, type AddressLabel, type LabelBadRow } from '@shared/domain/address-label'
 import { NETWORK_NAME_PATTERN } from '@shared/domain/profile-rules'
 import { WATCH_LIMITS } from '@shared/domain/watch-limits'
 import { formatCsv, parseCsv, uncell } from '@shared/csv'
@@ -16,8 +16,11 @@ import { AppError } from '../util/app-error'
  * - quoted cells, a BOM, CRLF or LF line ends; the separator is `;` or a tab only when the
  *   first line holds that and no comma, since a comma inside a label must not split it.
  * A file without a label (or note) column leaves the label (or note) kept now as it is.
- * Every cell is checked before anything is kept: the first problem is named by row (line of
- * the file) and column, and nothing is applied.
+ * Every cell is checked before anything is kept. A problem with the file as a whole (its CSV,
+ * its header, its size) refuses it; a bad row is listed with its row (line of the file), column
+ * and why, and left out of `rows` — the user then applies the good rows or fixes the file
+ * (docs/decisions/label-import-bad-rows.md). Two rows for one address and network are both bad:
+ * which one was meant cannot be told.
  */
 export type LabelRow = Pick<AddressLabel, 'address' | 'network'> & {
   row: number
@@ -63,6 +66,8 @@ function refuse(row: number, where: string, message: string): never {
 
 export interface ParsedLabels {
   rows: LabelRow[]
+  /** Rows left out, in file order. */
+  bad: LabelBadRow[]
   empty: number
   ignoredColumns: string[]
   layout: string
@@ -111,8 +116,11 @@ export function parseLabelsCsv(text: string, network: string): ParsedLabels {
       { field: 'text' },
     )
   const out: LabelRow[] = []
+  const bad: LabelBadRow[] = []
   const seen = new Map<string, number>()
+  const twice = new Set<string>()
   let empty = 0
+  const mark = (row: number, column: string, why: string): void => void bad.push({ row, column, why })
   for (const { line, cells } of body) {
     const cell = (f: Field): { text: string; where: string } | null => {
       const i = columns.get(f)
@@ -122,19 +130,21 @@ export function parseLabelsCsv(text: string, network: string): ParsedLabels {
     }
     const a = cell('address')!
     const checked = checkAddress(a.text)
-    if (!checked.ok) refuse(line, a.where, checked.message.replace(/\.$/, ''))
+    const problems = bad.length
+    if (!checked.ok) mark(line, a.where, checked.message.replace(/\.$/, ''))
     const n = cell('network')
     const net = n && n.text !== '' ? n.text.toLowerCase() : network
     if (n && !NETWORK_NAME_PATTERN.test(net))
-      refuse(line, n.where, `"${net.slice(0, 40)}" is not a network name (lowercase letters, digits, dashes)`)
+      mark(line, n.where, `"${net.slice(0, 40)}" is not a network name (lowercase letters, digits, dashes)`)
     const l = cell('label')
     const label = l ? l.text : null
     if (l && label !== null && label.length > WATCH_LIMITS.label)
-      refuse(line, l.where, `the label has ${label.length} characters; at most ${WATCH_LIMITS.label}`)
+      mark(line, l.where, `the label has ${label.length} characters; at most ${WATCH_LIMITS.label}`)
     const o = cell('note')
     const note = o ? o.text : null
     if (o && note !== null && note.length > WATCH_LIMITS.note)
-      refuse(line, o.where, `the note has ${note.length} characters; at most ${WATCH_LIMITS.note}`)
+      mark(line, o.where, `the note has ${note.length} characters; at most ${WATCH_LIMITS.note}`)
+    if (bad.length > problems || !checked.ok) continue
     if (!label && !note) {
       empty++
       continue
@@ -142,14 +152,26 @@ export function parseLabelsCsv(text: string, network: string): ParsedLabels {
     const address = normaliseAddress(checked.address)
     const key = `${net}|${address}`
     const before = seen.get(key)
-    if (before !== undefined)
-      refuse(line, a.where, `${checksumAddress(address)} on ${net} is also in row ${before}; keep one of them`)
+    if (before !== undefined) {
+      mark(line, a.where, `${checksumAddress(address)} on ${net} is also in row ${before}; keep one of them`)
+      twice.add(key)
+      continue
+    }
     seen.set(key, line)
     out.push({ row: line, address, network: net, label, note })
   }
+  // The first of two rows for one address is left out too, and listed where it is in the file.
+  for (const r of out.filter((r) => twice.has(`${r.network}|${r.address}`)))
+    bad.push({
+      row: r.row,
+      column: columnName(columns.get('address')!, headers?.[columns.get('address')!] ?? null),
+      why: `${checksumAddress(r.address)} on ${r.network} is in a later row too; keep one of them`,
+    })
+  bad.sort((x, y) => x.row - y.row)
   const named = headerless ? 'no header row' : 'a header row'
   const sep = separator === '\t' ? 'tab' : `"${separator}"`
-  return { rows: out, empty, ignoredColumns, layout: `${named}, cells separated by ${sep}` }
+  const good = out.filter((r) => !twice.has(`${r.network}|${r.address}`))
+  return { rows: good, bad, empty, ignoredColumns, layout: `${named}, cells separated by ${sep}` }
 }
 
 /** The documented layout; cells neutralised against spreadsheet formulas by `formatCsv`. */

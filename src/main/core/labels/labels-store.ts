@@ -100,16 +100,33 @@ export class LabelsStore {
       empty: parsed.empty,
       ignoredColumns: parsed.ignoredColumns,
       layout: parsed.layout,
+      bad: parsed.bad,
     }
   }
 
   /**
    * Adds every new label and replaces only the changed ones named in `replace` (ids from
    * `labelId`); the file is read again, so a label changed since the preview is never
-   * overwritten unasked. One write: all or nothing.
+   * overwritten unasked. One write: all or nothing. A file with bad rows is refused unless the
+   * user chose to apply the good rows (`skipBad`) after the preview listed the bad ones
+   * (docs/decisions/label-import-bad-rows.md).
    */
-  async import(text: string, network: string, replace: readonly string[]): Promise<LabelImportResult> {
-    const rows = parseLabelsCsv(text, network).rows
+  async import(
+    text: string,
+    network: string,
+    replace: readonly string[],
+    options: { skipBad?: boolean } = {},
+  ): Promise<LabelImportResult> {
+    const { rows, bad } = parseLabelsCsv(text, network)
+    const first = bad[0]
+    if (first && !options.skipBad) {
+      const more = bad.length > 1 ? ` (and ${bad.length - 1} more bad row${bad.length > 2 ? 's' : ''})` : ''
+      throw new AppError(
+        'invalid-input',
+        `Nothing was imported: row ${first.row}, ${first.column}: ${first.why}${more}. Apply the good rows or fix the file.`,
+        { field: 'text', rows: bad.slice(0, 100).map((b) => ({ row: b.row, message: `${b.column}: ${b.why}` })) },
+      )
+    }
     const chosen = new Set(replace)
     const at = new Date(this.#now()).toISOString()
     let result: LabelImportResult = { added: 0, replaced: 0, kept: 0 }

@@ -164,4 +164,32 @@ describe('SettingsStore', () => {
     await store.settled()
     expect(new SettingsStore(dir).keyRef('old-1')).toEqual({ profileId: 'old-1', account: ref.account })
   })
+
+  it("names each network's coin: the sandbox's from its ready line; a service's as saved, checked; old profiles without one load", async () => {
+    const store = new SettingsStore(dir)
+    const urls = { baseUrl: 'http://127.0.0.1:2', rpcUrl: 'http://127.0.0.1:2/rpc' }
+    store.setSandboxRuntime(urls, ['alpha', 'beta'], 'request', {
+      alpha: { symbol: 'ALPHA', decimals: 18 },
+      beta: { symbol: 'not a symbol!', decimals: 18 },
+    })
+    expect(store.sandboxProfile().networks).toEqual([
+      { name: 'alpha', label: 'Alpha', coin: { symbol: 'ALPHA', decimals: 18 } },
+      // A coin the ready line got wrong is no coin: the views say "coin".
+      { name: 'beta', label: 'Beta' },
+    ])
+    const named = input('svc')
+    named.networks[0] = { ...named.networks[0], coin: { symbol: 'ETH', decimals: 18 } } as (typeof named.networks)[0]
+    await store.save(named)
+    expect(new SettingsStore(dir).get('svc').networks[0]).toEqual({
+      name: 'one',
+      label: 'One',
+      coin: { symbol: 'ETH', decimals: 18 },
+    })
+    expect(new SettingsStore(dir).get('svc').networks[1]).toEqual({ name: 'two', label: 'Two' })
+    const bad = input('bad')
+    bad.networks[1] = { ...bad.networks[1], coin: { symbol: 'E T H', decimals: 300 } } as (typeof bad.networks)[1]
+    await expect(store.save(bad)).rejects.toThrow(
+      /coin symbol is 1-16 letters|decimals are a whole number from 0 to 255/,
+    )
+  })
 })

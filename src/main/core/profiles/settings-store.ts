@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import type { Settings } from '@shared/bridge/contract'
 import {
+  networkCoinSchema,
   SANDBOX_PROFILE_ID,
   SPEC_LIMITS,
   type Limits,
@@ -303,12 +304,27 @@ export class SettingsStore {
     return this.get(id)
   }
 
-  /** The running sandbox's addresses and billing (memory only) and network names (remembered). */
-  setSandboxRuntime(urls: { baseUrl: string; rpcUrl: string }, networks: string[] | null, billing?: unknown): void {
+  /**
+   * The running sandbox's addresses and billing (memory only), network names and coins
+   * (remembered). `coins`: its ready line's coin per network, read here; a network it does not
+   * name keeps no coin ("coin", docs/decisions/coin-as-asset.md).
+   */
+  setSandboxRuntime(
+    urls: { baseUrl: string; rpcUrl: string },
+    networks: string[] | null,
+    billing?: unknown,
+    coins?: unknown,
+  ): void {
     this.#sandboxUrls = urls
     this.#sandboxBilling = isBilling(billing) ? billing : SANDBOX_BILLING
     if (networks) {
-      const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name) }))
+      const coinOf = (name: string): Pick<NetworkConfig, 'coin'> => {
+        const given =
+          coins !== null && typeof coins === 'object' ? Object.entries(coins).find(([n]) => n === name) : null
+        const parsed = given ? networkCoinSchema.safeParse(given[1]) : null
+        return parsed?.success ? { coin: parsed.data } : {}
+      }
+      const configs: NetworkConfig[] = networks.map((name) => ({ name, label: labelFor(name), ...coinOf(name) }))
       if (JSON.stringify(configs) !== JSON.stringify(this.#data.sandbox.networks)) {
         this.#remember((d) => ({ ...d, sandbox: { ...d.sandbox, networks: configs } }))
       }

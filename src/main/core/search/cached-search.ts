@@ -1,6 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch'
 import type { SearchHit } from '@shared/bridge/contract'
 import { HexIndex } from './hex-index'
+import { byKindThenScore, matchedBy } from './search-rank'
 
 /**
  * The index behind the one search box. It lives in main:
@@ -48,6 +49,7 @@ export type ItemRow<Id, Word, Source> = [
   sources: Source[],
 ]
 const ID = 0
+const KIND = 1
 const HEX = 7
 const TEXT = 8
 const SOURCES = 9
@@ -249,39 +251,42 @@ export class CachedSearch {
     for (const source of [...this.#bySource.keys()]) this.removeSource(source)
   }
 
-  /** The best `limit` items for `query`; hex words must all match, then text words must all match. */
+  /**
+   * The best `limit` items for `query`; hex words must all match, then text words must all
+   * match. The user's labels and watch entries come first, then addresses, notes and
+   * transactions (search-rank.ts); each carries what matched.
+   */
   search(query: string, limit = 30): SearchDoc[] {
     const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean)
     const hexWords = words.filter((w) => HEX_TERM.test(w))
     const textWords = words.filter((w) => !HEX_TERM.test(w))
-    let hexHits: Map<string, number> | null = null
-    if (hexWords.length) {
-      // A whole hash or address ranks first; then the closest prefixes.
-      hexHits = this.#hex.search(hexWords)
+    // A whole hash or address ranks first; then the closest prefixes.
+    const hexHits = hexWords.length ? this.#hex.search(hexWords) : null
+    const scored: [string, number, SearchDoc['kind']][] = []
+    let txs = 0
+    const take = (id: string, score: number): void => {
+      const kind = this.#docs.get(id)?.[KIND]
+      if (!kind || (kind === 'transaction' && txs >= limit)) return
+      if (kind === 'transaction') txs++
+      scored.push([id, score, kind])
     }
-    let scored: [string, number][]
     if (textWords.length) {
       const results = this.#text.search(textWords.join(' '), {
         combineWith: 'AND',
         prefix: true,
         fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
       })
-      scored = []
-      // Best text first; the items sharing one text keep their indexing order. Enough are
-      // taken for `limit` (a common word must not walk every item that carries it).
-      for (const r of results) {
-        for (const id of this.#byText.get(String(r.id)) ?? []) {
-          if (hexHits && !hexHits.has(id)) continue
-          scored.push([id, r.score + (hexHits?.get(id) ?? 0)])
-          if (!hexHits && scored.length >= limit) break
-        }
-        if (!hexHits && scored.length >= limit) break
-      }
-    } else scored = hexHits ? [...hexHits] : []
+      // Best text first; the items sharing one text keep their indexing order. Transactions
+      // stop at `limit` (a common word must not make one per cached transaction); the few
+      // labels, entries, notes and addresses are all kept to rank first.
+      for (const r of results)
+        for (const id of this.#byText.get(String(r.id)) ?? [])
+          if (!hexHits || hexHits.has(id)) take(id, r.score + (hexHits?.get(id) ?? 0))
+    } else if (hexHits) for (const [id, score] of hexHits) take(id, score)
     const out: SearchDoc[] = []
-    for (const [id] of scored) {
+    for (const [id] of byKindThenScore(scored)) {
       const held = this.#docs.get(id)
-      if (held) out.push(docOf(held))
+      if (held) out.push({ ...docOf(held), matched: matchedBy(docOf(held), { hex: hexWords, text: textWords }) })
       if (out.length >= limit) break
     }
     return out

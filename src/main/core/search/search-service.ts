@@ -225,6 +225,7 @@ export class SearchService {
       hash: doc.hash,
       title: doc.title,
       detail: doc.detail,
+      ...(doc.matched ? { matched: doc.matched } : {}),
     }
     if (doc.hash) {
       const found = await this.#cachedTx(`tx|${doc.network}|${doc.hash}`, doc.hash)

@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { logFile, type AppendFs } from './log-file'
 import { findSpans, holdsAny, secretNeedles } from './secret-scan'
 
 export interface Logger {
@@ -90,19 +89,16 @@ export function jsonMayHoldSecret(json: string, r: { contains(text: string): boo
   return json.includes('\\\\') || r.contains(json)
 }
 
-/** Writes to stderr and, when given, to a log file; every line passes through the redactor. */
-export function createLogger(redactor: Redactor, file?: string): Logger {
-  if (file) mkdirSync(dirname(file), { recursive: true })
+/**
+ * Writes to stderr and, when given, to a log file (appended asynchronously: a hanging disk never
+ * blocks the main process, log-file.ts); every line passes through the redactor.
+ */
+export function createLogger(redactor: Redactor, file?: string, fs?: AppendFs): Logger {
+  const out = file === undefined ? null : logFile(file, { fs })
   const write = (level: string, message: string): void => {
     const line = `${new Date().toISOString()} ${level} ${redactor.redact(message)}\n`
     process.stderr.write(line)
-    if (file) {
-      try {
-        appendFileSync(file, line)
-      } catch {
-        // A full disk must not take the app down; stderr still has the line.
-      }
-    }
+    out?.write(line)
   }
   return { info: (m) => write('info', m), warn: (m) => write('warn', m), error: (m) => write('error', m) }
 }

@@ -99,6 +99,41 @@ export class WatchlistStore {
     })
   }
 
+  /**
+   * Adds a pasted list in one write, all or nothing: an address already there (on that network)
+   * or too many for the list refuses the whole list, so a preview shown before is never half
+   * applied (docs/decisions/bulk-address-paste.md).
+   */
+  addEntries(listId: string, entries: NewEntry[]): Promise<Watchlist> {
+    const addedAt = new Date(this.#now()).toISOString()
+    return this.#commitList(listId, (l) => {
+      const held = new Set(l.entries.map((e) => `${e.network}|${e.address}`))
+      const added: WatchEntry[] = []
+      for (const entry of entries) {
+        const key = `${entry.network}|${entry.address}`
+        if (held.has(key))
+          throw new AppError(
+            'conflict',
+            `"${l.name}" already holds ${entry.address} on ${entry.network}; nothing was added.`,
+            {
+              field: 'entries',
+            },
+          )
+        held.add(key)
+        const e: WatchEntry = { id: randomUUID(), ...entry, tags: [...new Set(entry.tags)], addedAt }
+        if (e.alsoNetworks) e.alsoNetworks = otherNetworks(e.alsoNetworks, e.network)
+        added.push(e)
+      }
+      if (l.entries.length + added.length > WATCH_LIMITS.entries)
+        throw new AppError(
+          'invalid-input',
+          `"${l.name}" has room for ${Math.max(0, WATCH_LIMITS.entries - l.entries.length)} more entries, not ${added.length}; nothing was added.`,
+          { field: 'entries' },
+        )
+      return { ...l, entries: [...l.entries, ...added] }
+    })
+  }
+
   updateEntry(
     listId: string,
     entryId: string,

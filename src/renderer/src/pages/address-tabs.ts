@@ -11,6 +11,8 @@ const ADDRESS_TABS = [
   'at-date',
   'flows',
   'approvals',
+  'internal',
+  'contract',
 ] as const
 
 export type AddressTab = (typeof ADDRESS_TABS)[number]

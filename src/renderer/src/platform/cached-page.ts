@@ -1,4 +1,4 @@
-import type { TransactionsPage } from '@shared/bridge/contract'
+import type { Provenance, TransactionsPage } from '@shared/bridge/contract'
 import type { BridgeResult } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { bridge } from './bridge'
@@ -11,7 +11,7 @@ import { bridge } from './bridge'
 export async function readCachedPage(
   network: string,
   address: string,
-): Promise<{ items: Transaction[]; fetchedAt: string } | null> {
+): Promise<({ items: Transaction[] } & Provenance) | null> {
   const r = await bridge.invoke('data.transactions', {
     network,
     address,
@@ -20,7 +20,9 @@ export async function readCachedPage(
     refresh: false,
     cacheOnly: true,
   })
-  return r.ok ? { items: r.value.items, fetchedAt: r.value.fetchedAt } : null
+  return r.ok
+    ? { items: r.value.items, source: r.value.source, fetchedAt: r.value.fetchedAt, staleReason: r.value.staleReason }
+    : null
 }
 
 /**

@@ -4,6 +4,7 @@ import type { HeightView } from '@shared/bridge/contract'
 import { bridge } from './bridge'
 import { readStored, writeStored } from '../ui/persisted'
 import { useSessionStore } from './session-store'
+import { coinInfo, type CoinInfo } from '@shared/domain/money'
 
 const NETWORK_KEY = 'chainscope.network.v1'
 
@@ -44,6 +45,11 @@ export const useChainStore = defineStore('chain', () => {
     return networks.value.find((n) => n.name === name)?.label ?? name
   }
 
+  /** The network's coin as its profile names it ("coin", 18 decimals where it does not). */
+  function coinOf(name: string): CoinInfo {
+    return coinInfo(networks.value.find((n) => n.name === name))
+  }
+
   async function load(): Promise<void> {
     const result = await bridge.invoke('height.get', {})
     if (!result.ok) return
@@ -52,5 +58,5 @@ export const useChainStore = defineStore('chain', () => {
     heights.value = next
   }
 
-  return { selected, selectedNetwork, networks, heights, select, labelOf, load }
+  return { selected, selectedNetwork, networks, heights, select, labelOf, coinOf, load }
 })

@@ -111,6 +111,45 @@ describe('fetched data layer', () => {
     expect(q.failingSince.value).toBe(0)
   })
 
+  it('says a failure beside shown data once, with Retry and Work offline; Work offline then says so instead', async () => {
+    let live: BridgeResult<Answer> = fail({ kind: 'timeout', message: 'The service did not answer in time.' })
+    const q = setup({ cached: answer('cached', 'snapshot', '2026-11-27T07:31:00Z'), live: async () => live })
+    await q.load('x')
+    const retried: number[] = []
+    const w = mountWith(FetchedState, t, {
+      props: { of: q.summary.value, context: 'X could not be loaded', onRetry: () => retried.push(1) },
+    })
+    expect(w.find('[role="alert"]').exists()).toBe(false)
+    expect(w.get('[aria-label="Shown despite a failure"]').text()).toMatch(/^Service not answering since 07:33 · /)
+    await w.get('.stale-row button').trigger('click')
+    expect(retried).toHaveLength(1)
+    t.bridge.handle('connection.setWorkOffline', (input) => ({
+      profileId: 'sandbox',
+      workOffline: input.on,
+      sandboxStopped: null,
+      endpoints: [],
+    }))
+    const work = w.findAll('.stale-row button').find((b) => b.text() === 'Work offline')!
+    await work.trigger('click')
+    await flushPromises()
+    expect(t.bridge.callsOf('connection.setWorkOffline')).toEqual([{ on: true }])
+    expect(retried).toHaveLength(2)
+    // Main now serves the saved copy, offline by choice: said so, not as a failure.
+    live = ok({ ...answer('kept', 'snapshot', '2026-11-27T07:31:00Z'), staleReason: 'offline-by-choice' })
+    await q.refresh()
+    await w.setProps({ of: q.summary.value })
+    expect(w.find('[aria-label="Shown despite a failure"]').exists()).toBe(false)
+    expect(w.get('[aria-label="Shown while working offline"]').text()).toMatch(
+      /^Offline by choice · showing cached data from \d\d:\d\d$/,
+    )
+    expect(w.get('.stale-row button').text()).toBe('Switch Work offline off')
+    // With no data to show, the full panel stays.
+    const none = setup({ live: async () => fail({ kind: 'timeout', message: 'No answer.' }) })
+    await none.load('y')
+    const empty = mountWith(FetchedState, t, { props: { of: none.summary.value, context: 'Y could not be loaded' } })
+    expect(empty.get('[role="alert"]').text()).toContain('Y could not be loaded')
+  })
+
   it('ignores an answer that arrives after another key was asked for', async () => {
     const q = setup({
       live: async (key) => (

@@ -30,6 +30,8 @@ export function setupTestApp(routes: RouteRecordRaw[] = []): TestApp {
         name: 'address',
         component: stub,
       },
+      { path: '/tx/:network/:hash', name: 'tx', component: stub },
+      { path: '/block/:network/:number', name: 'block', component: stub },
       { path: '/rpc', name: 'rpc', component: stub },
       { path: '/watchlists', name: 'watchlists', component: stub },
       { path: '/settings', name: 'settings', component: stub },

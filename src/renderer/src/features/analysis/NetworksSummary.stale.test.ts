@@ -5,6 +5,7 @@ import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { ME } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import { expectOneFailureLine } from '../../testing/failure-line'
 import NetworksSummary from './NetworksSummary.vue'
 
 const CHECKED_AT = new Date('2026-11-27T07:31:00').toISOString()
@@ -18,6 +19,7 @@ const kept = (network: string): NetworkPresence => ({
   requests: 0,
   fetchedAt: CHECKED_AT,
   error: null,
+  staleReason: null,
 })
 
 describe('NetworksSummary while the service hangs', () => {
@@ -40,6 +42,16 @@ describe('NetworksSummary while the service hangs', () => {
   })
   afterEach(() => vi.useRealTimers())
 
+  /** Mounted, with main's answers in: both cards shown. */
+  async function settled() {
+    const w = mountWith(NetworksSummary, t, { props: { network: 'alpha', address: ME, tab: 'balances' } })
+    await flushPromises()
+    await vi.advanceTimersByTimeAsync(0)
+    await flushPromises()
+    expect(w.findAll('li.card')).toHaveLength(2)
+    return w
+  }
+
   it('keeps both cards, with their time, beside the failure instead of replacing them by it', async () => {
     const w = mountWith(NetworksSummary, t, { props: { network: 'alpha', address: ME, tab: 'balances' } })
     await flushPromises()
@@ -55,7 +67,7 @@ describe('NetworksSummary while the service hangs', () => {
     expect(w.get('[aria-label="Shown despite a failure"]').text()).toBe(
       'Service not answering since 07:33 · showing cached data from 07:31',
     )
-    expect(w.get('[role="alert"]').text()).toContain('Both networks could not be checked')
+    expectOneFailureLine(w, 'Both networks could not be checked')
     w.unmount()
   })
 
@@ -69,18 +81,36 @@ describe('NetworksSummary while the service hangs', () => {
               {
                 ...kept('alpha'),
                 error: { kind: 'timeout', message: 'The service did not answer eth_getBalance in 15 s.' },
+                // Main's staleReasonFor of the failure (network-presence.ts).
+                staleReason: 'offline',
               },
               kept('beta'),
             ],
       { cached: true },
     )
-    const w = mountWith(NetworksSummary, t, { props: { network: 'alpha', address: ME, tab: 'balances' } })
-    await flushPromises()
-    await vi.advanceTimersByTimeAsync(0)
-    await flushPromises()
-    expect(w.findAll('li.card')).toHaveLength(2)
+    const w = await settled()
     expect(w.get('[aria-label="Shown despite a failure"]').text()).toBe(
       'Service not answering since 07:33 · showing cached data from 07:31',
+    )
+    w.unmount()
+  })
+
+  it('says "Offline by choice" beside the cards main kept because Work offline is on (its staleReason)', async () => {
+    t.bridge.handle(
+      'analysis.networks',
+      (input) =>
+        input.cacheOnly
+          ? [kept('alpha'), kept('beta')]
+          : (['alpha', 'beta'] as const).map((n) => ({
+              ...kept(n),
+              error: { kind: 'offline-by-choice', message: 'Work offline is on.' },
+              staleReason: 'offline-by-choice' as const,
+            })),
+      { cached: true },
+    )
+    const w = await settled()
+    expect(w.get('[aria-label="Shown while working offline"]').text()).toBe(
+      'Offline by choice · showing cached data from 07:31',
     )
     w.unmount()
   })

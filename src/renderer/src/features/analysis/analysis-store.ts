@@ -3,12 +3,13 @@ import { computed, ref } from 'vue'
 import type { NetworkPresence, Provenance } from '@shared/bridge/contract'
 import { bridge } from '../../platform/bridge'
 import { fetched } from '../../platform/fetched'
+import { useChainStore } from '../../platform/chain-store'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
-import { displayName } from '@shared/domain/display-name'
 import { NATIVE } from '@shared/domain/movements'
+import { newestCoinRate, tokenRates, type Rates } from '@shared/domain/money'
 import { assetsFromBalances, balanceHistory, type AssetNow } from './balance-history'
 import {
   counterparties,
@@ -22,21 +23,18 @@ import {
 const knowsSomething = (p: NetworkPresence): boolean =>
   p.source !== 'none' || p.tokens !== null || p.cachedTransactions > 0
 
-/** The check is as fresh as its oldest network answer; from the cache unless every one was asked now. */
+/**
+ * The check is as fresh as its oldest network answer; from the cache unless every one was asked
+ * now. A card main kept from its cache because its network's check failed carries why (main's
+ * `staleReasonFor`): the failure beside the data.
+ */
 function presenceProvenance(answers: NetworkPresence[]): Provenance | null {
   const times = answers.flatMap((p) => (p.fetchedAt ? [p.fetchedAt] : []))
   if (times.length === 0) return null
   const oldest = times.reduce((a, b) => (Date.parse(a) <= Date.parse(b) ? a : b))
   const live = answers.every((p) => p.source === 'network')
-  // A card kept from the cache because its network's check failed: the failure beside the data.
-  const failed = live ? [] : answers.flatMap((p) => (p.source === 'cache' && p.error ? [p.error.kind] : []))
-  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason: staleReasonOf(failed) }
-}
-
-function staleReasonOf(kinds: string[]): Provenance['staleReason'] {
-  if (kinds.includes('quota-exhausted')) return 'quota'
-  if (kinds.includes('rate-limited')) return 'rate-limited'
-  return kinds.some((k) => k === 'timeout' || k === 'offline' || k === 'server') ? 'offline' : null
+  const staleReason = live ? null : (answers.find((p) => p.source === 'cache' && p.staleReason)?.staleReason ?? null)
+  return { source: live ? 'network' : 'cache', fetchedAt: oldest, staleReason }
 }
 
 /**
@@ -50,6 +48,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const balances = useBalancesStore()
   const watchlists = useWatchlistsStore()
   const labels = useLabelsStore()
+  const chain = useChainStore()
   void labels.load()
 
   // The both-networks check, keyed by the lowercase address, through the fetched-data layer.
@@ -73,14 +72,10 @@ export const useAnalysisStore = defineStore('analysis', () => {
   const onlyAsset = ref<string | null>(null)
   const chartMetric = ref<'count' | 'native'>('count')
 
-  /** Watchlist labels of the open network, by lowercase address. */
-  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network))
-  /**
-   * Watchlist label first, then the user's own address label (imported from other tools, so
-   * shown through displayName like a service name), then what the service names it.
-   */
-  const labelOf = (c: Counterparty): string | null =>
-    watchLabels.value.get(c.address) ?? displayName(labels.get(txs.target?.network, c.address)?.label) ?? c.label
+  /** The user's names on the open network (watchlist label, then address label), by lowercase address. */
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, txs.target?.network, labels.byId.values()))
+  /** The user's name first (watch-labels.ts), then what the service names it. */
+  const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
 
   // The page's token, counterparty and date filters narrow the table; the history walks all.
   const summary = computed(() =>
@@ -111,11 +106,18 @@ export const useAnalysisStore = defineStore('analysis', () => {
       t && presenceFor.value === t.address.toLowerCase()
         ? presence.value?.find((p) => p.network === t.network)?.nativeWei
         : null
-    if (typeof native === 'string' && /^\d+$/.test(native))
-      out.unshift({ key: NATIVE, symbol: 'coin', decimals: 18, value: BigInt(native) })
+    if (typeof native === 'string' && /^\d+$/.test(native) && t)
+      out.unshift({ key: NATIVE, symbol: chain.coinOf(t.network).symbol, decimals: 18, value: BigInt(native) })
     return out
   })
   const nativeKnown = computed(() => assetsNow.value.some((a) => a.key === NATIVE))
+  /** The rates USD beside amounts uses: the newest transaction's coin rate, the tokens' (money.ts). */
+  const rates = computed((): Rates => {
+    const t = txs.target
+    const view = balances.view
+    const items = view && t && view.network === t.network ? view.items : []
+    return { coin: newestCoinRate(txs.items), tokens: tokenRates(items, txs.items) }
+  })
   const history = computed(() =>
     txs.target ? balanceHistory(txs.items, txs.target.address, assetsNow.value, Date.now()) : null,
   )
@@ -134,6 +136,7 @@ export const useAnalysisStore = defineStore('analysis', () => {
   return {
     presence,
     presenceFor,
+    rates,
     presenceLoading,
     presenceError: check.error,
     presenceState: check.summary,

@@ -1,6 +1,7 @@
 import { flushPromises } from '@vue/test-utils'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ApprovalsView } from '@shared/domain/approvals-view'
+import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { ME } from '../../testing/samples'
 import ApprovalsPanel from './ApprovalsPanel.vue'
@@ -23,6 +24,9 @@ function viewWith(skippedLogs: number): ApprovalsView {
       logCap: null,
       skippedLogs,
     },
+    source: 'network',
+    fetchedAt: new Date().toISOString(),
+    staleReason: null,
   }
 }
 
@@ -44,5 +48,57 @@ describe('ApprovalsPanel', () => {
     if (words === null) expect(said.join(' ')).not.toMatch(/malformed/)
     else expect(said).toContainEqual(expect.stringContaining(words))
     w.unmount()
+  })
+
+  describe('as of when, and the failure beside it', () => {
+    beforeEach(() => {
+      vi.useFakeTimers()
+      vi.setSystemTime(new Date('2026-11-27T07:33:00'))
+    })
+    afterEach(() => vi.useRealTimers())
+
+    it('shows the approvals loaded data tells with their time, and a failed check once beside them', async () => {
+      const kept: ApprovalsView = {
+        ...viewWith(0),
+        source: 'cache',
+        fetchedAt: new Date('2026-11-27T07:31:00').toISOString(),
+        stateError: 'The current state was not checked now (no request was sent).',
+      }
+      t.bridge.handle(
+        'approvals.view',
+        (input) => {
+          if (input.cacheOnly) return kept
+          throw new FakeBridgeFailure({ kind: 'timeout', message: 'The service did not answer in time.' })
+        },
+        { cached: true },
+      )
+      const w = mountWith(ApprovalsPanel, t, { props: { network: 'alpha', address: ME } })
+      await flushPromises()
+      expect(w.get('[aria-label="Data freshness"]').text()).toMatch(/^From cache, as of 2026-11-27 07:31:00/)
+      expect(w.get('[aria-label="Shown despite a failure"]').text()).toBe(
+        'Service not answering since 07:33 · showing cached data from 07:31',
+      )
+      expect(w.find('[role="alert"]').exists()).toBe(false)
+      w.unmount()
+    })
+
+    it('says so when main served them for Work offline', async () => {
+      t.bridge.handle('approvals.view', () => ({
+        ...viewWith(0),
+        source: 'cache',
+        fetchedAt: new Date('2026-11-27T07:31:00').toISOString(),
+        staleReason: 'offline-by-choice',
+        stateError: 'The current state could not be checked now (Work offline is on).',
+      }))
+      const w = mountWith(ApprovalsPanel, t, { props: { network: 'alpha', address: ME } })
+      await flushPromises()
+      expect(w.get('[aria-label="Data freshness"]').text()).toMatch(/^Saved copy as of 2026-11-27 07:31:00/)
+      expect(w.get('[aria-label="Shown while working offline"]').text()).toBe(
+        'Offline by choice · showing cached data from 07:31',
+      )
+      // Said once: not again in the state's own words.
+      expect(w.text()).not.toContain('could not be checked now')
+      w.unmount()
+    })
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ApprovalRow } from '@shared/domain/approvals-view'
 import { MAX_UINT256 } from '@shared/domain/approvals'
-import { allowanceText, atRiskText, partyMarks } from './approvals-format'
+import { allowanceText, atRiskText, partyMarks, totalAtRisk, totalAtRiskText } from './approvals-format'
 
 const party = (address: string) => ({
   address,
@@ -54,5 +54,41 @@ describe('approvals format', () => {
       'verified',
       'router',
     ])
+  })
+})
+
+describe('total at risk', () => {
+  const token = (rate: string | null, decimals: number | null = 6) => ({
+    ...party('0x00000000000000000000000000000000000000aa'),
+    symbol: 'USDX',
+    decimals,
+    type: 'ERC-20',
+    rate,
+  })
+  it('sums what the allowances in force can take, exactly, and says what it leaves out', () => {
+    const t = totalAtRisk([
+      // 0.250001 at 1.0003 = 0.2500760003
+      row({ token: token('1.0003'), atRisk: '250001' }),
+      // Unlimited: the balance it can take, 12.3456 at 64210.55 = 792,717.76608
+      row({ token: token('64210.55', 4), unlimited: true, allowance: MAX_UINT256.toString(), atRisk: '123456' }),
+      row({ token: token(null), atRisk: '999' }),
+      row({ token: token('2'), atRisk: null }),
+      row({ kind: 'operator', atRisk: null }),
+      row({ token: token('5'), status: 'revoked', atRisk: '1000000' }),
+    ])
+    // By hand: 0.2500760003 + 792,717.76608 = 792,718.0161560003 → $792,718.02, rounded once.
+    // Not valued: no rate, and a balance not read; the operator is an NFT approval; revoked is not in force.
+    expect(t).toEqual({ cents: 79_271_802n, valued: 2, unvalued: 2, unlimited: 1, nfts: 1 })
+    expect(totalAtRiskText(t)).toBe(
+      'Total at risk $792,718.02 over 2 valued allowances; 1 is unlimited (counted at the balance it can take); 2 allowances not valued (no rate or balance known); 1 NFT approval not valued.',
+    )
+  })
+
+  it('says plainly when nothing in force has a value', () => {
+    const t = totalAtRisk([row({ token: token(null) })])
+    expect(t.cents).toBeNull()
+    expect(totalAtRiskText(t)).toBe(
+      'Total at risk: no allowance in force has a value; 1 allowance not valued (no rate or balance known).',
+    )
   })
 })

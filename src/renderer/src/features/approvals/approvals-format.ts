@@ -1,4 +1,4 @@
-import { formatFiat, formatTokenAmount } from '@shared/domain/amount'
+import { exactFiatValue, formatFiat, formatTokenAmount, roundScaled, sumScaled } from '@shared/domain/amount'
 import { isUnlimited } from '@shared/domain/approvals'
 import type { ApprovalParty, ApprovalRow } from '@shared/domain/approvals-view'
 
@@ -52,3 +52,57 @@ export function partyMarks(p: ApprovalParty): string[] {
 }
 
 export const partyName = (p: ApprovalParty): string | null => p.watchlistLabel ?? p.name
+
+/** The approvals in force, summed: what they can take now, valued where the token has a rate. */
+export interface TotalAtRisk {
+  /** Cents, the exact values summed and rounded once; null when no allowance in force is valued. */
+  cents: bigint | null
+  /** Token allowances in force whose at-risk amount has a value. */
+  valued: number
+  /** Token allowances in force without a value (no rate, no decimals or no balance read). */
+  unvalued: number
+  /** Of the allowances in force, those without limit (valued at the balance they can take). */
+  unlimited: number
+  /** NFT approvals and operators in force: never valued (no rate for one NFT). */
+  nfts: number
+}
+
+/**
+ * "Total at risk" over the rows in force (docs/decisions/coin-as-asset.md): per token allowance
+ * the smaller of allowance and balance (an unlimited one, the balance), at the token's rate.
+ */
+export function totalAtRisk(rows: readonly ApprovalRow[]): TotalAtRisk {
+  const parts = []
+  const t: TotalAtRisk = { cents: null, valued: 0, unvalued: 0, unlimited: 0, nfts: 0 }
+  for (const row of rows) {
+    if (row.status !== 'live') continue
+    if (row.kind !== 'erc20') {
+      t.nfts++
+      continue
+    }
+    if (row.unlimited) t.unlimited++
+    const v = row.atRisk === null ? null : exactFiatValue(row.atRisk, row.token.decimals, row.token.rate)
+    if (v === null) t.unvalued++
+    else {
+      t.valued++
+      parts.push(v)
+    }
+  }
+  if (parts.length) t.cents = roundScaled(sumScaled(parts))
+  return t
+}
+
+/** The total in words: the sum and plainly what it leaves out. */
+export function totalAtRiskText(t: TotalAtRisk): string {
+  const n = (k: number, one: string, many: string): string => `${k} ${k === 1 ? one : many}`
+  const head =
+    t.cents === null
+      ? 'Total at risk: no allowance in force has a value'
+      : `Total at risk $${formatFiat(t.cents)} over ${n(t.valued, 'valued allowance', 'valued allowances')}`
+  const notes = [
+    t.unlimited ? `${n(t.unlimited, 'is', 'are')} unlimited (counted at the balance it can take)` : null,
+    t.unvalued ? `${n(t.unvalued, 'allowance', 'allowances')} not valued (no rate or balance known)` : null,
+    t.nfts ? `${n(t.nfts, 'NFT approval', 'NFT approvals')} not valued` : null,
+  ].filter((x): x is string => x !== null)
+  return notes.length ? `${head}; ${notes.join('; ')}.` : `${head}.`
+}

@@ -23,6 +23,9 @@ const view = (stateError: string | null, requests: number): ApprovalsView => ({
     logCap: null,
     skippedLogs: 0,
   },
+  source: requests > 0 ? 'network' : 'cache',
+  fetchedAt: '2026-11-27T07:31:00.000Z',
+  staleReason: null,
 })
 
 describe('approvals store', () => {

@@ -24,6 +24,8 @@ export const useApprovalsStore = defineStore('approvals', () => {
       return r.ok ? r.value : null
     },
     live: (t) => read(t, false),
+    // Main's "as of": the state call's time, or the loaded pages' the rows come from (and why).
+    provenance: (v) => v,
   })
   const scanning = action()
   const progress = ref<BridgeEvents['approvals.progress'] | null>(null)

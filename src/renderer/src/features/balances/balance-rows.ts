@@ -9,6 +9,7 @@ import {
   type ScaledDecimal,
   type TokenAmount,
 } from '@shared/domain/amount'
+import type { CoinInfo, CoinRate } from '@shared/domain/money'
 
 /** One row of the balances table, computed once from a wire item. */
 export interface BalanceRow {
@@ -57,6 +58,34 @@ export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
     instance: item.token_instance ?? null,
     item,
   }
+}
+
+/** The id of the coin's row: the coin is an asset like the tokens (docs/decisions/coin-as-asset.md). */
+const COIN_ROW_ID = 'coin'
+
+/**
+ * The native coin as a holdings row, read like a token's item: its balance from the
+ * both-networks check, its symbol and decimals from the profile, its rate (if any) from the
+ * newest transaction. It has no contract address.
+ */
+export function coinBalanceRow(o: {
+  wei: bigint
+  coin: CoinInfo
+  rate: CoinRate | null
+  networkLabel: string
+}): BalanceRow {
+  const item: BalanceItem = {
+    token: {
+      address: '',
+      decimals: String(o.coin.decimals),
+      exchange_rate: o.rate?.rate ?? null,
+      name: `${o.networkLabel} coin (native)`,
+      symbol: o.coin.symbol,
+      type: 'coin',
+    },
+    value: o.wei.toString(),
+  }
+  return { ...toBalanceRow(item, 0), id: COIN_ROW_ID, symbol: o.coin.symbol }
 }
 
 export interface BalanceFilter {

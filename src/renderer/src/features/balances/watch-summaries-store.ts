@@ -18,7 +18,18 @@ export interface WatchSummary {
   /** The largest holdings by symbol, for a one-line summary. */
   top: string[]
   staleReason: BalancesView['staleReason']
+  /** When main last served this saved copy for a failure (or Work offline), ISO; null when the last answer was fresh. */
+  servedAt: string | null
 }
+
+const STALE_REASONS: readonly string[] = [
+  'offline',
+  'offline-by-choice',
+  'quota',
+  'rate-limited',
+] satisfies NonNullable<BalancesView['staleReason']>[]
+const isStaleReason = (v: unknown): v is NonNullable<BalancesView['staleReason']> =>
+  typeof v === 'string' && STALE_REASONS.includes(v)
 
 function summaryKey(network: string, address: string): string {
   return `${network}:${normaliseAddress(address)}`
@@ -34,17 +45,16 @@ function accept(value: unknown): Record<string, WatchSummary> | null {
         tokens: v.tokens,
         fiatCents: typeof v.fiatCents === 'string' && /^\d+$/.test(v.fiatCents) ? v.fiatCents : null,
         top: v.top.filter((t): t is string => typeof t === 'string').slice(0, 3),
-        staleReason:
-          v.staleReason === 'offline' || v.staleReason === 'quota' || v.staleReason === 'rate-limited'
-            ? v.staleReason
-            : null,
+        // Every reason main gives is kept, Work offline's too ("Offline by choice" on the row).
+        staleReason: isStaleReason(v.staleReason) ? v.staleReason : null,
+        servedAt: typeof v.servedAt === 'string' && !Number.isNaN(Date.parse(v.servedAt)) ? v.servedAt : null,
       }
     }
   }
   return out
 }
 
-function summarise(view: BalancesView): WatchSummary {
+function summarise(view: BalancesView, now = Date.now()): WatchSummary {
   const rows = view.items.map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
   const fiat = totalFiat(rows)
   const top = [...rows]
@@ -67,6 +77,7 @@ function summarise(view: BalancesView): WatchSummary {
     fiatCents: fiat === null ? null : fiat.toString(),
     top,
     staleReason: view.staleReason,
+    servedAt: view.staleReason ? new Date(now).toISOString() : null,
   }
 }
 
@@ -85,9 +96,14 @@ export const useWatchSummariesStore = defineStore('watchSummaries', () => {
   function record(view: BalancesView): void {
     const key = summaryKey(view.network, view.address)
     const previous = byKey.value[key]
-    // A snapshot must not replace a newer answer.
-    if (previous && Date.parse(previous.fetchedAt) > Date.parse(view.fetchedAt)) return
-    const next = { ...byKey.value, [key]: summarise(view) }
+    const made = summarise(view)
+    // A snapshot must not replace a newer answer; served for a failure, it still says so.
+    const older = previous && Date.parse(previous.fetchedAt) > Date.parse(view.fetchedAt)
+    if (older && !view.staleReason) return
+    const next = {
+      ...byKey.value,
+      [key]: older ? { ...previous, staleReason: made.staleReason, servedAt: made.servedAt } : made,
+    }
     const keys = Object.keys(next)
     if (keys.length > MAX) {
       keys.sort((a, b) => Date.parse(next[a]!.fetchedAt) - Date.parse(next[b]!.fetchedAt))

@@ -39,6 +39,9 @@ export const useCasesStore = defineStore('cases', () => {
     keep(await bridge.invoke('cases.create', { name, ...(first ? { first } : {}) }))
   const addAddress = async (id: string, address: string, network: string) =>
     keep(await bridge.invoke('cases.addAddress', { id, address, network }))
+  /** Adds a pasted list in one write, all or nothing. */
+  const addAddresses = async (id: string, addresses: { address: string; network: string; label?: string }[]) =>
+    keep(await bridge.invoke('cases.addAddresses', { id, addresses }))
   const updateAddress = async (
     id: string,
     address: string,
@@ -66,6 +69,7 @@ export const useCasesStore = defineStore('cases', () => {
     byId,
     create,
     addAddress,
+    addAddresses,
     updateAddress,
     removeAddress,
     setNotes,

@@ -65,4 +65,18 @@ describe('exports', () => {
       }),
     ).rejects.toBeInstanceOf(ExportCancelled)
   })
+
+  it("carries the user's label of each party: CSV columns beside the service's names, a JSON map", async () => {
+    const tx = makeTx(1)
+    const labels = new Map([[tx.from.hash.toLowerCase(), 'My desk']])
+    const meta = { network: 'alpha', address: ME, fetchedAt: null, labels }
+    const [head, row] = (await transactionsExport(meta, [tx], 'csv')).trim().split('\r\n')
+    const cols = head!.split(',')
+    expect(cols.slice(9, 15)).toEqual(['from', 'from_name', 'from_label', 'to', 'to_name', 'to_label'])
+    const cells = row!.split(',')
+    expect(cells[cols.indexOf('from_label')]).toBe('My desk')
+    expect(cells[cols.indexOf('to_label')]).toBe('')
+    const json = JSON.parse(await transactionsExport(meta, [tx], 'json')) as { labels: Record<string, string> }
+    expect(json.labels).toEqual({ [tx.from.hash.toLowerCase()]: 'My desk' })
+  })
 })

@@ -115,8 +115,11 @@ const TX_COLUMNS = [
   'tx_types',
   'from',
   'from_name',
+  // The user's name for the party (watchlist label, then address label): docs/decisions/labels-one-layer.md.
+  'from_label',
   'to',
   'to_name',
+  'to_label',
   'value_wei',
   'value',
   'fee_wei',
@@ -140,12 +143,23 @@ const exactCoin = (wei: unknown): string => {
 }
 
 export async function transactionsExport(
-  meta: { network: string; address: string; fetchedAt: string | null },
+  meta: {
+    network: string
+    address: string
+    fetchedAt: string | null
+    /** The user's names on this network, by lowercase address (watchLabelsOn). */
+    labels?: ReadonlyMap<string, string>
+  },
   items: readonly (Transaction | UnreadableRow)[],
   format: ExportFormat,
   options: ExportOptions = {},
 ): Promise<string> {
+  const labelOf = (a: string | null | undefined): string => (a ? (meta.labels?.get(a.toLowerCase()) ?? '') : '')
   if (format === 'json') {
+    const named = new Map<string, string>()
+    for (const tx of items)
+      if (!(tx instanceof UnreadableRow))
+        for (const a of [tx.from.hash, tx.to?.hash]) if (labelOf(a)) named.set(a!.toLowerCase(), labelOf(a))
     const parts = await mapChunked(
       items,
       (tx) =>
@@ -154,7 +168,7 @@ export async function transactionsExport(
           : JSON.stringify(tx),
       options,
     )
-    return `{"network":${JSON.stringify(meta.network)},"address":${JSON.stringify(meta.address)},"fetchedAt":${JSON.stringify(meta.fetchedAt)},"count":${items.length},"items":[\n${parts.join(',\n')}\n]}\n`
+    return `{"network":${JSON.stringify(meta.network)},"address":${JSON.stringify(meta.address)},"fetchedAt":${JSON.stringify(meta.fetchedAt)},"labels":${JSON.stringify(Object.fromEntries(named))},"count":${items.length},"items":[\n${parts.join(',\n')}\n]}\n`
   }
   const lines = await mapChunked(
     items,
@@ -173,8 +187,10 @@ export async function transactionsExport(
             tx.tx_types.join(' '),
             tx.from.hash,
             tx.from.name ?? '',
+            labelOf(tx.from.hash),
             tx.to?.hash ?? '',
             tx.to?.name ?? '',
+            labelOf(tx.to?.hash),
             tx.value,
             exactCoin(tx.value),
             tx.fee.value ?? '',

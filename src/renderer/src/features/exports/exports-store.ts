@@ -5,6 +5,8 @@ import { saveText } from '../../platform/save-file'
 import { balancesExport, ExportCancelled, transactionsExport, type ExportFormat } from './export-build'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
+import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
+import { useLabelsStore } from '../labels'
 import { errorMessage } from '@shared/guards'
 
 export interface ExportProgress {
@@ -19,6 +21,9 @@ export const useExportsStore = defineStore('exports', () => {
   const lastFile = ref<string | null>(null)
   const message = ref<string | null>(null)
   let controller: AbortController | null = null
+  /** The user's names of addresses on a network, for the export's label columns. */
+  const namesOn = (network: string) =>
+    watchLabelsOn(useWatchlistsStore().lists, network, useLabelsStore().byId.values())
 
   async function run(
     label: string,
@@ -86,11 +91,16 @@ export const useExportsStore = defineStore('exports', () => {
       filename,
       format === 'csv' ? 'text/csv' : 'application/json',
       (signal, onProgress) =>
-        transactionsExport({ ...target, fetchedAt: txs.provenance?.fetchedAt ?? null }, items, format, {
-          signal,
-          onProgress,
-          chunk: 250,
-        }),
+        transactionsExport(
+          { ...target, fetchedAt: txs.provenance?.fetchedAt ?? null, labels: namesOn(target.network) },
+          items,
+          format,
+          {
+            signal,
+            onProgress,
+            chunk: 250,
+          },
+        ),
     )
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { findPath } from './flow-path'
+import { answerPath, findPath, isStale } from './flow-path'
 import { at, edgeOf } from '../../testing/flow-edges'
 
 describe('findPath', () => {
@@ -35,5 +35,32 @@ describe('findPath', () => {
         for (let i = 1; i < p.length; i++) expect(p[i]!.from).toBe(p[i - 1]!.to)
       }),
     )
+  })
+})
+
+describe('answerPath: directed first, then either direction, and when an answer is stale', () => {
+  const edges = [edgeOf(0xa1, 2), edgeOf(3, 2)]
+  const ask = (from: number, to: number, undirected = false) => ({ from: at(from), to: at(to), maxHops: 4, undirected })
+
+  it('falls back to either direction when the directed search finds nothing, and says so', () => {
+    const a = answerPath(edges, ask(0xa1, 3))
+    expect(a.fellBack).toBe(true)
+    expect(a.path?.map((e) => e.id)).toEqual([edgeOf(0xa1, 2).id, edgeOf(3, 2).id])
+  })
+
+  it('keeps a directed answer as it is, and says none when neither way reaches', () => {
+    expect(answerPath(edges, ask(0xa1, 2))).toMatchObject({ fellBack: false, path: [edgeOf(0xa1, 2)] })
+    expect(answerPath(edges, ask(0xa1, 7))).toMatchObject({ fellBack: false, path: null })
+    expect(answerPath(edges, ask(0xa1, 3, true)).fellBack).toBe(false)
+  })
+
+  it('is stale once an input or the graph changes, and not for a change of letter case', () => {
+    const a = answerPath(edges, ask(0xa1, 3))
+    expect(isStale(a, ask(0xa1, 3), edges)).toBe(false)
+    expect(isStale(a, { ...ask(0xa1, 3), from: at(0xa1).toUpperCase().replace('0X', '0x') }, edges)).toBe(false)
+    expect(isStale(a, ask(0xa1, 2), edges)).toBe(true)
+    expect(isStale(a, { ...ask(0xa1, 3), maxHops: 2 }, edges)).toBe(true)
+    expect(isStale(a, ask(0xa1, 3, true), edges)).toBe(true)
+    expect(isStale(a, ask(0xa1, 3), [...edges, edgeOf(2, 4)])).toBe(true)
   })
 })

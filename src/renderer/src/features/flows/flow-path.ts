@@ -53,3 +53,51 @@ function walkBack(via: Map<string, FlowEdge | null>, a: string, b: string): Flow
   }
   return path.reverse()
 }
+
+/** One path question: its inputs, as the form holds them. */
+export interface PathQuery {
+  from: string
+  to: string
+  maxHops: number
+  /** Asked for either direction from the start. */
+  undirected: boolean
+}
+
+/** A path answer: the path (null: none), how it was found, and what it was asked over. */
+export interface PathAnswer {
+  path: FlowEdge[] | null
+  /** The directed search found nothing and the one ignoring direction found this path. */
+  fellBack: boolean
+  /** The question and the graph (`graphKey`) the answer belongs to: another one makes it stale. */
+  query: PathQuery
+  graphKey: string
+}
+
+/** What a path answer depends on in the graph: its edges and what each carries. */
+const graphKey = (edges: readonly FlowEdge[]): string => edges.map((e) => `${e.id}:${e.value}:${e.count}`).join('|')
+
+/**
+ * The directed search first (the way money moved); when it finds nothing, one that ignores
+ * direction, and the answer says so — a counterparty two hops away is rarely reached in the
+ * direction asked (docs/decisions/path-search-fallback.md).
+ */
+export function answerPath(edges: readonly FlowEdge[], query: PathQuery): PathAnswer {
+  const base = { query: { ...query }, graphKey: graphKey(edges) }
+  const { from, to, maxHops } = query
+  const first = findPath(edges, from, to, { maxHops, undirected: query.undirected })
+  if (first || query.undirected) return { ...base, path: first, fellBack: false }
+  const either = findPath(edges, from, to, { maxHops, undirected: true })
+  return { ...base, path: either, fellBack: either !== null }
+}
+
+/** Whether an answer no longer fits the form or the graph: shown as stale, never as current. */
+export function isStale(answer: PathAnswer, query: PathQuery, edges: readonly FlowEdge[]): boolean {
+  const q = answer.query
+  return (
+    q.from.toLowerCase() !== query.from.toLowerCase() ||
+    q.to.toLowerCase() !== query.to.toLowerCase() ||
+    q.maxHops !== query.maxHops ||
+    q.undirected !== query.undirected ||
+    answer.graphKey !== graphKey(edges)
+  )
+}

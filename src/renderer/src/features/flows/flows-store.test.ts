@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { setupTestApp, type TestApp } from '../../testing/mount'
 import { makePage, ME } from '../../testing/samples'
@@ -119,6 +120,22 @@ describe('flows store', () => {
     expect(flows.path!.map((e) => e.to)).toEqual([B, C])
   })
 
+  it('marks an answer stale when the graph grows or an input changes, and current again when asked again', async () => {
+    const flows = await opened()
+    flows.pathFrom = ME
+    flows.pathTo = C
+    flows.searchPath()
+    expect(flows.pathStale).toBe(false)
+    await flows.expand([B])
+    expect(flows.pathStale).toBe(true)
+    flows.searchPath()
+    expect(flows.pathStale).toBe(false)
+    flows.pathHops = 1
+    expect(flows.pathStale).toBe(true)
+    flows.pathHops = 4
+    expect(flows.pathStale).toBe(false)
+  })
+
   it('reports a bad minimum amount instead of drawing nothing silently', async () => {
     const flows = await opened()
     flows.minAmount = 'ten'
@@ -126,5 +143,50 @@ describe('flows store', () => {
     flows.minAmount = '0.000000000000000006'
     expect(flows.view.edges).toEqual([])
     expect(flows.view.error).toBeNull()
+  })
+
+  describe('through the fetched-data layer', () => {
+    afterEach(() => vi.useRealTimers())
+
+    it('keeps the graph shown when an expansion fails, with the failure and the pages’ time beside it', async () => {
+      const flows = await opened()
+      await flows.expand([B])
+      const edges = flows.view.edges.length
+      await flows.expand([D])
+      expect(flows.view.edges).toHaveLength(edges)
+      expect(flows.isLoaded(B)).toBe(true)
+      expect(flows.fetchState).toMatchObject({ shown: true, error: { kind: 'server' } })
+      expect(flows.fetchState.provenance?.fetchedAt).toBeTruthy()
+    })
+
+    it('drops an answer that arrives after the expansion was stopped, or after another address was opened', async () => {
+      vi.useFakeTimers()
+      const flows = await opened()
+      t.bridge.handle(
+        'data.transactions',
+        async (input) => {
+          if (input.cacheOnly) throw new FakeBridgeFailure({ kind: 'not-found', message: 'not cached' })
+          await fakeLatency(1000)
+          return makePage(0, 0, null, { address: input.address, items: [tx(B, C, { value: '3', minute: 2 })] })
+        },
+        { cached: true },
+      )
+      const stopped = flows.expand([B])
+      await vi.advanceTimersByTimeAsync(10)
+      flows.cancel()
+      expect(flows.progress.running).toBe(false)
+      await vi.advanceTimersByTimeAsync(1000)
+      await stopped
+      expect(flows.isLoaded(B)).toBe(false)
+      expect(flows.expanded.size).toBe(0)
+
+      const late = flows.expand([B])
+      await vi.advanceTimersByTimeAsync(10)
+      flows.open('alpha', C)
+      await vi.advanceTimersByTimeAsync(1000)
+      await late
+      expect(flows.expanded.size).toBe(0)
+      expect(flows.progress).toMatchObject({ running: false, done: 0 })
+    })
   })
 })

@@ -1,16 +1,19 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { BridgeError } from '@shared/bridge/errors'
+import type { Provenance } from '@shared/bridge/contract'
+import { ok, type BridgeError, type BridgeResult } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
 import { normaliseAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
+import { fetched } from '../../platform/fetched'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
+import { useLabelsStore } from '../labels'
 import { buildFlowGraph } from './flow-graph'
 import { collapseHubs, HUB_THRESHOLD } from './flow-hubs'
 import { FlowFilterError, limitFlows, type FlowDirection } from './flow-limit'
-import { findPath } from './flow-path'
+import { answerPath, isStale, type PathAnswer, type PathQuery } from './flow-path'
 
 export interface ExpandProgress {
   running: boolean
@@ -25,6 +28,22 @@ function flowScope(network: string, root: string): string {
   return `f:${network}:${normaliseAddress(root)}`
 }
 
+type Root = { network: string; address: string }
+/** An expanded address's first page, with its "as of". */
+type Page = { items: Transaction[] } & Provenance
+/** The expansions shown, by lowercase address. */
+type Expansions = Map<string, Page>
+
+/** The expansions are as fresh as their oldest page; from the cache unless every one was asked now. */
+function expansionsProvenance(pages: Expansions): Provenance | null {
+  const all = [...pages.values()]
+  if (all.length === 0) return null
+  const oldest = all.reduce((a, b) => (Date.parse(a.fetchedAt) <= Date.parse(b.fetchedAt) ? a : b))
+  const live = all.every((p) => p.source === 'network')
+  const staleReason = all.find((p) => p.staleReason)?.staleReason ?? null
+  return { source: live ? 'network' : 'cache', fetchedAt: oldest.fetchedAt, staleReason }
+}
+
 /**
  * The flow graph of the open address: the address page's own loaded transactions, plus the
  * first page of every address the user expands: from main's cache when it has one (free, of
@@ -36,9 +55,20 @@ export const useFlowsStore = defineStore('flows', () => {
   const txs = useTransactionsStore()
   const watchlists = useWatchlistsStore()
 
-  const root = ref<{ network: string; address: string } | null>(null)
+  /**
+   * The expansions through the fetched-data layer: a failure keeps the graph shown with the
+   * failure beside it, and an answer for a root left (or a stopped expansion) is dropped.
+   * The root's own transactions are the transactions store's: nothing to read for it here.
+   */
+  const q = fetched<Root, Expansions>({
+    same: (a, b) => a.network === b.network && a.address === b.address,
+    live: async () => ok(new Map()),
+    provenance: expansionsProvenance,
+    scope: (r) => flowScope(r.network, r.address),
+  })
+  const root = q.key
   /** First pages of expanded addresses, by lowercase address. */
-  const expanded = shallowRef<Map<string, Transaction[]>>(new Map())
+  const expanded = computed(() => new Map([...(q.data.value ?? new Map<string, Page>())].map(([a, p]) => [a, p.items])))
   const progress = ref<ExpandProgress>({ running: false, done: 0, total: 0, failed: [] })
 
   const asset = ref<string | null>(null)
@@ -56,7 +86,9 @@ export const useFlowsStore = defineStore('flows', () => {
     return r && t && t.network === r.network && t.address.toLowerCase() === r.address ? txs.items : []
   })
 
-  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network))
+  const labels = useLabelsStore()
+  void labels.load()
+  const watchLabels = computed(() => watchLabelsOn(watchlists.lists, root.value?.network, labels.byId.values()))
 
   const dayMs = (text: string, end: boolean): number | null => {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return null
@@ -116,11 +148,11 @@ export const useFlowsStore = defineStore('flows', () => {
    * What main has cached, asked for free (`cacheOnly` never sends a request): the page of an
    * address when cached (of any age, as the analysis views widen), null when it is not.
    */
-  const probed = shallowRef<Map<string, Transaction[] | null>>(new Map())
+  const probed = shallowRef<Map<string, Page | null>>(new Map())
   let probing: Promise<void> = Promise.resolve()
 
-  async function readCached(network: string, address: string): Promise<Transaction[] | null> {
-    return (await readCachedPage(network, address))?.items ?? null
+  function readCached(network: string, address: string): Promise<Page | null> {
+    return readCachedPage(network, address)
   }
 
   /** Finds out which of these addresses are cached, so their cost is known before they expand. */
@@ -130,7 +162,7 @@ export const useFlowsStore = defineStore('flows', () => {
     const todo = addresses.map((a) => a.toLowerCase()).filter((a) => !isLoaded(a) && !probed.value.has(a))
     if (todo.length === 0) return probing
     probing = probing.then(async () => {
-      const found = new Map<string, Transaction[] | null>()
+      const found = new Map<string, Page | null>()
       for (const a of todo) {
         if (root.value !== r) return
         if (!probed.value.has(a) && !found.has(a)) found.set(a, await readCached(r.network, a))
@@ -163,61 +195,72 @@ export const useFlowsStore = defineStore('flows', () => {
   function open(network: string, address: string): void {
     const a = address.toLowerCase()
     if (root.value?.network === network && root.value.address === a) return
-    if (root.value) void bridge.invoke('work.cancel', { scope: flowScope(root.value.network, root.value.address) })
-    root.value = { network, address: a }
-    expanded.value = new Map()
+    // The old root's answers are dropped and its queued work in main cancelled.
+    if (root.value) void q.leave()
+    void q.load({ network, address: a }, { cacheOnly: true })
+    q.replace(new Map())
     probed.value = new Map()
     selected.value = null
     progress.value = { running: false, done: 0, total: 0, failed: [] }
   }
 
+  /** An address's first page: main's cached one (free, of any age), else one request at prefetch priority. */
+  async function readFirstPage(r: Root, address: string): Promise<BridgeResult<Page>> {
+    const cached = probed.value.get(address) ?? (await readCached(r.network, address))
+    if (cached) return ok(cached)
+    const result = await bridge.invoke('data.transactions', {
+      network: r.network,
+      address,
+      cursor: null,
+      priority: 'prefetch',
+      scope: flowScope(r.network, r.address),
+      refresh: false,
+      cacheOnly: false,
+    })
+    return result.ok ? ok(result.value) : result
+  }
+
   /**
    * Loads the first page of each address, one at a time (the limiter paces them anyway), with
-   * progress. Addresses already loaded cost nothing and are skipped.
+   * progress. Addresses already loaded cost nothing and are skipped. Each goes through the
+   * layer's `extend`: a failure is said beside the graph, which stays; an answer arriving after
+   * the root changed or the expansion was stopped is dropped.
    */
   async function expand(addresses: readonly string[]): Promise<void> {
     const r = root.value
     if (!r || progress.value.running) return
     const todo = [...new Set(addresses.map((a) => a.toLowerCase()))].filter((a) => !isLoaded(a))
     if (todo.length === 0) return
+    const mine = q.ticket()
     progress.value = { running: true, done: 0, total: todo.length, failed: [] }
-    for (const address of todo) {
-      // A cached page costs nothing; only an address main has never loaded is asked for.
-      const cached = probed.value.get(address) ?? (await readCached(r.network, address))
-      if (root.value !== r) return
-      if (cached) {
-        const next = new Map(expanded.value)
-        next.set(address, cached)
-        expanded.value = next
-        progress.value = { ...progress.value, done: progress.value.done + 1 }
-        continue
+    try {
+      for (const address of todo) {
+        const outcome: { error?: BridgeError } = {}
+        await q.extend(
+          async () => {
+            const read = await readFirstPage(r, address)
+            if (!read.ok) outcome.error = read.error
+            return read
+          },
+          (shown, page) => new Map(shown ?? []).set(address, page),
+        )
+        if (!q.current(mine) || outcome.error?.kind === 'cancelled') return
+        const { failed, done } = progress.value
+        progress.value = {
+          ...progress.value,
+          done: done + 1,
+          failed: outcome.error ? [...failed, { address, error: outcome.error }] : failed,
+        }
       }
-      const result = await bridge.invoke('data.transactions', {
-        network: r.network,
-        address,
-        cursor: null,
-        priority: 'prefetch',
-        scope: flowScope(r.network, r.address),
-        refresh: false,
-        cacheOnly: false,
-      })
-      if (root.value !== r) return
-      if (result.ok) {
-        const next = new Map(expanded.value)
-        next.set(address, result.value.items)
-        expanded.value = next
-      } else if (result.error.kind === 'cancelled') {
-        progress.value = { ...progress.value, running: false }
-        return
-      } else
-        progress.value = { ...progress.value, failed: [...progress.value.failed, { address, error: result.error }] }
-      progress.value = { ...progress.value, done: progress.value.done + 1 }
+    } finally {
+      if (q.current(mine)) progress.value = { ...progress.value, running: false }
     }
-    progress.value = { ...progress.value, running: false }
   }
 
+  /** Stops the expansion: what it loaded stays; answers still on their way are dropped. */
   function cancel(): void {
-    if (root.value) void bridge.invoke('work.cancel', { scope: flowScope(root.value.network, root.value.address) })
+    progress.value = { ...progress.value, running: false }
+    void q.leave()
   }
 
   const pathFrom = ref('')
@@ -225,17 +268,26 @@ export const useFlowsStore = defineStore('flows', () => {
   const pathHops = ref(4)
   /** Off: only chains along which value moved from A towards B. */
   const pathUndirected = ref(false)
-  const path = shallowRef<ReturnType<typeof findPath> | undefined>(undefined)
+  const pathAnswer = shallowRef<PathAnswer | null>(null)
+  const pathQuery = (): PathQuery => ({
+    from: pathFrom.value.trim(),
+    to: pathTo.value.trim(),
+    maxHops: pathHops.value,
+    undirected: pathUndirected.value,
+  })
+  /** undefined: not asked; null: no path; else the path (of the last answer, stale or not). */
+  const path = computed(() => (pathAnswer.value ? pathAnswer.value.path : undefined))
+  /** The inputs or the graph changed since the answer: it is marked, not shown as current. */
+  const pathStale = computed(() => !!pathAnswer.value && isStale(pathAnswer.value, pathQuery(), graph.value.edges))
   function searchPath(): void {
-    path.value = findPath(graph.value.edges, pathFrom.value.trim(), pathTo.value.trim(), {
-      maxHops: pathHops.value,
-      undirected: pathUndirected.value,
-    })
+    pathAnswer.value = answerPath(graph.value.edges, pathQuery())
   }
 
   return {
     root,
     expanded,
+    /** What the graph's expansions say of their data: "as of", the failure beside it (FetchedState.vue). */
+    fetchState: q.summary,
     progress,
     asset,
     minAmount,
@@ -260,6 +312,8 @@ export const useFlowsStore = defineStore('flows', () => {
     pathHops,
     pathUndirected,
     path,
+    pathAnswer,
+    pathStale,
     searchPath,
   }
 })

@@ -4,6 +4,8 @@ import type { AddressLabel } from '@shared/domain/address-label'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import LabelEditor from './LabelEditor.vue'
+import { useSessionStore } from '../../platform/session-store'
+import { sandboxProfile } from '../../testing/samples'
 
 const A = '0x52908400098527886e0f7030069857d2e4169ee7'
 const props = { address: A, network: 'alpha', networkLabel: 'Alpha' }
@@ -99,6 +101,49 @@ describe('LabelEditor', () => {
       { address: A, network: 'alpha', seen: { label: 'Alice', note: '' } },
     ])
     expect(buttons(w)).toEqual(['Add label'])
+    w.unmount()
+  })
+
+  it('saves one label on both networks when asked, and says first what it replaces there', async () => {
+    const other = { ...label('Old beta', 'b'), network: 'beta' }
+    kept = [other]
+    t.bridge.handle('profiles.list', () => [sandboxProfile()])
+    await useSessionStore().load()
+    t.bridge.handle('labels.set', (input) => {
+      const i = input as { network: string; label: string; note: string }
+      kept = [...kept.filter((k) => k.network !== i.network), { ...label(i.label, i.note), network: i.network }]
+      t.bridge.emit('labels.changed', kept)
+      return kept.at(-1)!
+    })
+    const w = mountWith(LabelEditor, t, { props })
+    await flushPromises()
+    await w.get('button').trigger('click')
+    const box = w.get('input[type="checkbox"]')
+    expect(box.element.parentElement!.textContent).toContain('Both networks')
+    await w.get('input').setValue('Router')
+    expect(w.text()).not.toContain('This replaces')
+    await box.setValue(true)
+    expect(w.text()).toContain('This replaces your label on Beta: “Old beta”.')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    expect(t.bridge.callsOf('labels.set')).toEqual([
+      { address: A, network: 'alpha', label: 'Router', note: '', seen: null },
+      { address: A, network: 'beta', label: 'Router', note: '', seen: { label: 'Old beta', note: 'b' } },
+    ])
+    w.unmount()
+  })
+
+  it('saves on the open network only unless asked', async () => {
+    t.bridge.handle('profiles.list', () => [sandboxProfile()])
+    await useSessionStore().load()
+    t.bridge.handle('labels.set', () => label('Solo'))
+    const w = mountWith(LabelEditor, t, { props })
+    await flushPromises()
+    await w.get('button').trigger('click')
+    await w.get('input').setValue('Solo')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    expect(t.bridge.callsOf('labels.set').map((c) => (c as { network: string }).network)).toEqual(['alpha'])
     w.unmount()
   })
 })

@@ -48,10 +48,11 @@ export const useLabelsStore = defineStore('labels', () => {
     return null
   }
 
-  async function apply(replace: string[]) {
+  /** `skipBad`: the user chose to apply the good rows of a file the preview found bad rows in. */
+  async function apply(replace: string[], skipBad = false) {
     const p = pending.value
     if (!p) return null
-    const r = await bridge.invoke('labels.import', { text: p.text, network: p.network, replace })
+    const r = await bridge.invoke('labels.import', { text: p.text, network: p.network, replace, skipBad })
     if (r.ok) pending.value = null
     return r
   }

@@ -41,6 +41,7 @@ export function useUrlFilters(address: Ref<string | null>): void {
       txs.statusFilter = f.status
       txs.narrowing = addr ? filterPredicate(addr, f) : null
       analysis.onlyAsset = f.token === COIN ? NATIVE : f.token
+      txs.narrowAsset = analysis.onlyAsset
     },
     { immediate: true },
   )
@@ -82,6 +83,7 @@ export function useUrlFilters(address: Ref<string | null>): void {
   onBeforeUnmount(() => {
     stopWarm?.()
     txs.narrowing = null
+    txs.narrowAsset = null
     analysis.onlyAsset = null
     analysis.query = ''
     questions.filters = { ...NO_PAGE_FILTERS }

@@ -148,8 +148,9 @@ describe('gatherSubject', () => {
     const { gatherReport } = await import('./report-gather')
     const { useFlowsStore } = await import('../flows')
     const flows = useFlowsStore()
-    flows.root = { network: 'alpha', address: ME }
-    flows.expanded = new Map([[B, bPage]])
+    // B's page is cached: expanding it reads it for free.
+    flows.open('alpha', ME)
+    await flows.expand([B])
     flows.hops = 4
     const [s] = await gatherReport([{ network: 'alpha', networkLabel: 'Alpha', address: ME, label: null, note: null }])
     expect(s!.hops).toBe(4)

@@ -6,6 +6,7 @@ import { useBalancesStore } from '../balances'
 import { useFlowsStore } from '../flows'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
+import { useLabelsStore } from '../labels'
 import type { ExpandedPage, ReportSubject } from './report-model'
 
 export interface SubjectRef {
@@ -116,7 +117,7 @@ export async function gatherSubject(ref: SubjectRef): Promise<ReportSubject> {
     b && b.network === ref.network && normaliseAddress(b.address) === address
       ? { items: b.items, fetchedAt: b.fetchedAt }
       : null
-  const watchLabels = watchLabelsOn(watchlists.lists, ref.network)
+  const watchLabels = watchLabelsOn(watchlists.lists, ref.network, useLabelsStore().byId.values())
   return {
     ...ref,
     // Opened from its page, an address has no case label: the user's watchlist label names it.

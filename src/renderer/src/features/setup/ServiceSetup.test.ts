@@ -115,6 +115,30 @@ describe('ServiceSetup', () => {
     w.unmount()
   })
 
+  it("names each network's coin when given, checked like the other fields", async () => {
+    const w = mountWith(ServiceSetup, t)
+    const byLabel = await fill(w)
+    await byLabel('First network coin symbol').setValue('E T H')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    expect(w.text()).toContain(
+      'Check the coin symbol: a coin symbol is 1-16 letters, digits, dots, dashes or underscores, or leave it empty.',
+    )
+    expect(t.bridge.callsOf('profiles.save')).toHaveLength(0)
+    await byLabel('First network coin symbol').setValue('ETH')
+    await w.get('form').trigger('submit')
+    await flushPromises()
+    // The second network names none: its coin stays "coin" in the views.
+    expect(t.bridge.callsOf('profiles.save')[0]).toMatchObject({
+      networks: [
+        { name: 'mainnet', label: 'Mainnet', coin: { symbol: 'ETH', decimals: 18 } },
+        { name: 'testnet', label: 'Testnet' },
+      ],
+    })
+    expect((t.bridge.callsOf('profiles.save')[0] as { networks: object[] }).networks[1]).not.toHaveProperty('coin')
+    w.unmount()
+  })
+
   it('checks the form before calling main', async () => {
     const w = mountWith(ServiceSetup, t)
     await w.get('form').trigger('submit')

@@ -4,6 +4,7 @@ import { fakeLatency } from '../../testing/delay'
 import { FakeBridgeFailure } from '../../testing/fake-bridge'
 import { makePage, ME } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
+import { expectOneFailureLine } from '../../testing/failure-line'
 import { useTransactionsStore } from './transactions-store'
 import TransactionsPanel from './TransactionsPanel.vue'
 
@@ -62,7 +63,7 @@ describe('the transactions view while the service hangs', () => {
     expect(w.get('[aria-label="Shown despite a failure"]').text()).toBe(
       'Service not answering since 07:33 · showing cached data from 07:31',
     )
-    expect(w.get('[role="alert"]').text()).toContain('Transactions could not be loaded')
+    expectOneFailureLine(w, 'Transactions could not be loaded')
     expect(w.text()).not.toContain('Refreshing…')
     // No live page came: what is next is the cached list's next page.
     expect(s.nextCursor).toBe('p4')
@@ -86,7 +87,7 @@ describe('the transactions view while the service hangs', () => {
     expect(s.items).toHaveLength(100)
     expect(s.errorFrom).toBe('load')
     live.answers = true
-    await w.get('[role="alert"] button').trigger('click')
+    await w.get('.stale-row button').trigger('click')
     await flushPromises()
     const lastLive = t.bridge
       .callsOf('data.transactions')

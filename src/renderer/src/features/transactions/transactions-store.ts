@@ -93,6 +93,8 @@ export const useTransactionsStore = defineStore('transactions', () => {
    * the list here and to every view built from `narrowed`. Null: none.
    */
   const narrowing = shallowRef<((tx: Transaction) => boolean) | null>(null)
+  /** The asset the narrowing keeps (`NATIVE` or a token contract): rows show its amount moved. Null: none. */
+  const narrowAsset = ref<string | null>(null)
 
   const complete = computed(() => pages.value > 0 && nextCursor.value === null)
   const unreadable = computed(() => entries.value.length - items.value.length)
@@ -101,6 +103,12 @@ export const useTransactionsStore = defineStore('transactions', () => {
     const n = narrowing.value
     return n ? items.value.filter(n) : items.value
   })
+  /** The readable transactions among the rows shown: what sums and the activity chart read. */
+  const filteredItems = computed(() =>
+    filtered.value === entries.value
+      ? items.value
+      : filtered.value.filter((e): e is Transaction => !(e instanceof UnreadableRow)),
+  )
   /** The rows shown. Unreadable rows stay whatever the filters: what they are is unknown. */
   const filtered = computed(() => {
     const t = q.key.value
@@ -311,7 +319,9 @@ export const useTransactionsStore = defineStore('transactions', () => {
     typeFilter,
     statusFilter,
     narrowing,
+    narrowAsset,
     narrowed,
+    filteredItems,
     complete,
     filtered,
     types,

@@ -1,5 +1,6 @@
 import type { Transaction } from '@shared/domain/service-schemas'
 import { formatTokenAmount } from '@shared/domain/amount'
+import { movedOf, UNNAMED_COIN, type CoinInfo } from '@shared/domain/money'
 import { isPending } from '@shared/domain/tx-state'
 import { formatDateTime, parseTime } from '../../ui/time'
 import { mayOverflowPx, textWidthPx, type TextFont } from '../../ui/text-fit'
@@ -44,10 +45,29 @@ function badgePx(text: string, f: ListFonts): number {
 
 export type RowView = ReturnType<typeof rowView>
 
+/** What the amount column shows: the coin's value, or a token's amount moved (docs/decisions/coin-as-asset.md). */
+export interface ShownAmount {
+  /** A token contract (lowercase): its amount moved to or from the address. Null: the coin's value. */
+  asset: string | null
+  coin: CoinInfo
+}
+
 /** A transaction's row, with what may not fit judged against the columns' widths. */
-export function rowView(tx: Transaction, address: string, f: ListFonts) {
-  const value = formatTokenAmount(tx.value, '18', { maxFractionDigits: 6 })
-  const fee = formatTokenAmount(tx.fee.value, '18', { maxFractionDigits: 8 })
+export function rowView(
+  tx: Transaction,
+  address: string,
+  f: ListFonts,
+  shown: ShownAmount = { asset: null, coin: UNNAMED_COIN },
+) {
+  const coinDecimals = String(shown.coin.decimals)
+  const moved = shown.asset === null ? null : movedOf(tx, { address, asset: shown.asset, coin: shown.coin })
+  const value = moved
+    ? formatTokenAmount(moved.value.toString(), moved.decimals === null ? null : String(moved.decimals), {
+        maxFractionDigits: 6,
+      })
+    : formatTokenAmount(tx.value, coinDecimals, { maxFractionDigits: 6 })
+  const valueSymbol = moved ? moved.symbol : shown.coin.symbol
+  const fee = formatTokenAmount(tx.fee.value, coinDecimals, { maxFractionDigits: 8 })
   const pending = isPending(tx)
   const at = pending ? null : parseTime(tx.timestamp)
   const hashShort = shortHash(tx.hash, 8, 6)
@@ -99,6 +119,7 @@ export function rowView(tx: Transaction, address: string, f: ListFonts) {
     method,
     cutMethod,
     value,
+    valueSymbol,
     fee,
     at,
     pending,

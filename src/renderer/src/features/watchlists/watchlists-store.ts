@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, shallowReactive } from 'vue'
 import type { BridgeCallInput, ExportFile, WatchEntry, Watchlist } from '@shared/bridge/contract'
 import type { BridgeError, BridgeResult } from '@shared/bridge/errors'
-import { action } from '../../platform/action'
+import { action, type Action } from '../../platform/action'
 import { bridge } from '../../platform/bridge'
 import { useWatchSummariesStore } from '../balances'
 
@@ -26,6 +26,21 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   const listing = action()
   const selectedId = ref<string | null>(null)
   const refreshing = ref<Record<string, boolean>>({})
+  /** Each row's last refresh: its failure is said beside the row's kept summary (docs/decisions/one-failure-line.md). */
+  const rowRefresh = shallowReactive(new Map<string, Action>())
+  function rowAction(entryId: string): Action {
+    let a = rowRefresh.get(entryId)
+    if (!a) {
+      a = action()
+      rowRefresh.set(entryId, a)
+    }
+    return a
+  }
+  /** How the row's last refresh failed, and when; null when it did not. */
+  function rowFailure(entryId: string): { error: BridgeError; at: number } | null {
+    const a = rowRefresh.get(entryId)
+    return a?.error.value ? { error: a.error.value, at: a.errorAt.value } : null
+  }
   const progress = ref<RefreshProgress>({
     running: false,
     done: 0,
@@ -85,6 +100,16 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     return result
   }
 
+  /** Adds a pasted list in one write, all or nothing. */
+  async function addEntries(
+    listId: string,
+    entries: BridgeCallInput<'watchlists.addEntries'>['entries'],
+  ): Promise<BridgeResult<Watchlist>> {
+    const result = await bridge.invoke('watchlists.addEntries', { listId, entries })
+    if (result.ok) replace(result.value)
+    return result
+  }
+
   async function updateEntry(input: BridgeCallInput<'watchlists.updateEntry'>): Promise<BridgeResult<Watchlist>> {
     const result = await bridge.invoke('watchlists.updateEntry', input)
     if (result.ok) replace(result.value)
@@ -120,13 +145,15 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
   /** Fetches one entry's balances afresh; the summary updates from the answer. */
   async function refreshEntry(entry: WatchEntry): Promise<BridgeResult<unknown>> {
     refreshing.value = { ...refreshing.value, [entry.id]: true }
-    const result = await bridge.invoke('data.balances', {
+    const call = bridge.invoke('data.balances', {
       network: entry.network,
       address: entry.address,
       refresh: true,
       priority: 'user',
       scope: WATCH_SCOPE,
     })
+    await rowAction(entry.id).run(() => call)
+    const result = await call
     refreshing.value = { ...refreshing.value, [entry.id]: false }
     if (result.ok) summaries.record(result.value)
     return result
@@ -191,12 +218,14 @@ export const useWatchlistsStore = defineStore('watchlists', () => {
     rename,
     remove,
     addEntry,
+    addEntries,
     updateEntry,
     removeEntry,
     moveEntry,
     importText,
     exportFile,
     refreshEntry,
+    rowFailure,
     refreshAll,
     cancelRefresh,
     select,
