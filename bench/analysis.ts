@@ -280,11 +280,14 @@ async function buildCache(): Promise<Cache> {
     for (let p = 0; p < perAddress && n < ITEMS; p++) {
       const items = Array.from({ length: Math.min(50, ITEMS - n) }, (_, j) => makeTx(TXS + n + j, owner))
       n += items.length
-      void snapshots.writePage('p', 'alpha', owner, p === 0 ? null : `c${p}`, {
-        fetchedAt: Date.now(),
-        items,
-        nextCursor: `c${p + 1}`,
-      })
+      void snapshots.writePage(
+        { profileId: 'p', network: 'alpha', address: owner, cursor: p === 0 ? null : `c${p}` },
+        {
+          fetchedAt: Date.now(),
+          items,
+          nextCursor: `c${p + 1}`,
+        },
+      )
     }
   }
   await snapshots.flush()
@@ -372,7 +375,10 @@ async function fixtureBytesPerTx(): Promise<{ compressed: number; json: number }
       })
       const snapshot = { fetchedAt: 1, items: txs, nextCursor: null }
       json += JSON.stringify({ version: 1, ...snapshot }).length
-      await store.writePage('p', 'alpha', ME, p === 0 ? null : `c${p}`, snapshot)
+      await store.writePage(
+        { profileId: 'p', network: 'alpha', address: ME, cursor: p === 0 ? null : `c${p}` },
+        snapshot,
+      )
     }
     await store.flush()
     return { compressed: diskBytes(root) / n, json: json / n }

@@ -128,7 +128,7 @@ for (let run = 1; run <= RUNS; run++) {
     ? time(() => cy.layout({ name: 'cose', animate: false, randomize: true, numIter: 1000 }).run())
     : [null, Number.NaN]
   const far = [...view.distance].sort((a, b) => b[1] - a[1])[0]![0]
-  const [, pathMs] = time(() => findPath(graph.edges, root, far, 6, { undirected: true }))
+  const [, pathMs] = time(() => findPath(graph.edges, root, far, { maxHops: 6, undirected: true }))
   const [, selectMs] = time(() => {
     const n = cy.getElementById(far)
     n.select()

@@ -72,14 +72,25 @@ function rendererRoom(absPath) {
   return { room: parts[0] }
 }
 
+/**
+ * Every room of the renderer, named: a folder the rule does not know is refused rather than
+ * allowed (deny by default), since an unnamed room has no place in the order and could import
+ * anything. A new room is added here, with its rules, and in docs/architecture.md.
+ */
+const RENDERER_ROOMS = new Set(['app', 'pages', 'features', 'platform', 'ui', 'testing'])
+
+function unknownRoom(room, where) {
+  return `${where} "${room}/" is not a room of the renderer (${[...RENDERER_ROOMS].filter((r) => r !== 'app').join(', ')}, or the app root): the rule cannot tell what it may import, so it refuses it. Put the file in one of the rooms, or name the new room in eslint-rules/layers.js and docs/architecture.md with what it may import.`
+}
+
 /** The renderer's rooms, after VS Code's code-import-patterns inside its layers. */
 function checkRendererRooms(file, spec, target, isTest) {
   const from = rendererRoom(file)
   if (!from) return null
   const to = target ? rendererRoom(target) : null
   const bare = !spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('@shared')
-  if (to?.room === 'testing' && !isTest && from.room !== 'testing')
-    return `"${spec}": testing/ holds fakes and samples for specs; code that ships must not import it.`
+  if (!RENDERER_ROOMS.has(from.room)) return unknownRoom(from.room, 'A file in')
+  if (to && !RENDERER_ROOMS.has(to.room)) return unknownRoom(to.room, `"${spec}" is in`)
   switch (from.room) {
     case 'ui':
       if (to && ['platform', 'features', 'pages', 'app'].includes(to.room))
@@ -109,8 +120,25 @@ function checkRendererRooms(file, spec, target, isTest) {
   }
 }
 
+/** A folder named testing/ anywhere: fakes, samples and harnesses for specs. */
+const isTestingPath = (rel) => /(^|\/)testing(\/|$)/.test(rel)
+
+/**
+ * No code that ships imports a testing/ module, anywhere in src/ (`@shared/testing`,
+ * `core/testing`, the renderer's `testing/`): test support would ship, and a fake could
+ * stand in for a real part unseen. Specs and testing/ itself may.
+ */
+function shippingTesting(file, spec, target, isTest) {
+  if (isTest || !target) return null
+  const from = relative(ROOT, file).split(sep).join('/')
+  if (!from.startsWith('src/') || isTestingPath(from)) return null
+  const to = relative(ROOT, target).split(sep).join('/')
+  if (!isTestingPath(to)) return null
+  return `"${spec}": testing/ holds fakes and samples for specs; code that ships must not import it. Move a helper only specs use under a testing/ folder, and what ships out of it.`
+}
+
 /** Returns the reason an import is not allowed, or null. */
-function check(fromLayer, spec, target, isTest, file) {
+function check({ fromLayer, spec, target, isTest, file }) {
   const toLayer = target ? layerOf(target) : null
   switch (fromLayer) {
     case 'shared':
@@ -213,9 +241,11 @@ const rule = {
       if (!source || typeof source.value !== 'string') return
       const spec = source.value
       const target = resolveTarget(file, spec)
+      const isTest = /\.(test|spec)\.ts$/.test(file)
       const reason =
         sharedStyle(fromLayer, spec, target) ??
-        (fromLayer ? check(fromLayer, spec, target, /\.(test|spec)\.ts$/.test(file), file) : null)
+        shippingTesting(file, spec, target, isTest) ??
+        (fromLayer ? check({ fromLayer, spec, target, isTest, file }) : null)
       if (reason) context.report({ node, messageId: 'layer', data: { reason } })
     }
     return {

@@ -243,6 +243,60 @@ describe('chainscope/layers inside the renderer (pages → features → platform
       [],
     )
   })
+
+  it('rejects shipping code anywhere in src/ importing a testing/ module: @shared/testing, core/testing', async () => {
+    const testing = /testing\/ holds fakes and samples for specs; code that ships must not import it/
+    expect(
+      await layerMessages(
+        `${R}/features/questions/fixture-items.ts`,
+        importing('@shared/testing/blockscout-fixtures', 'readFixture'),
+      ),
+    ).toEqual([expect.stringMatching(testing)])
+    expect(await layerMessages('src/main/core/data/bad.ts', importing('../testing/test-core', 'testCore'))).toEqual([
+      expect.stringMatching(testing),
+    ])
+    expect(await layerMessages('src/main/web/bad.ts', importing('../core/keys/testing/fake-keychain', 'k'))).toEqual([
+      expect.stringMatching(testing),
+    ])
+    expect(await layerMessages('src/shared/domain/bad.ts', importing('../testing/service-samples', 's'))).toEqual([
+      expect.stringMatching(testing),
+    ])
+    // Specs and testing/ itself may.
+    expect(await layerMessages('src/main/core/data/ok.test.ts', importing('../testing/test-core', 'testCore'))).toEqual(
+      [],
+    )
+    expect(
+      await layerMessages('src/main/core/testing/ok.ts', importing('@shared/testing/service-samples', 's')),
+    ).toEqual([])
+    expect(await layerMessages(`${R}/testing/ok.ts`, importing('@shared/testing/blockscout-fixtures', 'f'))).toEqual([])
+  })
+
+  it('refuses a renderer room it does not know, in either direction, saying why', async () => {
+    // A new helpers/ folder reaching into a feature's insides: allowed while unknown rooms were.
+    expect(
+      await layerMessages(`${R}/helpers/format.ts`, importing('../features/flows/flow-graph', 'buildGraph')),
+    ).toEqual([
+      expect.stringMatching(
+        /^Layer rule \(chainscope\/layers\): A file in "helpers\/" is not a room of the renderer .*refuses it.*name the new room in eslint-rules\/layers\.js/,
+      ),
+    ])
+    expect(
+      await layerMessages(`${R}/helpers/format.ts`, importing('@shared/domain/amount', 'formatUnits')),
+    ).toHaveLength(1)
+    expect(await layerMessages(`${R}/features/flows/x.ts`, importing('../../helpers/format', 'f'))).toEqual([
+      expect.stringMatching(/"\.\.\/\.\.\/helpers\/format" is in "helpers\/" is not a room of the renderer/),
+    ])
+    // Every named room and the app root still lint clean for a lawful import.
+    for (const file of [
+      `${R}/main.ts`,
+      `${R}/pages/P.ts`,
+      `${R}/features/f/x.ts`,
+      `${R}/platform/p.ts`,
+      `${R}/ui/u.ts`,
+    ]) {
+      expect(await layerMessages(file, importing('@shared/domain/amount', 'formatUnits'))).toEqual([])
+    }
+  })
 })
 
 describe('chainscope/layers: one name for shared code', () => {

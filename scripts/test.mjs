@@ -74,6 +74,7 @@ check('typecheck-node', bin('tsc'), ['-p', 'tsconfig.node.json'])
 check('typecheck-web', bin('vue-tsc'), ['-p', 'tsconfig.web.json'])
 check('typecheck-bench', bin('tsc'), ['-p', 'tsconfig.bench.json'])
 check('lint', bin('eslint'), ['--max-warnings', '0', '.'])
+check('dead-exports', process.execPath, [join(root, 'scripts', 'dead-exports.mjs')])
 check('format', bin('prettier'), ['--check', '.'])
 
 const vitestReport = join(results, 'vitest-report.json')

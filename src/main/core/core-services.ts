@@ -2,15 +2,16 @@ import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BridgeEventName, BridgeEvents, LimiterState, Notice, ProfileView } from '@shared/bridge/contract'
-import { SANDBOX_PROFILE_ID, type Profile } from '@shared/domain/profile'
-import { AppError } from './util/app-error'
+import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { DiskReports } from './util/disk-error'
 import { SnapshotStore } from './data/snapshot-store'
-import { HeightWatcher, type HeightWatcherOptions } from './height/height-watcher'
+import type { HeightWatcherOptions } from './height/height-watcher'
+import { ActiveHeight } from './height/active-height'
 import { KeyStore, type KeychainBackend } from './keys/key-store'
 import { QuotaFile } from './limiter/quota-store'
 import type { Logger, Redactor } from './util/logger'
-import { ProfileRuntime, type RuntimeTuning } from './profiles/profile-runtime'
+import type { RuntimeTuning } from './profiles/profile-runtime'
+import { ProfileRuntimes } from './profiles/profile-runtimes'
 import { SettingsStore } from './profiles/settings-store'
 import { SandboxManager } from './sandbox/sandbox-manager'
 import type { SandboxLauncher } from './sandbox/sandbox-launcher'
@@ -78,11 +79,12 @@ export class CoreServices {
   readonly approvals: ApprovalsService
   readonly entities: EntityService
   readonly #o: CoreServicesOptions
-  readonly #runtimes = new Map<string, ProfileRuntime>()
+  /** The runtimes of the profiles in use; `activeFor` is the door of every read. */
+  readonly runtimes: ProfileRuntimes
   readonly #learnt: LearntLimitsStore
   readonly #notices: Notice[] = []
-  #watcher: { profileId: string; networks: string; watcher: HeightWatcher } | null = null
-  #visible = false
+  /** The active profile's height watcher, and the heads seen elsewhere told to it. */
+  readonly height: ActiveHeight
   /** What real calls to the active profile's endpoints did, and Work offline: the one `connectivity` event. */
   readonly connection: ConnectionPublisher
 
@@ -92,16 +94,26 @@ export class CoreServices {
     // Writes nobody waits for (quota count, watch state, cache, learned settings) report here.
     const disk = new DiskReports((message) => this.notify('warning', message))
     this.settings = new SettingsStore(dataDir, disk)
+    this.height = new ActiveHeight({
+      activeId: () => this.settings.activeProfileId,
+      profile: (id) => this.settings.find(id),
+      runtimeOf: (id) => this.runtimes.get(id),
+      workOffline: () => this.settings.workOffline,
+      clock: options.clock,
+      onHeight: (view) => options.emit('height', view),
+      log,
+      tuning: options.height,
+    })
     this.connection = new ConnectionPublisher({
       activeId: () => this.settings.activeProfileId,
-      stateOf: (id) => this.#runtimes.get(id)?.client.connection,
+      stateOf: (id) => this.runtimes.existing(id)?.client.connection,
       workOffline: { get: () => this.settings.workOffline, set: (on) => this.settings.setWorkOffline(on) },
       sandboxStopped: (id) => {
         const status = id === SANDBOX_PROFILE_ID && this.sandbox.held ? this.sandbox.status : null
         return status?.stoppedAt ? { at: status.stoppedAt, unexpected: status.unexpected === true } : null
       },
       emit: (view) => options.emit('connectivity', view),
-      onChange: () => this.#watcher?.watcher.refresh(),
+      onChange: () => this.height.refresh(),
     })
     this.keys = new KeyStore({
       backend: options.keychain,
@@ -177,12 +189,12 @@ export class CoreServices {
       watchlists: () => this.watchlists.list(),
       billing: (id) => this.settings.find(id)?.billing ?? 'request',
       onProgress: (progress) => options.emit('approvals.progress', progress),
-      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      headOf: (id, network) => this.height.headOf(id, network),
       clock: options.clock,
     })
     this.entities = new EntityService({
       snapshots: this.snapshots,
-      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
+      headOf: (id, network) => this.height.headOf(id, network),
       traces: (id) => this.#learnt.forProfile(id, () => this.settings.find(id)?.rpcUrl ?? '').traces,
       clock: options.clock,
       finals: new FinalAnswers(join(dataDir, 'entities'), log),
@@ -217,14 +229,38 @@ export class CoreServices {
         this.#profilesChanged()
       },
     })
+    this.runtimes = new ProfileRuntimes(
+      {
+        settings: this.settings,
+        keys: this.keys,
+        sandbox: this.sandbox,
+        snapshots: this.snapshots,
+        ledger: this.quota,
+        clock: options.clock,
+        fetch: options.fetch,
+        redactor: options.redactor,
+        log,
+        tuning: options.tuning,
+        onLimiter: (state) => options.emit('limiter', state),
+        onConnection: (id) => {
+          if (id === this.settings.activeProfileId) this.connection.publish()
+        },
+        workOffline: () => this.settings.workOffline,
+        onHead: (id, network, head, at) => this.height.observe(id, network, head, at),
+        headOf: (id, network) => this.height.headOf(id, network),
+        onPoll: (id, poll) => this.height.polled(id, poll),
+        learnt: this.#learnt,
+      },
+      () => this.height.sync(),
+    )
     this.watch = new WatchService({
       dataDir,
       disk,
       watchlists: this.watchlists,
       active: async () => {
-        const runtime = this.active()
+        const runtime = this.runtimes.active()
         const profile = await runtime.ready()
-        this.#syncWatcher()
+        this.height.sync()
         return { runtime, networks: profile.networks.map((n) => n.name) }
       },
       activeId: () => this.settings.activeProfileId,
@@ -234,8 +270,8 @@ export class CoreServices {
       onChanged: (statuses) => options.emit('watch.changed', statuses),
       onProgress: (progress) => options.emit('watch.progress', progress),
       onHead: (id, network, head) => this.observeHead(id, network, head),
-      headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
-      logCap: (id, network) => this.runtime(id).client.logs.learntCap(network),
+      headOf: (id, network) => this.height.headOf(id, network),
+      logCap: (id, network) => this.runtimes.get(id).client.logs.learntCap(network),
       notify: options.notify,
       log,
     })
@@ -250,7 +286,7 @@ export class CoreServices {
       this.#learnt.notice,
     ])
       if (notice) this.notify('warning', notice)
-    this.#syncWatcher()
+    this.height.sync()
     // The saved search index is loaded (or built) in the background from the start, a slice
     // at a time, so the first search answers at once rather than after reading every snapshot.
     setImmediate(() => void this.search.sync())
@@ -273,86 +309,25 @@ export class CoreServices {
     this.#o.emit('notice', notice)
   }
 
-  runtime(profileId: string): ProfileRuntime {
-    let runtime = this.#runtimes.get(profileId)
-    if (!runtime) {
-      this.settings.get(profileId)
-      runtime = new ProfileRuntime(profileId, {
-        settings: this.settings,
-        keys: this.keys,
-        sandbox: this.sandbox,
-        snapshots: this.snapshots,
-        ledger: this.quota,
-        clock: this.#o.clock,
-        fetch: this.#o.fetch,
-        redactor: this.#o.redactor,
-        log: this.#o.log,
-        tuning: this.#o.tuning,
-        onLimiter: (state) => this.#o.emit('limiter', state),
-        onConnection: (id) => {
-          if (id === this.settings.activeProfileId) this.connection.publish()
-        },
-        workOffline: () => this.settings.workOffline,
-        onHead: (id, network, head, at) => {
-          if (this.#watcher?.profileId === id) this.#watcher.watcher.observe(network, head, at)
-        },
-        headOf: (id, network) => (this.#watcher?.profileId === id ? this.#watcher.watcher.headOf(network) : null),
-        onPoll: (id, network, head, gas, at) => {
-          if (this.#watcher?.profileId === id) this.#watcher.watcher.polled(network, head, gas, at)
-        },
-        learnt: this.#learnt,
-      })
-      this.#runtimes.set(profileId, runtime)
-    }
-    return runtime
-  }
-
-  /** The active profile's runtime; a typed error when none is chosen. */
-  active(): ProfileRuntime {
-    const id = this.settings.activeProfileId
-    if (!id)
-      throw new AppError('not-found', 'No profile is active: start the sandbox or choose a service profile first.', {
-        field: 'profile',
-      })
-    return this.runtime(id)
-  }
-
-  /** The active profile, ready (sandbox started), with `network` checked against it. */
-  async activeFor(network: string): Promise<{ runtime: ProfileRuntime; profile: Profile }> {
-    const runtime = this.active()
-    const profile = await runtime.ready()
-    if (!profile.networks.some((n) => n.name === network)) {
-      const names = profile.networks.map((n) => n.name).join(' and ') || 'none yet'
-      throw new AppError(
-        'invalid-input',
-        `"${network}" is not a network of the profile "${profile.name}" (it has ${names}).`,
-        { field: 'network' },
-      )
-    }
-    this.#syncWatcher()
-    return { runtime, profile }
-  }
-
   profileViews(): ProfileView[] {
     const active = this.settings.activeProfileId
     return this.settings.list().map((p) => ({ ...p, active: p.id === active }))
   }
 
   limiterState(): LimiterState {
-    return this.runtime(this.settings.activeProfileId ?? SANDBOX_PROFILE_ID).limiters.state()
+    return this.runtimes.get(this.settings.activeProfileId ?? SANDBOX_PROFILE_ID).limiters.state()
   }
 
   heightViews(): BridgeEvents['height'][] {
-    return this.#watcher?.watcher.views() ?? []
+    return this.height.views()
   }
 
   observeHead(profileId: string, network: string, head: number): void {
-    if (this.#watcher?.profileId === profileId) this.#watcher.watcher.observe(network, head, this.#o.clock.now())
+    this.height.observe(profileId, network, head)
   }
 
   setVisible(visible: boolean): void {
-    this.#visible = visible
-    this.#watcher?.watcher.setVisible(visible)
+    this.height.setVisible(visible)
     this.watch.setVisible(visible)
     // A visible window on the sandbox profile wants its heights: start it if needed.
     if (visible && this.settings.activeProfileId === SANDBOX_PROFILE_ID) void this.sandbox.ensure().catch(() => {})
@@ -365,32 +340,27 @@ export class CoreServices {
 
   /** Ends a profile's runtime and drops the provider limits it learnt (kept across runs). */
   forgetRuntime(profileId: string): void {
-    this.#runtimes.get(profileId)?.dispose()
-    this.#runtimes.delete(profileId)
+    this.runtimes.end(profileId)
     this.#learnt.forget(profileId)
     // Its height watcher asked through the runtime just disposed (and holds the old chain's
     // heads, which a sandbox reset takes back): a new one follows the new runtime.
-    if (this.#watcher?.profileId === profileId) {
-      this.#watcher.watcher.dispose()
-      this.#watcher = null
-    }
+    this.height.forget(profileId)
     void this.entities
       .forget(profileId)
       .catch((error: unknown) => this.#o.log.warn(`entity answers not removed: ${String(error)}`))
-    this.#syncWatcher()
+    this.height.sync()
   }
 
   cancelScope(scope: string): number {
     let n = 0
-    for (const runtime of this.#runtimes.values()) n += runtime.data.cancelScope(scope)
+    for (const runtime of this.runtimes.all()) n += runtime.data.cancelScope(scope)
     return n
   }
 
   async dispose(): Promise<void> {
     this.watch.dispose()
-    this.#watcher?.watcher.dispose()
-    this.#watcher = null
-    for (const runtime of this.#runtimes.values()) runtime.dispose()
+    this.height.dispose()
+    this.runtimes.dispose()
     // The saved files do not wait on the sandbox's stop, which may take its stop timeout (a
     // start under way is cancelled and its process waited for): the host's deadline may end the
     // dispose first.
@@ -403,43 +373,8 @@ export class CoreServices {
   }
 
   #profilesChanged(): void {
-    this.#syncWatcher()
+    this.height.sync()
     this.connection.publish()
     this.#o.emit('profiles.changed', this.profileViews())
-  }
-
-  /** One height watcher, for the active profile and its current networks. */
-  #syncWatcher(): void {
-    const id = this.settings.activeProfileId
-    const profile = id ? this.settings.find(id) : undefined
-    const networks = profile?.networks.map((n) => n.name) ?? []
-    const signature = networks.join(',')
-    if (this.#watcher && this.#watcher.profileId === id && this.#watcher.networks === signature) return
-    this.#watcher?.watcher.dispose()
-    this.#watcher = null
-    if (!id || !profile) return
-    const runtime = this.runtime(id)
-    const watcher = new HeightWatcher({
-      networks,
-      source: runtime.headSource(),
-      quotaPerDay: () => this.settings.find(id)?.limits.quotaPerDay ?? 0,
-      clock: this.#o.clock,
-      onHeight: (view) => this.#o.emit('height', view),
-      // The connection state stops the extrapolation at once when either endpoint of the
-      // network is failing (both are the same service, as a rule).
-      answering: (network) => {
-        const ok = (state: string): boolean => state === 'answering' || state === 'unknown'
-        const { connection } = runtime.client
-        return (
-          !this.settings.workOffline &&
-          ok(connection.record(network, 'rpc').state) &&
-          ok(connection.record(network, 'data').state)
-        )
-      },
-      log: this.#o.log,
-      ...this.#o.height,
-    })
-    this.#watcher = { profileId: id, networks: signature, watcher }
-    watcher.setVisible(this.#visible)
   }
 }

@@ -12,8 +12,8 @@ export interface MainWindowOptions {
   log: Logger
 }
 
-export const MIN_WIDTH = 900
-export const MIN_HEIGHT = 600
+const MIN_WIDTH = 900
+const MIN_HEIGHT = 600
 
 /** The app's window: remembered bounds, shown once painted, the renderer from `app://`, hardened (web-preferences.ts). */
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {

@@ -1,10 +1,10 @@
 import { z } from 'zod'
 
 /** The largest report the desktop app turns into a PDF (the bridge's other file texts are as large). */
-export const REPORT_PDF_MAX_CHARS = 5_000_000
+const REPORT_PDF_MAX_CHARS = 5_000_000
 
 /** A file name the save dialog suggests: a plain name ending in .pdf, no folder. */
-export const pdfFilename = z
+const pdfFilename = z
   .string()
   .regex(
     /^[A-Za-z0-9._-]{1,150}\.pdf$/,

@@ -7,7 +7,7 @@
 const DIGITS = /^\d+$/
 const DECIMAL_NUMBER = /^(\d+)(?:\.(\d+))?$/
 /** ERC-20 `decimals` is a uint8; anything larger is treated as unknown. */
-export const MAX_DECIMALS = 255
+const MAX_DECIMALS = 255
 
 /** A non-negative decimal integer string as bigint, or null when it is not one. */
 export function parseAmount(text: unknown): bigint | null {

@@ -32,7 +32,7 @@ export const MAX_UINT256 = 2n ** 256n - 1n
  * either way no balance a token can hold comes near 2^255, so the difference is only noise
  * and "unlimited" is the honest word for all of them.
  */
-export const UNLIMITED_FROM = 2n ** 255n
+const UNLIMITED_FROM = 2n ** 255n
 
 export const isUnlimited = (allowance: bigint): boolean => allowance >= UNLIMITED_FROM
 

@@ -19,7 +19,7 @@ export { CASE_LIMITS }
 const iso = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
 const node = z.object({ address: lowerAddressSchema, network: networkName }).strict()
 
-export const graphFiltersSchema = z
+const graphFiltersSchema = z
   .object({
     /** A token address, or "native" for the coin; null for every asset. */
     asset: z.string().max(64).nullable(),
@@ -84,7 +84,7 @@ export const pathRecordSchema = z
   })
   .strict()
 
-export const caseAddressSchema = z
+const caseAddressSchema = z
   .object({
     address: lowerAddressSchema,
     network: networkName,

@@ -1,13 +1,5 @@
 import type { Transaction } from './service-schemas'
-import {
-  exactFiatValue,
-  formatFiat,
-  formatUnits,
-  parseDecimalNumber,
-  roundScaled,
-  sumScaled,
-  type ScaledDecimal,
-} from './amount'
+import { exactFiatValue, formatFiat, parseDecimalNumber, roundScaled, sumScaled, type ScaledDecimal } from './amount'
 import { movementsOf, NATIVE } from './movements'
 
 /**
@@ -63,7 +55,7 @@ export function coinValue(wei: bigint, coin: CoinInfo, rate: CoinRate | null): S
 }
 
 /** "2025-01-03 00:54 UTC": when a rate was true, the same text on every screen and machine. */
-export function utcMinute(iso: string): string {
+function utcMinute(iso: string): string {
   const ms = Date.parse(iso)
   return Number.isNaN(ms) ? iso : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 }
@@ -123,7 +115,7 @@ function rateCents(rate: string): bigint {
 }
 
 /** "$1,234.56", or "<$0.01" for a value that rounds to nothing but is not nothing. */
-export function usdText(value: ScaledDecimal): string {
+function usdText(value: ScaledDecimal): string {
   const cents = roundScaled(value)
   return cents === 0n && value.units > 0n ? '<$0.01' : `$${formatFiat(cents)}`
 }
@@ -212,11 +204,6 @@ export function movedOf(
   return hit ? { value, decimals: hit.decimals, symbol: hit.symbol } : null
 }
 
-/** An amount with its symbol, exactly ("1,234.5 SDL"); whole units when decimals are unknown. */
-export function amountWithSymbol(value: bigint, decimals: number | null, symbol: string): string {
-  return `${formatUnits(value, decimals ?? 0)} ${symbol}`
-}
-
 /**
  * Today's rate per token (lowercase contract → USD per whole token): the balances answer's,
  * else the newest one a loaded transfer's token object carries. Rates are the service's.
@@ -246,10 +233,8 @@ export interface Rates {
   tokens: ReadonlyMap<string, string>
 }
 
-export const NO_RATES: Rates = { coin: null, tokens: new Map() }
-
 /** An asset's rate: `NATIVE` takes the coin's, a token its own; null when none is known. */
-export function rateOf(rates: Rates, asset: string): string | null {
+function rateOf(rates: Rates, asset: string): string | null {
   return asset === NATIVE ? (rates.coin?.rate ?? null) : (rates.tokens.get(asset.toLowerCase()) ?? null)
 }
 

@@ -31,7 +31,7 @@ export interface PageSeen {
 }
 
 /** Three pages that add nothing: enough for a filtered or sparse page, not enough to burn a quota. */
-export const MAX_IDLE_PAGES = 3
+const MAX_IDLE_PAGES = 3
 
 export function newPagingWalk(): PagingWalk {
   return { cursors: new Set(), ids: new Set(), idlePages: 0, position: null, verdicts: new Map() }

@@ -51,7 +51,7 @@ export function apiKeyProblem(key: string): string | null {
  * A network's coin symbol: 1-16 letters, digits, dots, dashes or underscores ("ETH", "xDAI",
  * "USDC.e"). The spec names no coin; a profile may (docs/decisions/coin-as-asset.md).
  */
-export const COIN_SYMBOL_PATTERN = /^[A-Za-z0-9._-]{1,16}$/
+const COIN_SYMBOL_PATTERN = /^[A-Za-z0-9._-]{1,16}$/
 
 export function coinSymbolProblem(symbol: string): string | null {
   return COIN_SYMBOL_PATTERN.test(symbol)

@@ -59,7 +59,7 @@ export type NetworkConfig = z.infer<typeof networkConfigSchema>
  * endpoint. 'network-endpoint': one per network and endpoint. A wider split can only be right
  * if the service really counts that way; the default can only under-use it.
  */
-export const limitScopeSchema = z.enum(['key', 'network', 'endpoint', 'network-endpoint'])
+const limitScopeSchema = z.enum(['key', 'network', 'endpoint', 'network-endpoint'])
 export type LimitScope = z.infer<typeof limitScopeSchema>
 
 export const limitsSchema = z.object({

@@ -12,7 +12,7 @@
  * selectors, the combining grapheme joiner, Hangul fillers, Mongolian free variation selectors,
  * invisible math operators) and the Braille blank.
  */
-export const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/gu
 
 /** `text` without its `INVISIBLE` characters. */
 export function withoutInvisible(text: string): string {

@@ -118,7 +118,7 @@ function readStates(
  * What an ERC-20 approval puts at risk: the smaller of the allowance and the balance (an
  * unlimited one, all of the balance); null while the balance is unknown.
  */
-export function atRisk(allowance: bigint | null, balance: bigint | null): bigint | null {
+function atRisk(allowance: bigint | null, balance: bigint | null): bigint | null {
   if (allowance === null || balance === null) return null
   if (isUnlimited(allowance)) return balance
   return allowance < balance ? allowance : balance

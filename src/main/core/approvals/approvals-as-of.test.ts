@@ -58,7 +58,10 @@ describe('the approvals view says as of when, and whether it was served for a fa
       to: party(TOKEN, { name: 'Token', is_contract: true }),
       raw_input: encodeFunctionData({ abi: approvalsAbi, functionName: 'approve', args: [SPENDER, 5n] }),
     })
-    await store.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [approve], nextCursor: null })
+    await store.writePage(
+      { profileId: 'p', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 1, items: [approve], nextCursor: null },
+    )
     await store.flush()
     pageTime = Math.min(...(await store.catalogue('p')).map((e) => e.stamp))
     fail = null

@@ -205,7 +205,8 @@ export class ApprovalsService {
     const meter: SpendMeter = { requests: 0, units: 0 }
     try {
       const { head, start } = await this.#resumePoint(runtime, network, key, meter)
-      if (start <= head.block) await this.#logs(runtime, network, address, start, head, stop.signal, meter)
+      if (start <= head.block)
+        await this.#logs(runtime, { network, address, start, head }, { signal: stop.signal, meter })
     } catch (error) {
       // A stop asked for is not a failure: what was read is saved and the view says how far.
       if (!stop.signal.aborted) throw error
@@ -239,15 +240,14 @@ export class ApprovalsService {
     return { head, start: same ? saved.scannedTo + 1 : 0 }
   }
 
+  /** Reads the Approval logs of `address` from `start` to the head, saving the scan part by part. */
   #logs(
     runtime: ApprovalsRuntime,
-    network: string,
-    address: string,
-    start: number,
-    head: ChainAnchor,
-    signal: AbortSignal,
-    meter: SpendMeter,
+    scan: { network: string; address: string; start: number; head: ChainAnchor },
+    request: { signal: AbortSignal; meter: SpendMeter },
   ): Promise<unknown[]> {
+    const { network, address, start, head } = scan
+    const { signal, meter } = request
     const key = ScanStore.key(runtime.profileId, network, address)
     return runtime.client.logs.getLogsChunked(
       {

@@ -144,7 +144,10 @@ describe('approvals digests kept beside the pages', () => {
       makeTx(5, { to: party(SPENDERS[0]!, { name: 'Router' }) }),
     ]
     const write = async (store: SnapshotStore, cursor: string | null, items: Transaction[]) => {
-      await store.writePage('p', 'alpha', ME, cursor, { fetchedAt: 1, items, nextCursor: null })
+      await store.writePage(
+        { profileId: 'p', network: 'alpha', address: ME, cursor: cursor },
+        { fetchedAt: 1, items, nextCursor: null },
+      )
       await store.flush()
     }
     const digestsDir = () => join(dir, 'snapshots', 'p', 'alpha', ME, 'digests')

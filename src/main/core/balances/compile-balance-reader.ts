@@ -6,7 +6,7 @@ import { join } from 'node:path'
  * balance-reader-bytecode.ts) and the test that checks the committed constant run this: the
  * app carries the bytecode, never the compiler.
  */
-export const BALANCE_READER_SOURCE = join(import.meta.dirname, 'BalanceReader.sol')
+const BALANCE_READER_SOURCE = join(import.meta.dirname, 'BalanceReader.sol')
 
 // paris: no PUSH0 (shanghai), which some chains a profile may point at still lack.
 // bytecodeHash none: comments and paths do not change the bytecode.

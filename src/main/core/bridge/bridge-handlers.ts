@@ -7,6 +7,7 @@ import { KeyUseCases } from '../keys/key-use-cases'
 import { ActiveReads } from '../data/active-reads'
 import { WatchlistBackup } from '../watchlists/watchlist-backup'
 import { EntityReads } from '../entities/entity-reads'
+import { activeParts, keyParts, profileParts } from '../use-case-parts'
 
 /**
  * Every bridge call, translated to one method of the core's services. Inputs arrive parsed by
@@ -19,11 +20,11 @@ export function bridgeHandlers(
   clock: Clock,
   setVisible: (v: boolean) => void,
 ): BridgeHandlers {
-  const profiles = new ProfileUseCases(s)
-  const keys = new KeyUseCases(s, clock)
-  const reads = new ActiveReads(s)
+  const profiles = new ProfileUseCases(profileParts(s))
+  const keys = new KeyUseCases(keyParts(s), clock)
+  const reads = new ActiveReads(activeParts(s))
   const backup = new WatchlistBackup(s.watchlists, s.notes)
-  const entities = new EntityReads({ activeFor: (n) => s.activeFor(n), entities: s.entities, clock })
+  const entities = new EntityReads({ activeFor: (n) => s.runtimes.activeFor(n), entities: s.entities, clock })
   return {
     'app.info': () => info,
     'app.setVisible': ({ visible }) => (setVisible(visible), null),

@@ -8,7 +8,7 @@ import {
 } from '@shared/bridge/contract'
 import { fail, ok, type BridgeResult } from '@shared/bridge/errors'
 import { AppError } from '../util/app-error'
-import { jsonMayHoldSecret } from '../util/logger'
+import { jsonMayHoldSecret, type KeyScan } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'
 
 export type BridgeHandlers = {
@@ -28,7 +28,7 @@ export interface BridgeHostOptions {
    * and any registered secret in it is replaced. (Nothing in core puts it there; a service
    * that echoes the key back in a body would.)
    */
-  redactor?: { contains(text: string): boolean; redact(text: string): string }
+  redactor?: KeyScan
   /**
    * Every call answers within this, whatever the service, keychain or disk does: past it the
    * caller gets a `timeout` error (the work itself runs on to its own bounded end). Default 30 s.

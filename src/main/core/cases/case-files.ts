@@ -21,7 +21,7 @@ type CaseDoc = { version: typeof CASES_VERSION; case: CaseFile | null }
 
 const FILE = /^([0-9A-Za-z-]{1,80})\.json(?:\.bak)?$/
 /** Suffix of the single file of earlier versions once its cases are moved. */
-export const MOVED = '.moved-to-cases-folder'
+const MOVED = '.moved-to-cases-folder'
 
 export interface CaseFilesOptions {
   dataDir: string

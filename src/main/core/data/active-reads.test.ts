@@ -1,3 +1,4 @@
+import { activeParts } from '../use-case-parts'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { checksumAddress } from '@shared/domain/address'
 import { addr } from '../testing/address'
@@ -36,7 +37,7 @@ afterAll(() => server.close())
 beforeEach(async () => {
   server.seen.length = 0
   core = testServices()
-  reads = new ActiveReads(core.services)
+  reads = new ActiveReads(activeParts(core.services))
 })
 afterEach(() => core.dispose())
 

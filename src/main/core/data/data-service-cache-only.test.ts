@@ -66,11 +66,14 @@ describe('DataService cacheOnly (analyst views widen to what is cached, for free
   it('answers a page from a snapshot of any age, and never asks the service', async () => {
     const { data, snapshots, fetched, limiter, now } = setup()
     const cursor = encodeCursor(nextPage(transaction(0, 101, 4)))
-    await snapshots.writePage('p', 'alpha', ADDR, cursor, {
-      fetchedAt: now() - 30 * 86_400_000,
-      items: [transaction(1, 100, 5)],
-      nextCursor: null,
-    })
+    await snapshots.writePage(
+      { profileId: 'p', network: 'alpha', address: ADDR, cursor: cursor },
+      {
+        fetchedAt: now() - 30 * 86_400_000,
+        items: [transaction(1, 100, 5)],
+        nextCursor: null,
+      },
+    )
     const page = await data.transactions({
       network: 'alpha',
       address: ADDR,

@@ -121,14 +121,20 @@ export class DataService {
       const hit = await this.#freshBalances(key, network, address)
       if (hit) return view({ items: hit.items, unreadable: hit.unreadable ?? [] }, hit.fetchedAt, 'cache', null)
       const stale = this.#balances.get(key)
-      if (stale && (await this.#stamps.revalidated(key, stale.fetchedAt, network, address, req.priority)))
+      if (
+        stale &&
+        (await this.#stamps.revalidated({ key, fetchedAt: stale.fetchedAt, network, address }, req.priority))
+      )
         return view(stale.value, stale.fetchedAt, 'cache', null)
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
         // The balances reflect at least the indexer's head known before they were asked for.
         const since = this.#indexerHead.get(network)
-        const answer = await this.#o.client.balances(network, address, { priority: ctx.priority, signal: ctx.signal })
+        const answer = await this.#o.client.data.balances(network, address, {
+          priority: ctx.priority,
+          signal: ctx.signal,
+        })
         const fetchedAt = this.#clock.now()
         const parsed = { items: answer.items, unreadable: answer.unreadable }
         this.#balances.set(key, parsed, fetchedAt)
@@ -184,7 +190,7 @@ export class DataService {
       if (
         hit &&
         cursor === null &&
-        (await this.#stamps.revalidated(key, hit.fetchedAt, network, address, req.priority))
+        (await this.#stamps.revalidated({ key, fetchedAt: hit.fetchedAt, network, address }, req.priority))
       )
         return view(hit.value, hit.fetchedAt, 'cache', null)
       if (!hit) {
@@ -197,7 +203,7 @@ export class DataService {
     }
     return this.#inflight.run(key, req, async (ctx) => {
       try {
-        const answer = await this.#o.client.transactions(network, address, params, {
+        const answer = await this.#o.client.data.transactions(network, address, params, {
           priority: ctx.priority,
           signal: ctx.signal,
         })
@@ -209,7 +215,10 @@ export class DataService {
         }
         const page = cursor === null ? stitchFirstPage(fresh, this.#pages.get(key)?.value) : fresh
         this.#pages.set(key, page, fetchedAt)
-        void this.#o.snapshots.writePage(this.#o.profileId, network, address, cursor, { fetchedAt, ...page })
+        void this.#o.snapshots.writePage(
+          { profileId: this.#o.profileId, network: network, address: address, cursor: cursor },
+          { fetchedAt, ...page },
+        )
         const head = this.#reportHead(network, answer.items, fetchedAt)
         // The newest page is current at least at the head its own confirmations tell.
         if (cursor === null) this.#stamps.stamp(key, head ?? undefined)

@@ -26,8 +26,8 @@ describe('snapshots and cursors at the edges', () => {
   it('removing profile "work" keeps the snapshots of "work-2" (item 10)', async () => {
     const store = new SnapshotStore({ root: dir })
     const page = { fetchedAt: 1, items: [transaction(1, 99, 1)], nextCursor: null, unreadable: [] }
-    await store.writePage('work', 'alpha', A, null, page)
-    await store.writePage('work-2', 'alpha', A, null, page)
+    await store.writePage({ profileId: 'work', network: 'alpha', address: A, cursor: null }, page)
+    await store.writePage({ profileId: 'work-2', network: 'alpha', address: A, cursor: null }, page)
     await store.removeProfile('work')
     expect(await store.readPage('work', 'alpha', A, null)).toBeNull()
     expect(await store.readPage('work-2', 'alpha', A, null)).toEqual(page)
@@ -39,11 +39,14 @@ describe('snapshots and cursors at the edges', () => {
     redactor.add(key)
     const store = new SnapshotStore({ root: dir, redact: redactor })
     const tx = transaction(1, 99, 1)
-    await store.writePage('p', 'alpha', A, null, {
-      fetchedAt: 1,
-      items: [{ ...tx, echoed_by_service: { [key]: 'x', nested: { [`a ${key} b`]: 1 } } }],
-      nextCursor: null,
-    })
+    await store.writePage(
+      { profileId: 'p', network: 'alpha', address: A, cursor: null },
+      {
+        fetchedAt: 1,
+        items: [{ ...tx, echoed_by_service: { [key]: 'x', nested: { [`a ${key} b`]: 1 } } }],
+        nextCursor: null,
+      },
+    )
     await store.flush()
     for (const file of allFiles(dir)) expect(readFileSync(file, 'utf8')).not.toContain(key.slice(0, 12))
   })

@@ -22,7 +22,10 @@ describe('PresenceChecker (both networks side by side)', () => {
       fetchedAt: 1,
       items: [makeBalance('USDC', '5', '6'), makeBalance('DUST', '0', '18')],
     })
-    await snapshots.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1), makeTx(2)], nextCursor: null })
+    await snapshots.writePage(
+      { profileId: 'p', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 1, items: [makeTx(1), makeTx(2)], nextCursor: null },
+    )
     const batches: string[] = []
     const runtime: PresenceRuntime = {
       profileId: 'p',
@@ -106,7 +109,10 @@ describe('PresenceChecker (both networks side by side)', () => {
   it('cache only: the last answer of any age and what the snapshots know, never a request', async () => {
     let now = 1_000_000
     const snapshots = new SnapshotStore({ root: join(dir, 'snapshots') })
-    await snapshots.writePage('p', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1)], nextCursor: null })
+    await snapshots.writePage(
+      { profileId: 'p', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 1, items: [makeTx(1)], nextCursor: null },
+    )
     let sent = 0
     const runtime: PresenceRuntime = {
       profileId: 'p',

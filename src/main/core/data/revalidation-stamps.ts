@@ -67,12 +67,10 @@ export class RevalidationStamps {
    * address's entries whose block is no older than the one asked about.
    */
   async revalidated(
-    key: string,
-    fetchedAt: number,
-    network: string,
-    address: string,
+    entry: { key: string; fetchedAt: number; network: string; address: string },
     priority: Priority,
   ): Promise<boolean> {
+    const { key, fetchedAt, network, address } = entry
     const now = this.#o.clock.now()
     if (
       !this.#stamps.has(key) ||

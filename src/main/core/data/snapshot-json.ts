@@ -1,4 +1,4 @@
-import { jsonMayHoldSecret, type Redact } from '../util/logger'
+import { jsonMayHoldSecret, type KeyScan } from '../util/logger'
 
 /**
  * The snapshot as JSON, with every registered key redacted. The text is checked once
@@ -7,7 +7,7 @@ import { jsonMayHoldSecret, type Redact } from '../util/logger'
  * is 0.8-1.1 ms for the host's first page and 0.6 ms after, against 4-6 and 1.0 ms with a
  * replacer on every string and key (3 runs each, Blockscout's fixture items).
  */
-export function snapshotJson(r: Redact | undefined, value: unknown): string {
+export function snapshotJson(r: KeyScan | undefined, value: unknown): string {
   const text = JSON.stringify(value)
   if (!r || !jsonMayHoldSecret(text, r)) return text
   return JSON.stringify(value, (_key, v: unknown) => {

@@ -31,7 +31,10 @@ async function pagesOf(store: SnapshotStore): Promise<SnapshotEntry[]> {
 describe('SnapshotStore: the digest kept beside each page', () => {
   it('is made as the page is written and read back for that version of the page only', async () => {
     const store = new SnapshotStore({ root: dir, digester })
-    await store.writePage('p', 'alpha', A.toUpperCase().replace('0X', '0x'), null, page(1))
+    await store.writePage(
+      { profileId: 'p', network: 'alpha', address: A.toUpperCase().replace('0X', '0x'), cursor: null },
+      page(1),
+    )
     await store.flush()
     const restarted = new SnapshotStore({ root: dir })
     const [entry] = await pagesOf(restarted)
@@ -44,7 +47,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
 
   it('is written for a page written without one, unless the page changed meanwhile', async () => {
     const plain = new SnapshotStore({ root: dir })
-    await plain.writePage('p', 'alpha', A, null, page(1))
+    await plain.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     await plain.flush()
     const [entry] = await pagesOf(plain)
     expect(await plain.readDigest(entry!, digestSchema)).toBeNull()
@@ -54,7 +57,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
       hashes: ['kept'],
     })
 
-    await plain.writePage('p', 'alpha', A, null, page(2))
+    await plain.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(2))
     await plain.writeDigest(entry!, () => ({ address: A, hashes: ['stale'] }))
     const [now] = await pagesOf(plain)
     expect(now!.stamp === entry!.stamp && now!.size === entry!.size).toBe(false)
@@ -66,7 +69,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
   it('one that does not hold what its reader expects is removed and said in the log', async () => {
     const warn = vi.fn()
     const store = new SnapshotStore({ root: dir, digester, log: { info: () => {}, warn, error: () => {} } })
-    await store.writePage('p', 'alpha', A, null, page(1))
+    await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     await store.flush()
     const [entry] = await pagesOf(store)
     expect(await store.readDigest(entry!, z.object({ other: z.number() }))).toBeNull()
@@ -83,11 +86,14 @@ describe('SnapshotStore: the digest kept beside each page', () => {
     redactor.add(key)
     const methods = { of: (items: readonly Transaction[]) => ({ methods: items.map((t) => t.method) }) }
     const store = new SnapshotStore({ root: dir, digester: methods, redact: redactor })
-    await store.writePage('p', 'alpha', A, null, {
-      fetchedAt: 1,
-      items: [{ ...transaction(1, 99, 1), method: key }],
-      nextCursor: null,
-    })
+    await store.writePage(
+      { profileId: 'p', network: 'alpha', address: A, cursor: null },
+      {
+        fetchedAt: 1,
+        items: [{ ...transaction(1, 99, 1), method: key }],
+        nextCursor: null,
+      },
+    )
     await store.flush()
     const text = brotliDecompressSync(readFileSync(join(digestsDir(), 'tx-first.json.br'))).toString('utf8')
     expect(text).not.toContain(JSON.stringify(key).slice(1, -1))
@@ -102,7 +108,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
       },
     }
     const store = new SnapshotStore({ root: dir, digester: failing, log: { info: () => {}, warn, error: () => {} } })
-    await store.writePage('p', 'alpha', A, null, page(1))
+    await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     await store.flush()
     expect(await store.readPage('p', 'alpha', A, null)).toMatchObject({ items: page(1).items })
     expect(existsSync(digestsDir())).toBe(false)
@@ -111,7 +117,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
 
   it('goes when its page is rewritten without one, so it never stands beside another version of its page', async () => {
     const store = new SnapshotStore({ root: dir, digester })
-    await store.writePage('p', 'alpha', A, null, page(1))
+    await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     await store.flush()
     expect(readdirSync(digestsDir())).toEqual(['tx-first.json.br'])
     // The next version's digest cannot be made: the page is kept, the old digest goes. (The version
@@ -125,7 +131,7 @@ describe('SnapshotStore: the digest kept beside each page', () => {
       },
       log: { info: () => {}, warn: () => {}, error: () => {} },
     })
-    await failing.writePage('p', 'alpha', A, null, page(2))
+    await failing.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(2))
     await failing.flush()
     expect(readdirSync(digestsDir())).toEqual([])
     expect(await failing.readPage('p', 'alpha', A, null)).toMatchObject({ items: page(2).items })
@@ -135,7 +141,8 @@ describe('SnapshotStore: the digest kept beside each page', () => {
 
   it('goes with its page past the per-address cap, and counts in the byte budget', async () => {
     const store = new SnapshotStore({ root: dir, digester, maxPagesPerAddress: 2 })
-    for (const n of [1, 2, 3]) await store.writePage('p', 'alpha', A, n === 1 ? null : `c${n}`, page(n))
+    for (const n of [1, 2, 3])
+      await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: n === 1 ? null : `c${n}` }, page(n))
     await store.flush()
     const pages = readdirSync(join(dir, 'p', 'alpha', A)).filter((n) => n.startsWith('tx-'))
     expect(pages).toHaveLength(2)
@@ -147,12 +154,13 @@ describe('SnapshotStore: the digest kept beside each page', () => {
 
   it('goes with its page when the total passes the budget', async () => {
     const probe = new SnapshotStore({ root: join(dir, 'probe'), digester })
-    await probe.writePage('p', 'alpha', A, null, page(1))
+    await probe.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     await probe.flush()
     // Room for about two pages and their digests.
     const store = new SnapshotStore({ root: dir, digester, maxBytes: Math.floor(probe.totalBytes * 2.5) })
     rmSync(join(dir, 'probe'), { recursive: true })
-    for (const n of [1, 2, 3, 4]) await store.writePage('p', 'alpha', A, n === 1 ? null : `c${n}`, page(n))
+    for (const n of [1, 2, 3, 4])
+      await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: n === 1 ? null : `c${n}` }, page(n))
     await store.flush()
     const pages = readdirSync(join(dir, 'p', 'alpha', A)).filter((n) => n.startsWith('tx-'))
     expect(pages.length).toBeLessThan(4)

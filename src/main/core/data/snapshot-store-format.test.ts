@@ -35,7 +35,7 @@ describe('SnapshotStore on disk', () => {
   it('writes compressed files that read back the same, in a fraction of the JSON', async () => {
     const store = new SnapshotStore({ root: dir })
     const snapshot = { ...page(1), items: Array.from({ length: 50 }, (_, i) => transaction(i, 1000 - i, 3)) }
-    await store.writePage('p', 'alpha', A, null, snapshot)
+    await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, snapshot)
     await store.writeBalances('p', 'alpha', A, { fetchedAt: 2, items: [balanceItem('7')] })
     expect(readdirSync(folder()).sort()).toEqual(['balances.json.br', 'tx-first.json.br'])
     const bytes = readFileSync(join(folder(), 'tx-first.json.br'))
@@ -73,7 +73,7 @@ describe('SnapshotStore on disk', () => {
     const restarted = new SnapshotStore({ root: dir })
     expect(await restarted.readPage('p', 'alpha', A, null)).toEqual(page(1))
     // Kept its place: the migrated file is older than a new one, so it is evicted first.
-    await restarted.writePage('p', 'alpha', A, 'c9', page(9))
+    await restarted.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: 'c9' }, page(9))
     const order = (await restarted.catalogue('p')).sort((a, b) => a.stamp - b.stamp).map((e) => e.kind)
     expect(order.at(-1)).toBe('page')
     expect((await restarted.catalogue('p')).find((e) => e.path.endsWith('tx-first.json.br'))?.stamp).toBe(old.getTime())
@@ -81,7 +81,7 @@ describe('SnapshotStore on disk', () => {
 
   it('prefers the compressed file when a stop left both forms, and removes the old one', async () => {
     const store = new SnapshotStore({ root: dir })
-    await store.writePage('p', 'alpha', A, null, page(2))
+    await store.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(2))
     legacy('tx-first.json', page(1), new Date())
     const fresh = new SnapshotStore({ root: dir })
     expect(await fresh.readPage('p', 'alpha', A, null)).toEqual(page(2))
@@ -106,7 +106,10 @@ describe('SnapshotStore on disk', () => {
           timestamp: new Date(Date.UTC(2026, 0, 1) + n * 13_000).toISOString(),
         }
       })
-      await store.writePage('p', 'alpha', A, p === 0 ? null : `c${p}`, { fetchedAt: 1, items: txs, nextCursor: null })
+      await store.writePage(
+        { profileId: 'p', network: 'alpha', address: A, cursor: p === 0 ? null : `c${p}` },
+        { fetchedAt: 1, items: txs, nextCursor: null },
+      )
     }
     await store.flush()
     expect(readdirSync(join(dir, 'p', 'alpha', A, 'digests'))).toHaveLength(20)
@@ -148,7 +151,7 @@ describe('SnapshotStore on disk', () => {
 
   it('reports a disk that refuses writes once, and keeps reading what it has', async () => {
     const store0 = new SnapshotStore({ root: join(dir, 'snapshots') })
-    await store0.writePage('p', 'alpha', A, null, page(1))
+    await store0.writePage({ profileId: 'p', network: 'alpha', address: A, cursor: null }, page(1))
     const warnings: string[] = []
     // The snapshot folder of profile "q" cannot be made: a file stands where it would go.
     writeFileSync(join(dir, 'snapshots', 'q'), 'in the way')
@@ -156,8 +159,8 @@ describe('SnapshotStore on disk', () => {
       root: join(dir, 'snapshots'),
       log: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} },
     })
-    await store.writePage('q', 'alpha', A, null, page(2))
-    await store.writePage('q', 'alpha', A, 'c2', page(3))
+    await store.writePage({ profileId: 'q', network: 'alpha', address: A, cursor: null }, page(2))
+    await store.writePage({ profileId: 'q', network: 'alpha', address: A, cursor: 'c2' }, page(3))
     await store.writeBalances('q', 'alpha', A, { fetchedAt: 1, items: [] })
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/not saved/)

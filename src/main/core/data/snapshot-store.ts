@@ -2,15 +2,8 @@ import { createHash } from 'node:crypto'
 import { readFile, rm, stat, utimes } from 'node:fs/promises'
 import { join, sep } from 'node:path'
 import { z } from 'zod'
-import {
-  balanceItemSchema,
-  transactionSchema,
-  type BalanceItem,
-  type Transaction,
-  unreadableItemSchema,
-  type UnreadableItem,
-} from '@shared/domain/service-schemas'
-import type { Logger, Redact } from '../util/logger'
+import { balanceItemSchema, transactionSchema, unreadableItemSchema } from '@shared/domain/service-schemas'
+import type { Logger, KeyScan } from '../util/logger'
 import { writeFileAtomic } from '../util/atomic-file'
 import { normaliseAddress } from '@shared/domain/address'
 import { withDefaults } from '../util/options'
@@ -20,34 +13,12 @@ import { COMPRESSED, decodeSnapshot, encodeSnapshot, isCompressed, plainName } f
 import { SnapshotFiles, type HeldFile } from './snapshot-files'
 import { snapshotJson } from './snapshot-json'
 import { digestFile, digestPathOf, type PageDigester } from './page-digest-files'
+import type { BalancesSnapshot, PageAt, PageSnapshot, SnapshotEntry } from './snapshot-types'
 
 const DISK_WHAT = 'cache of fetched data'
 const DISK_EFFECT = 'data is fetched again when it is needed instead of read from the cache.'
 
-export interface BalancesSnapshot {
-  fetchedAt: number
-  items: BalanceItem[]
-  /** Absent in snapshots written before items were read one by one. */
-  unreadable?: UnreadableItem[]
-}
-
-export interface PageSnapshot {
-  fetchedAt: number
-  items: Transaction[]
-  unreadable?: UnreadableItem[]
-  nextCursor: string | null
-}
-
-export interface SnapshotEntry {
-  path: string
-  network: string
-  /** Lowercase. */
-  address: string
-  kind: 'balances' | 'page'
-  /** With `size`, changes whenever the file is rewritten (its mtime: stable across restarts). */
-  stamp: number
-  size: number
-}
+export type { BalancesSnapshot, PageAt, PageSnapshot, SnapshotEntry } from './snapshot-types'
 
 export interface SnapshotStoreOptions {
   /** `<dataDir>/snapshots`. */
@@ -64,7 +35,7 @@ export interface SnapshotStoreOptions {
    * Applied to every string written: a service that echoes the API key in a body (an icon
    * URL with `?api_key=`) must not put it in a file. Default: none.
    */
-  redact?: Redact
+  redact?: KeyScan
   /** Where a disk that refuses the cache's writes is told (the app's notices). */
   disk?: DiskReports
   /** Makes the digest kept beside each page written (page-digest-files.ts). Default: none. */
@@ -165,14 +136,9 @@ export class SnapshotStore {
     return this.#enqueue(file, () => snapshotJson(this.#redact, { version: 1, ...snapshot }))
   }
 
-  writePage(
-    profileId: string,
-    network: string,
-    address: string,
-    cursor: string | null,
-    snapshot: PageSnapshot,
-  ): Promise<void> {
-    const file = join(this.#dir(profileId, network, address), SnapshotStore.pageName(cursor))
+  writePage(at: PageAt, snapshot: PageSnapshot): Promise<void> {
+    const { network, address } = at
+    const file = join(this.#dir(at.profileId, network, address), SnapshotStore.pageName(at.cursor))
     const digester = this.#digester
     return this.#enqueue(
       file,

@@ -11,8 +11,8 @@ import { AppError } from '../util/app-error'
  */
 
 /** The largest ABI text read (a large verified contract's ABI is ~100 KB). */
-export const MAX_ABI_CHARS = 2_000_000
-export const MAX_ABI_ENTRIES = 5_000
+const MAX_ABI_CHARS = 2_000_000
+const MAX_ABI_ENTRIES = 5_000
 /** Deepest nesting of arrays and tuples accepted in a parameter type or a typed input. */
 const MAX_TYPE_DEPTH = 8
 const MAX_ARRAY_ITEMS = 1_000
@@ -192,7 +192,7 @@ export function decodeResult(fn: AbiFunction, data: string): { name: string; typ
 }
 
 /** The most characters of one decoded output shown (a data: URI can be megabytes). */
-export const MAX_OUTPUT_CHARS = 100_000
+const MAX_OUTPUT_CHARS = 100_000
 /** Controls and format characters (a right-to-left override) shown as escapes: the data, not a spoof. */
 const HIDDEN = /[\p{Cc}\p{Cf}]/gu
 

@@ -15,7 +15,7 @@ export interface ServiceHint {
 }
 
 /** The most code read (EIP-170 caps a contract at 24,576 bytes; some chains allow more). */
-export const MAX_CODE_BYTES = 1024 * 1024
+const MAX_CODE_BYTES = 1024 * 1024
 
 /**
  * The service's word on an address from transactions already loaded (no request): its

@@ -5,7 +5,7 @@ import { isRecord } from '@shared/guards'
 import { AppError } from '../util/app-error'
 
 /** Most transactions read from one block (a 30M-gas block holds about 1,430 plain transfers). */
-export const MAX_BLOCK_TXS = 20_000
+const MAX_BLOCK_TXS = 20_000
 
 const HASH = /^0x[0-9a-fA-F]{64}$/
 

@@ -31,7 +31,7 @@ export interface TraceFrame {
 /** Deepest nesting read: the EVM stops at 1,024 calls, plus the transaction's own frame. */
 export const MAX_TRACE_DEPTH = 1025
 /** Most frames read from one transaction's trace. */
-export const MAX_TRACE_FRAMES = 50_000
+const MAX_TRACE_FRAMES = 50_000
 
 const KINDS: Record<string, FrameKind> = {
   CALL: 'call',

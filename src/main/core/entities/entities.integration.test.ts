@@ -99,7 +99,7 @@ async function sharesOf(sb: RunningSandbox, hash: string, recipients = 3) {
 /** A seeded coin split, from the router's first page of the service's transactions. */
 async function seededSplit(sb: RunningSandbox): Promise<Transaction> {
   const { client } = setup(sb, 'request')
-  const page = await client.transactions('alpha', ROUTER, null, { priority: 'user' })
+  const page = await client.data.transactions('alpha', ROUTER, null, { priority: 'user' })
   // The seed's splits are the whale's; the ones mined by these tests come from a background account.
   const whale = WHALE
   const tx = page.items.find(
@@ -322,13 +322,16 @@ describe('entity reads against the sandbox', () => {
     let params: Record<string, string | number | boolean> | null = null
     let n = 0
     do {
-      const page = await client.transactions('alpha', address, params, { priority: 'user' })
+      const page = await client.data.transactions('alpha', address, params, { priority: 'user' })
       const cursor = params ? `page-${n}` : null
-      await snapshots.writePage(rt.profileId, 'alpha', address, cursor, {
-        ...page,
-        nextCursor: null,
-        fetchedAt: Date.now(),
-      })
+      await snapshots.writePage(
+        { profileId: rt.profileId, network: 'alpha', address: address, cursor: cursor },
+        {
+          ...page,
+          nextCursor: null,
+          fetchedAt: Date.now(),
+        },
+      )
       params = page.next_page_params as typeof params
       n += 1
     } while (params !== null && n < 40)

@@ -168,6 +168,7 @@ export class EntityService {
   }
 
   /** A block's header and transaction hashes; with `full`, its transaction objects too (a separate read). */
+  // eslint-disable-next-line max-params -- in src/main/core/entities/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
   async block(rt: EntityRuntime, network: string, number: number, full = false, refresh = false): Promise<BlockView> {
     const key = `block${full ? '-full' : ''}|${number}`
     return this.#read<BlockView>(rt, network, key, refresh, async (meter) => {
@@ -223,6 +224,7 @@ export class EntityService {
     return null
   }
 
+  // eslint-disable-next-line max-params -- in src/main/core/entities/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
   async #read<V extends EntityAsOf>(
     rt: EntityRuntime,
     network: string,

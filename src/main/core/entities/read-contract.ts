@@ -43,7 +43,7 @@ function viewsOf(signatures: string[]): AbiFunction[] {
 /** Where a read's functions come from: an ABI the user gave, or a well-known interface. */
 export type AbiSource = { abi: string; standard?: undefined } | { standard: KnownInterface; abi?: undefined }
 
-export function functionsOf(source: AbiSource): readonly AbiFunction[] {
+function functionsOf(source: AbiSource): readonly AbiFunction[] {
   return source.abi !== undefined ? viewFunctions(source.abi) : KNOWN[source.standard]
 }
 

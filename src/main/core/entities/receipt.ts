@@ -6,11 +6,11 @@ import { AppError } from '../util/app-error'
 import { decodeKnownLog } from './log-decoding'
 
 /** Most logs read from one receipt (a full 30M-gas block holds about 8,000 of the cheapest). */
-export const MAX_RECEIPT_LOGS = 10_000
+const MAX_RECEIPT_LOGS = 10_000
 /** A log has at most four topics (LOG0 to LOG4). */
-export const MAX_LOG_TOPICS = 4
+const MAX_LOG_TOPICS = 4
 /** Most bytes of data read from one log. */
-export const MAX_LOG_DATA_BYTES = 256 * 1024
+const MAX_LOG_DATA_BYTES = 256 * 1024
 
 type ReceiptFields = Omit<ReceiptView, keyof EntityAsOf>
 

@@ -47,7 +47,7 @@ function providerWords(item: { message: string }): string {
     .slice(0, 200)
 }
 
-export const TRACE_CALLS: Record<TraceDialect, (hash: string) => RpcCallSpec> = {
+const TRACE_CALLS: Record<TraceDialect, (hash: string) => RpcCallSpec> = {
   callTracer: (hash) => ({ method: 'debug_traceTransaction', params: [hash, { tracer: 'callTracer' }] }),
   trace_transaction: (hash) => ({ method: 'trace_transaction', params: [hash] }),
 }
@@ -66,7 +66,7 @@ export interface TraceRead {
 }
 
 /** In words: why internal transfers cannot be read through this provider. */
-export function refusedInWords(network: string, said: Partial<Record<TraceDialect, string>>): string {
+function refusedInWords(network: string, said: Partial<Record<TraceDialect, string>>): string {
   const parts = Object.entries(said).map(([d, w]) => `${TRACE_CALLS[d as TraceDialect]('').method} ("${w}")`)
   return `${network}'s provider refuses call traces — ${parts.join(' and ')} — so internal transfers cannot be read with this profile. Chainscope remembers this for a week; Refresh asks again.`
 }

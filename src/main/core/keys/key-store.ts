@@ -281,7 +281,7 @@ class KeychainUnusable extends Error {
 }
 
 /** Plain words for why the keychain failed, with the technical detail in brackets. */
-export function explainKeychainProblem(error: unknown): string {
+function explainKeychainProblem(error: unknown): string {
   const detail = errorMessage(error)
   let plain: string
   if (/Cannot find module|keytar\.node|was compiled against|ERR_DLOPEN/i.test(detail)) {

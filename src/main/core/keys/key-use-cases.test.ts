@@ -1,3 +1,4 @@
+import { keyParts } from '../use-case-parts'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { json, startScriptedServer, type JsonRpcCall, type Script } from '../testing/scripted-server'
@@ -25,7 +26,7 @@ afterAll(() => server.close())
 beforeEach(async () => {
   server.seen.length = 0
   core = testServices()
-  keys = new KeyUseCases(core.services, systemClock)
+  keys = new KeyUseCases(keyParts(core.services), systemClock)
   id = (await core.services.settings.save(serviceAt(server.url))).profile.id
 })
 afterEach(() => core.dispose())

@@ -7,6 +7,7 @@ import { safeExcerpt } from '../service/response-errors'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
 import type { KeyStore } from './key-store'
+import type { Redact } from '../util/logger'
 
 /** What the key use cases work on. */
 export interface KeyParts {
@@ -16,7 +17,7 @@ export interface KeyParts {
   /** A head the test call learnt, for the height shown (as any eth_blockNumber answer). */
   observeHead(profileId: string, network: string, head: number): void
   /** Text with every registered key replaced. */
-  redact(text: string): string
+  redact: Redact
 }
 
 /**
@@ -66,7 +67,7 @@ export class KeyUseCases {
     if (height === null)
       throw new AppError(
         'protocol',
-        `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', (t) => this.#s.redact(t), 40)}, not a block number.`,
+        `eth_blockNumber answered ${safeExcerpt(JSON.stringify(result) ?? 'nothing', this.#s.redact, 40)}, not a block number.`,
       )
     this.#s.observeHead(profileId, network, Number(height))
     return { latencyMs: this.#clock.now() - started, height: height.toString() }

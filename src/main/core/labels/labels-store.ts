@@ -21,7 +21,7 @@ import { formatLabelsCsv, parseLabelsCsv, type LabelRow } from './labels-csv'
  * Where a name is shown, a watchlist label comes first, then this label, then the service's
  * name, ENS name and first tag.
  */
-export const LABELS_VERSION = 1
+const LABELS_VERSION = 1
 
 const labelSchema = z.object({
   address: lowerAddressSchema,

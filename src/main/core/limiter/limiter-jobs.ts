@@ -54,11 +54,9 @@ export function queuedByPriority(queue: readonly Job[]): Record<Priority, number
 export function quotaRefusalMessage(
   why: 'quota' | 'reserve',
   cost: number,
-  left: number,
-  quotaPerDay: number,
-  billing: Billing,
-  resetsAtUtc: string,
+  day: { left: number; quotaPerDay: number; billing: Billing; resetsAtUtc: string },
 ): string {
+  const { left, quotaPerDay, billing, resetsAtUtc } = day
   const noun = (n: number): string => unitNoun(billing, n)
   return why === 'reserve'
     ? `Background refresh is paused: ${left} of today's ${quotaPerDay} ${noun(2)} are left and kept for what you open yourself. It resumes when the quota resets at ${resetsAtUtc} UTC.`

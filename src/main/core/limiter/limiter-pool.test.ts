@@ -257,13 +257,13 @@ describe('ServiceClient through a pool', () => {
       maxAttempts: 1,
     })
     server.seen.length = 0
-    await client.balances('alpha', '0x00000000000000000000000000000000000000aa', { priority: 'user' })
+    await client.data.balances('alpha', '0x00000000000000000000000000000000000000aa', { priority: 'user' })
     await expect(client.rpc('beta', { method: 'eth_blockNumber', params: [] }, { priority: 'user' })).resolves.toBe(
       '0x10',
     )
     // The data API's one request a day is spent, on whichever network; the server never sees a third.
     await expect(
-      client.balances('beta', '0x00000000000000000000000000000000000000aa', { priority: 'user' }),
+      client.data.balances('beta', '0x00000000000000000000000000000000000000aa', { priority: 'user' }),
     ).rejects.toMatchObject({ kind: 'quota-exhausted' })
     expect(server.seen.map((s) => s.method)).toEqual(['GET', 'POST'])
     p.dispose()

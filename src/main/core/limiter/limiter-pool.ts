@@ -33,7 +33,7 @@ interface Bucket {
 const ENDPOINTS: Endpoint[] = ['data', 'rpc']
 
 /** The bucket a request on (network, endpoint) draws from: '' for the whole key. */
-export function bucketKey(scope: LimitScope, network: string, endpoint: Endpoint): string {
+function bucketKey(scope: LimitScope, network: string, endpoint: Endpoint): string {
   if (scope === 'network') return network
   if (scope === 'endpoint') return endpoint
   if (scope === 'network-endpoint') return `${network}|${endpoint}`
@@ -41,7 +41,7 @@ export function bucketKey(scope: LimitScope, network: string, endpoint: Endpoint
 }
 
 /** The quota ledger's id of a bucket: the plain profile id for 'key', so old counts go on. */
-export function ledgerId(profileId: string, key: string): string {
+function ledgerId(profileId: string, key: string): string {
   return key === '' ? profileId : `${profileId}|${key}`
 }
 

@@ -282,7 +282,7 @@ export class Limiter {
     const billing = this.#billing()
     const left = this.#left()
     const message = (job: Job): string =>
-      quotaRefusalMessage(why, job.cost, left, this.#limits.quotaPerDay, billing, at)
+      quotaRefusalMessage(why, job.cost, { left, quotaPerDay: this.#limits.quotaPerDay, billing, resetsAtUtc: at })
     const keep: Job[] = []
     for (const job of this.#queue) {
       if (match(job)) this.#settle(job, new AppError('quota-exhausted', message(job), { retryAfterMs }))

@@ -17,9 +17,9 @@ import { WATCH_LIMITS } from '@shared/domain/watch-limits'
  * Kept like the watchlists (versioned-file.ts): atomic writes, a backup of the last good
  * file, a damaged file moved aside, a newer file left untouched.
  */
-export const NOTES_VERSION = 1
-export const MAX_NOTES = 50_000
-export const MAX_NOTE_LENGTH = WATCH_LIMITS.note
+const NOTES_VERSION = 1
+const MAX_NOTES = 50_000
+const MAX_NOTE_LENGTH = WATCH_LIMITS.note
 
 const key = z
   .string()
@@ -37,8 +37,7 @@ export const noteSchema = z.object({
 const fileSchema = z.object({ version: z.literal(1), notes: z.array(noteSchema).max(MAX_NOTES) })
 type NotesFile = z.infer<typeof fileSchema>
 
-export const noteId = (n: Pick<Note, 'kind' | 'network' | 'key'>): string =>
-  `${n.kind}|${n.network}|${n.key.toLowerCase()}`
+const noteId = (n: Pick<Note, 'kind' | 'network' | 'key'>): string => `${n.kind}|${n.network}|${n.key.toLowerCase()}`
 
 export interface NotesStoreOptions {
   /** The file is `<dataDir>/notes.json`, its backup `notes.json.bak`. */

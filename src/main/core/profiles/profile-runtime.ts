@@ -54,7 +54,10 @@ export interface RuntimeDeps {
   onHead: (profileId: string, network: string, head: number, atMs: number) => void
   headOf: (profileId: string, network: string) => number | null
   /** A revalidation's head and gas price (DataServiceOptions.onPoll). */
-  onPoll?: (profileId: string, network: string, head: number, gasPriceWei: string | null, atMs: number) => void
+  onPoll?: (
+    profileId: string,
+    poll: { network: string; head: number; gasPriceWei: string | null; atMs: number },
+  ) => void
   /** Batch sizes and log-range caps learnt, kept across runs per profile and network. */
   learnt?: LearntLimitsStore
 }
@@ -112,7 +115,7 @@ export class ProfileRuntime {
       freshness: deps.tuning.freshness,
       onHead: (network, head, at) => deps.onHead(profileId, network, head, at),
       headOf: (network) => deps.headOf(profileId, network),
-      onPoll: (network, head, gas, at) => deps.onPoll?.(profileId, network, head, gas, at),
+      onPoll: (network, head, gasPriceWei, atMs) => deps.onPoll?.(profileId, { network, head, gasPriceWei, atMs }),
       log: deps.log,
       secrets: deps.redactor,
     })

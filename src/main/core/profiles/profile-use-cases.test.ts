@@ -1,3 +1,4 @@
+import { profileParts } from '../use-case-parts'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -25,7 +26,7 @@ afterAll(() => server.close())
 beforeEach(() => {
   server.seen.length = 0
   core = testServices()
-  profiles = new ProfileUseCases(core.services)
+  profiles = new ProfileUseCases(profileParts(core.services))
 })
 afterEach(() => core.dispose())
 
@@ -51,7 +52,7 @@ async function used(): Promise<string> {
   const { id } = await profiles.save(serviceAt(server.url))
   await profiles.activate(id)
   await s.keys.set(s.settings.keyRef(id), KEY, true)
-  await s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
+  await s.runtimes.get(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
   await s.snapshots.flush()
   return id
 }
@@ -61,7 +62,7 @@ describe('ProfileUseCases', () => {
     const s = core.services
     const id = await used()
     s.quota.save(id, { day: '2030-01-01', used: 7, keyTag: 'abc' })
-    s.runtime(id).client.logs.noteCap('alpha', 500)
+    s.runtimes.get(id).client.logs.noteCap('alpha', 500)
     expect(await savedLearnt()).toHaveProperty(id)
     const folder = join(core.dir, 'snapshots', id)
     expect(existsSync(folder)).toBe(true)
@@ -74,7 +75,7 @@ describe('ProfileUseCases', () => {
     expect(s.quota.load(id)).toBeNull()
     expect(existsSync(folder)).toBe(false)
     expect(await s.keys.status(ref)).toMatchObject({ set: false })
-    expect(() => s.runtime(id)).toThrow(expect.objectContaining({ kind: 'not-found' }))
+    expect(() => s.runtimes.get(id)).toThrow(expect.objectContaining({ kind: 'not-found' }))
     expect(await savedLearnt()).not.toHaveProperty(id)
     expect(lastListed()).toEqual([SANDBOX_PROFILE_ID])
   })
@@ -98,7 +99,7 @@ describe('ProfileUseCases', () => {
     }
     await core.dispose()
     core = testServices({ keychain: async () => keychain })
-    profiles = new ProfileUseCases(core.services)
+    profiles = new ProfileUseCases(profileParts(core.services))
     const { id } = await profiles.save(serviceAt(server.url))
     await expect(profiles.remove(id)).rejects.toMatchObject({ kind: 'keychain', message: /locked/ })
     expect(core.services.settings.find(id)).toBeUndefined()
@@ -108,7 +109,8 @@ describe('ProfileUseCases', () => {
   it('saving a new address forgets cached answers; a new origin forgets the key too', async () => {
     const s = core.services
     const id = await used()
-    const read = () => s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
+    const read = () =>
+      s.runtimes.get(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
     // Without the saved copy, only the memory cache can answer without a request.
     await s.snapshots.removeProfile(id)
     expect((await read()).source).toBe('cache')
@@ -135,7 +137,9 @@ describe('ProfileUseCases', () => {
     await profiles.save({ ...serviceAt(`${server.url}/v2`), id })
 
     expect(existsSync(folder)).toBe(false)
-    const again = await s.runtime(id).data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
+    const again = await s.runtimes
+      .get(id)
+      .data.balances({ network: 'alpha', address: ME, priority: 'user', refresh: false })
     expect(again.source).toBe('network')
     expect(server.seen.map((r) => r.path.startsWith('/v2/'))).toEqual([false, true])
   })
@@ -143,18 +147,18 @@ describe('ProfileUseCases', () => {
   it('a new RPC address forgets the limits learnt from the old one, in this run and in what is saved', async () => {
     const s = core.services
     const id = await used()
-    s.runtime(id).client.logs.noteCap('alpha', 500)
-    expect(s.runtime(id).client.logs.learntCap('alpha')).toBe(500)
-    const old = s.runtime(id)
+    s.runtimes.get(id).client.logs.noteCap('alpha', 500)
+    expect(s.runtimes.get(id).client.logs.learntCap('alpha')).toBe(500)
+    const old = s.runtimes.get(id)
 
     await profiles.save({ ...serviceAt(server.url), rpcUrl: `${server.url}/rpc-2`, id })
     // The old runtime, ended, may still finish a request: what it learns is not kept for the new address.
     old.client.logs.noteCap('alpha', 300)
-    expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
-    expect(s.runtime(id).client.logs.learntCap('alpha')).toBeNull()
+    expect(s.runtimes.get(id).client.logs.learntCap('alpha')).toBeNull()
+    expect(s.runtimes.get(id).client.logs.learntCap('alpha')).toBeNull()
     expect(await savedLearnt()).not.toHaveProperty(id)
     // What the new address teaches is saved as its own, not on top of the old one's.
-    s.runtime(id).client.logs.noteCap('alpha', 800)
+    s.runtimes.get(id).client.logs.noteCap('alpha', 800)
     expect((await savedLearnt())[id]?.['alpha']?.logCap?.blocks).toBe(800)
   })
 

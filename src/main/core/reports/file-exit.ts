@@ -2,10 +2,10 @@ import type { BridgeCallParsed } from '@shared/bridge/contract'
 import { FILE_CHECK_MAX_CHARS, type FileCheckAnswer } from '@shared/bridge/file-check'
 import { AppError } from '../util/app-error'
 import type { Clock } from '../util/clock'
-import type { Logger, Redact } from '../util/logger'
+import type { Logger, KeyScan } from '../util/logger'
 
 export interface FileExitOptions {
-  redactor: Pick<Redact, 'contains'>
+  redactor: Pick<KeyScan, 'contains'>
   log: Logger
   clock: Clock
 }

@@ -5,7 +5,7 @@ import { errorMessage } from '@shared/guards'
 import { AppError } from '../util/app-error'
 import { writeFileAtomic } from '../util/atomic-file'
 import { refuseWithKey } from './file-exit'
-import type { Logger, Redact } from '../util/logger'
+import type { Logger, KeyScan } from '../util/logger'
 
 /** What a host that can print gives: the desktop app (src/main/electron/pdf-printer.ts). */
 export interface PdfHost {
@@ -18,7 +18,7 @@ export interface PdfHost {
 export interface PdfExportOptions {
   /** Absent in the web host: the page then offers the browser's own print. */
   host?: PdfHost
-  redactor: Redact
+  redactor: KeyScan
   log: Logger
   emit: (outcome: PdfOutcome) => void
   /** How long the render may take. Default 60 s. */

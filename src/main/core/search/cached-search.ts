@@ -54,7 +54,7 @@ const HEX = 7
 const TEXT = 8
 const SOURCES = 9
 
-export const heldItem = (doc: SearchDoc, sources: string[]): HeldItem => [
+const heldItem = (doc: SearchDoc, sources: string[]): HeldItem => [
   doc.id,
   doc.kind,
   doc.network,
@@ -97,7 +97,7 @@ export interface CachedSearchState {
 }
 
 /** A restored state that does not hold together (the file was not written from one index). */
-export class IndexMismatchError extends Error {
+class IndexMismatchError extends Error {
   readonly kind = 'index-mismatch'
   override readonly name = 'IndexMismatchError'
 }

@@ -107,8 +107,14 @@ describe('saved search index', () => {
 
     async function savedIndex(): Promise<void> {
       const store = new SnapshotStore({ root: join(dir, 'snapshots') })
-      await store.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [plain, swap], nextCursor: 'c2' })
-      await store.writePage('p1', 'beta', OTHER, null, { fetchedAt: 1, items: [makeTx(9)], nextCursor: null })
+      await store.writePage(
+        { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+        { fetchedAt: 1, items: [plain, swap], nextCursor: 'c2' },
+      )
+      await store.writePage(
+        { profileId: 'p1', network: 'beta', address: OTHER, cursor: null },
+        { fetchedAt: 1, items: [makeTx(9)], nextCursor: null },
+      )
       const first = setup(indexDir())
       await first.sync()
       await first.close()
@@ -134,7 +140,10 @@ describe('saved search index', () => {
       const store = new SnapshotStore({ root: join(dir, 'snapshots') })
       const later = makeTx(11, { method: 'deposit' })
       await store.removeProfile('p1')
-      await store.writePage('p1', 'alpha', ME, null, { fetchedAt: 2, items: [later], nextCursor: null })
+      await store.writePage(
+        { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+        { fetchedAt: 2, items: [later], nextCursor: null },
+      )
       const restarted = setup(indexDir())
       expect(await hashes(restarted, 'deposit')).toEqual([later.hash])
       expect(await hashes(restarted, 'swapexact')).toEqual([])
@@ -186,10 +195,16 @@ describe('saved search index', () => {
           indexDir: indexDir(),
           saveDelayMs: 1000,
         })
-        await store.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [plain], nextCursor: null })
+        await store.writePage(
+          { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+          { fetchedAt: 1, items: [plain], nextCursor: null },
+        )
         await search.sync()
         vi.advanceTimersByTime(600)
-        await store.writePage('p1', 'alpha', ME, 'c2', { fetchedAt: 1, items: [swap], nextCursor: null })
+        await store.writePage(
+          { profileId: 'p1', network: 'alpha', address: ME, cursor: 'c2' },
+          { fetchedAt: 1, items: [swap], nextCursor: null },
+        )
         await search.sync()
         vi.advanceTimersByTime(600)
         expect(existsSync(indexDir())).toBe(false)
@@ -209,11 +224,14 @@ describe('saved search index', () => {
     it('closing during a first build does not wait for it: what was indexed is saved, the rest read at the next start', async () => {
       const store = new SnapshotStore({ root: join(dir, 'snapshots') })
       for (let i = 0; i < 20; i++)
-        await store.writePage('p1', 'alpha', ME, i ? `c${i}` : null, {
-          fetchedAt: 1,
-          items: [makeTx(100 + i)],
-          nextCursor: null,
-        })
+        await store.writePage(
+          { profileId: 'p1', network: 'alpha', address: ME, cursor: i ? `c${i}` : null },
+          {
+            fetchedAt: 1,
+            items: [makeTx(100 + i)],
+            nextCursor: null,
+          },
+        )
       const first = setup(indexDir())
       const building = first.sync()
       for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve))

@@ -25,12 +25,12 @@ import { breathe, CachedSearch, type CachedSearchState, type HeldItem, type Item
  * the snapshot files indexed with their stamps, line count), then the items. Compression and
  * decompression run on libuv's thread pool; the gzip checksum catches a torn or flipped file.
  */
-export const INDEX_FORMAT = 1
+const INDEX_FORMAT = 1
 /**
  * What an item is found by. Raise it whenever search-docs.ts or the tokenising in
  * cached-search.ts changes: an index saved under another value is stale and rebuilt.
  */
-export const SEARCH_WORDS_VERSION = 1
+const SEARCH_WORDS_VERSION = 1
 
 const DOCS_PER_LINE = 2000
 const gzip = promisify(gzipCb)

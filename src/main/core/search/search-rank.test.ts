@@ -29,7 +29,10 @@ async function setup(labels: AddressLabel[]) {
   const items = Array.from({ length: 30 }, (_, i) =>
     makeTx(i + 1, { to: party(OTHER, { name: 'Uniswap Router' }), method: 'swap' }),
   )
-  await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items, nextCursor: null })
+  await snapshots.writePage(
+    { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+    { fetchedAt: 1, items, nextCursor: null },
+  )
   return search
 }
 

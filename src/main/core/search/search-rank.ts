@@ -14,7 +14,7 @@ const KIND_RANK: Record<SearchHit['kind'], number> = {
   transaction: 4,
 }
 
-export const kindRank = (kind: SearchHit['kind']): number => KIND_RANK[kind] ?? 5
+const kindRank = (kind: SearchHit['kind']): number => KIND_RANK[kind] ?? 5
 
 /** Sorts `[id, score, kind]` triples: kind first, then the higher score; ties keep their order. */
 export function byKindThenScore<T extends [string, number, SearchHit['kind']]>(scored: T[]): T[] {

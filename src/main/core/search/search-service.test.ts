@@ -43,7 +43,10 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
       token_transfers: [usdc],
       to: party(OTHER, { name: 'Uniswap Router' }),
     })
-    await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [makeTx(1), swap], nextCursor: null })
+    await snapshots.writePage(
+      { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 1, items: [makeTx(1), swap], nextCursor: null },
+    )
     // Both sample hashes start with this prefix (they differ in their last digit): both are found.
     const byHash = await search.query(swap.hash.slice(0, 12), 10)
     expect(byHash.hits.map((h) => h.hash).sort()).toEqual([makeTx(1).hash, swap.hash])
@@ -89,7 +92,10 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
     expect((await search.query('treasury', 10)).hits).toHaveLength(1)
 
     const tx = makeTx(3)
-    await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 1, items: [tx], nextCursor: null })
+    await snapshots.writePage(
+      { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 1, items: [tx], nextCursor: null },
+    )
     state.notes = [
       {
         kind: 'tx',
@@ -104,7 +110,10 @@ describe('SearchService (cached pages, balances, watchlists, notes; no requests)
     expect(noteHit).toMatchObject({ kind: 'note', hash: tx.hash, address: ME, tx: { hash: tx.hash } })
 
     // A page rewritten without the transaction drops it from the index.
-    await snapshots.writePage('p1', 'alpha', ME, null, { fetchedAt: 2, items: [], nextCursor: null })
+    await snapshots.writePage(
+      { profileId: 'p1', network: 'alpha', address: ME, cursor: null },
+      { fetchedAt: 2, items: [], nextCursor: null },
+    )
     expect((await search.query(tx.hash, 10)).hits.map((h) => h.kind)).toEqual(['note'])
   })
 

@@ -6,7 +6,7 @@ export const MAX_BATCH_CALLS = 100
 /** After a size refusal, a larger batch is tried again this often (the provider may have raised its cap). */
 export const PROBE_EVERY_MS = 10 * 60_000
 /** Once the cap is known to the call, a probe only checks now and then whether it was raised. */
-export const PROBE_KNOWN_EVERY_MS = 60 * 60_000
+const PROBE_KNOWN_EVERY_MS = 60 * 60_000
 
 export type BatchRefusalReason = 'unsupported' | 'size' | 'unknown'
 
@@ -16,7 +16,7 @@ export type BatchRefusalReason = 'unsupported' | 'size' | 'unknown'
  * requests are not supported"), or unknown (a single result instead of a list, an HTTP 400
  * with no words): unknown is read as a size refusal, so the batch is halved, not given up.
  */
-export function batchRefusalReason(error: AppError): { reason: BatchRefusalReason; cap?: number } {
+function batchRefusalReason(error: AppError): { reason: BatchRefusalReason; cap?: number } {
   const data = error.details.data
   const text = `${error.message} ${typeof data === 'string' ? data : data === undefined ? '' : JSON.stringify(data)}`
   if (/too (?:large|big|long|many)|exceed|max(?:imum)?|at most|more than|limit|HTTP 413|size/i.test(text)) {

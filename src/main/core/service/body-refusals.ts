@@ -2,6 +2,7 @@ import { AppError } from '../util/app-error'
 import { isRecord } from '@shared/guards'
 import type { HttpAnswer } from './http-attempt'
 import { quotaExhausted, safeExcerpt } from './response-errors'
+import type { ServiceContext } from './service-types'
 
 /**
  * Refusals a service says inside an HTTP 200 body instead of with its status: several gateways
@@ -52,9 +53,10 @@ function pauseOf(data: unknown): number {
 export function rpcRefusalError(
   error: { code: number; message: string; data?: unknown },
   what: string,
-  nowMs: number,
-  redact: (s: string) => string,
+  ctx: ServiceContext,
 ): AppError | null {
+  const { redact } = ctx
+  const nowMs = ctx.clock.now()
   const kind = rpcRefusal(error)
   if (kind === null) return null
   const said = safeExcerpt(error.message, redact, 120)
@@ -72,12 +74,8 @@ export function rpcRefusalError(
  * (a batch's own items are judged one by one by the caller), or a data API's
  * `{"status":"0","message":"429 Too Many Requests"}`. Null for anything else.
  */
-export function refusalInBody(
-  answer: HttpAnswer,
-  what: string,
-  nowMs: number,
-  redact: (s: string) => string,
-): AppError | null {
+export function refusalInBody(answer: HttpAnswer, what: string, ctx: ServiceContext): AppError | null {
+  const { redact } = ctx
   if (answer.status < 200 || answer.status >= 300) return null
   // Cheap first look: a refusal is a small object; lists and large bodies are answers.
   if (answer.text.length > 4096 || !/^\s*\{/.test(answer.text)) return null
@@ -89,17 +87,12 @@ export function refusalInBody(
   }
   if (!isRecord(body)) return null
   if (isRecord(body.error) && typeof body.error.code === 'number' && typeof body.error.message === 'string')
-    return rpcRefusalError(
-      { code: body.error.code, message: body.error.message, data: body.error.data },
-      what,
-      nowMs,
-      redact,
-    )
+    return rpcRefusalError({ code: body.error.code, message: body.error.message, data: body.error.data }, what, ctx)
   // Blockscout / Etherscan style: status "0" with the refusal in `message` (or `result`).
   if (body.status === '0' && typeof body.message === 'string') {
     const said = `${body.message} ${typeof body.result === 'string' ? body.result : ''}`
     if (QUOTA_WORDS.test(said) && !/per second|\/sec/i.test(said))
-      return quotaExhausted(null, nowMs, ` (${safeExcerpt(body.message, redact, 80)})`)
+      return quotaExhausted(null, ctx.clock.now(), ` (${safeExcerpt(body.message, redact, 80)})`)
     if (/\b429\b|too many|rate limit/i.test(said))
       return new AppError(
         'rate-limited',

@@ -16,7 +16,7 @@ export type CursorParams = Record<string, string | number | boolean>
 const RESERVED = new Set(['api_key', 'apikey', 'address'])
 const isReserved = (name: string): boolean => RESERVED.has(name.toLowerCase())
 /** Characters of a cursor (base64url): 4 KiB, far above any real `next_page_params`; the bridge takes no longer one. */
-export const MAX_CURSOR_CHARS = 4096
+const MAX_CURSOR_CHARS = 4096
 
 export interface CursorSecrets {
   contains(text: string): boolean

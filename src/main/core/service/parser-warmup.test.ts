@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { readFixture } from '@shared/testing/blockscout-fixtures'
 import type { HttpAnswer } from './http-attempt'
 
-const keep = (s: string): string => s
+const keep = { redact: (s: string): string => s }
 const answerOf = (body: unknown): HttpAnswer => ({
   status: 200,
   contentType: 'application/json',

@@ -18,16 +18,18 @@ describe('nextHop', () => {
   const origin = 'https://svc.example'
 
   it('resolves a relative Location against the current request, keeping the method', () => {
-    expect(nextHop(from, { status: 301, location: '/api/v1/alpha/balances?x=1' }, origin, 'w', same)).toEqual({
+    expect(
+      nextHop(from, { status: 301, location: '/api/v1/alpha/balances?x=1' }, { origin, what: 'w', redact: same }),
+    ).toEqual({
       url: 'https://svc.example/api/v1/alpha/balances?x=1',
       init: from.init,
     })
   })
 
   it('is null for an answer that is not a redirect, or a redirect without a Location', () => {
-    expect(nextHop(from, { status: 200, location: '/x' }, origin, 'w', same)).toBeNull()
-    expect(nextHop(from, { status: 304, location: '/x' }, origin, 'w', same)).toBeNull()
-    expect(nextHop(from, { status: 302, location: null }, origin, 'w', same)).toBeNull()
+    expect(nextHop(from, { status: 200, location: '/x' }, { origin, what: 'w', redact: same })).toBeNull()
+    expect(nextHop(from, { status: 304, location: '/x' }, { origin, what: 'w', redact: same })).toBeNull()
+    expect(nextHop(from, { status: 302, location: null }, { origin, what: 'w', redact: same })).toBeNull()
   })
 
   it.each([
@@ -38,7 +40,11 @@ describe('nextHop', () => {
   ])('refuses %s, naming the origin and never the key', (_what, location, message) => {
     const refused = (() => {
       try {
-        return nextHop(from, { status: 302, location: `${location}?api_key=${KEY}` }, origin, 'w', same)
+        return nextHop(
+          from,
+          { status: 302, location: `${location}?api_key=${KEY}` },
+          { origin, what: 'w', redact: same },
+        )
       } catch (e) {
         return e
       }
@@ -55,14 +61,14 @@ describe('nextHop', () => {
       init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'x' }, body: '{"id":1}' },
     }
     for (const status of [301, 302, 303]) {
-      const next = nextHop(post, { status, location: '/v2' }, origin, 'w', same)!
+      const next = nextHop(post, { status, location: '/v2' }, { origin, what: 'w', redact: same })!
       expect(next.init.method).toBe('GET')
       expect(next.init.body).toBeUndefined()
       expect(new Headers(next.init.headers).has('content-type')).toBe(false)
       expect(new Headers(next.init.headers).get('accept')).toBe('x')
     }
     for (const status of [307, 308])
-      expect(nextHop(post, { status, location: '/v2' }, origin, 'w', same)!.init).toBe(post.init)
+      expect(nextHop(post, { status, location: '/v2' }, { origin, what: 'w', redact: same })!.init).toBe(post.init)
   })
 })
 
@@ -104,7 +110,7 @@ describe('the service client and redirects', () => {
       json(res, 302, {}, { location: `http://203.0.113.7${req.path}?${req.query.toString()}` }),
     )
     const { c, sent, limiter } = client(100)
-    const error = await c.balances('alpha', '0x' + 'aa'.repeat(20), { priority: 'user' }).catch((e: unknown) => e)
+    const error = await c.data.balances('alpha', '0x' + 'aa'.repeat(20), { priority: 'user' }).catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/plain http:\/\//) })
     expect((error as Error).message).not.toContain(KEY)
     expect(sent).toHaveLength(1)
@@ -121,7 +127,7 @@ describe('the service client and redirects', () => {
         : json(res, 301, {}, { location: `${req.path}/moved?${req.query.toString()}` }),
     )
     const { c, sent, limiter } = client(1)
-    const error = await c.balances('alpha', '0x' + 'aa'.repeat(20), { priority: 'user' }).catch((e: unknown) => e)
+    const error = await c.data.balances('alpha', '0x' + 'aa'.repeat(20), { priority: 'user' }).catch((e: unknown) => e)
     expect(error).toMatchObject({ kind: 'quota-exhausted', message: expect.stringMatching(/^Today's quota of 1 /) })
     expect(sent).toHaveLength(1)
     expect(server.seen).toHaveLength(1)

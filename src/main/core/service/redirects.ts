@@ -2,6 +2,7 @@ import { keySafeUrl, originOf } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 import { safeExcerpt } from './response-errors'
+import type { Redact } from '../util/logger'
 
 /**
  * At most this many redirects per request. A service that moved a path needs one (`/balance`
@@ -47,14 +48,14 @@ export class HopNotSent extends Error {
 export async function followRedirects(
   first: Hop,
   send: (hop: Hop, index: number) => Promise<HttpAnswer>,
-  what: string,
-  redact: (text: string) => string,
+  about: { what: string; redact: Redact },
 ): Promise<HttpAnswer> {
+  const { what } = about
   const origin = originOf(first.url)
   let hop = first
   for (let index = 0; ; index++) {
     const answer = await send(hop, index)
-    const next = nextHop(hop, answer, origin, what, redact)
+    const next = nextHop(hop, answer, { origin, ...about })
     if (next === null) return answer
     if (index >= MAX_REDIRECTS)
       throw new AppError(
@@ -73,9 +74,7 @@ export async function followRedirects(
 export function nextHop(
   current: Hop,
   answer: Pick<HttpAnswer, 'status' | 'location'>,
-  origin: string,
-  what: string,
-  redact: (text: string) => string,
+  { origin, what, redact }: { origin: string; what: string; redact: Redact },
 ): Hop | null {
   if (!REDIRECTS.has(answer.status) || !answer.location) return null
   let target: URL

@@ -69,7 +69,7 @@ describe('refusals said in an HTTP 200 body', () => {
   it('a Blockscout-style "429 Too Many Requests" data API body is a rate limit too', async () => {
     refusals = [(_req, res) => json(res, 200, { message: '429 Too Many Requests', result: null, status: '0' })]
     const { client } = rpcClientFixture(server.url)
-    const balances = await client.balances('alpha', '0x00000000000000000000000000000000000000a1', opts)
+    const balances = await client.data.balances('alpha', '0x00000000000000000000000000000000000000a1', opts)
     expect(balances.items).toHaveLength(1)
     expect(server.seen).toHaveLength(2)
   })

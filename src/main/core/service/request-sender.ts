@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto'
 import { keySafeUrl } from '@shared/domain/profile'
 import { AppError } from '../util/app-error'
 import type { Limiter } from '../limiter/limiter'
-import type { Logger } from '../util/logger'
-import { sleep, type Clock } from '../util/clock'
+import { sleep } from '../util/clock'
 import { httpAttempt, type HttpAnswer } from './http-attempt'
 import { followRedirects, HopNotSent } from './redirects'
 import { errorForStatus, MAX_SERVER_PAUSE_MS, utcClock } from './response-errors'
-import type { Endpoint, RequestOptions } from './service-types'
+import type { Endpoint, RequestOptions, ServiceContext } from './service-types'
 import { admit } from './circuit-breaker'
 import type { CallOutcome, ConnectionState } from './connection-state'
 
@@ -15,9 +14,8 @@ export interface RequestSenderOptions {
   getKey: () => Promise<string>
   /** The limiter of a request's network and endpoint (the client resolves `Limits.scope`). */
   limiterOf: (network: string, endpoint: Endpoint) => Limiter
-  redact: (text: string) => string
-  log?: Logger
-  clock: Clock
+  /** The redaction, clock and log every hop of a call uses. */
+  context: ServiceContext
   fetch: typeof fetch
   timeoutMs: number
   maxAttempts: number
@@ -32,12 +30,35 @@ export interface RequestSenderOptions {
 /** One HTTP request as built for a key: the key goes only into this URL, handed to fetch. */
 export type BuildRequest = (key: string) => Promise<{ url: string; init: RequestInit }>
 
+/**
+ * One service call, described once (docs/style.md rule 16): where it goes, what it is in words,
+ * whether it may be retried, what an attempt costs, how its request is built for the key and
+ * how its answers are read. Its context for this call (priority, signal, attempts, meter)
+ * travels beside it as `RequestOptions`.
+ */
+export interface ServiceCall {
+  network: string
+  endpoint: Endpoint
+  /** The call in words, for messages and the log: "the balances of 0x12…34 on alpha". */
+  what: string
+  /** A read that may be retried; one that might change state (eth_send*) is sent once. */
+  idempotent: boolean
+  /** What one attempt costs in the service's unit (billing.ts); the limiter takes that many. */
+  units: number
+  build: BuildRequest
+  /**
+   * Reads every answer before the usual mapping: a refused batch, a refusal said in a 2xx body.
+   * Absent (or null from it) leaves a 2xx answer as the answer and any other to errorForStatus.
+   */
+  classify?: (answer: HttpAnswer) => AppError | null
+}
+
 // Not 'timeout': a call that hung for its whole deadline says the service is not answering; the
 // breaker (circuit-breaker.ts) decides when to try again, one probe at a time.
 const RETRYABLE = new Set(['offline', 'server', 'rate-limited'])
 
 /** A 24-bit fingerprint of the key: enough to notice a new key, useless for guessing one. */
-export function keyTag(key: string): string {
+function keyTag(key: string): string {
   return createHash('sha256').update(`chainscope-quota:${key}`).digest('hex').slice(0, 6)
 }
 
@@ -55,22 +76,10 @@ export class RequestSender {
   }
 
   /** Attempts until a 2xx answer, a non-retryable error or the attempt limit. */
-  async send(
-    network: string,
-    endpoint: Endpoint,
-    what: string,
-    idempotent: boolean,
-    options: RequestOptions,
-    /** What one attempt costs in the service's unit (billing.ts); the limiter takes that many. */
-    units: number,
-    build: BuildRequest,
-    /**
-     * Reads every answer before the usual mapping: a refused batch, a refusal said in a 2xx body.
-     * Null leaves a 2xx answer as the answer and any other to errorForStatus.
-     */
-    classify?: (answer: HttpAnswer) => AppError | null,
-  ): Promise<HttpAnswer> {
+  async send(call: ServiceCall, options: RequestOptions): Promise<HttpAnswer> {
+    const { network, endpoint, what, idempotent, units, build, classify } = call
     const o = this.#o
+    const ctx = o.context
     const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
     for (let attempt = 1; ; attempt++) {
       const key = await o.getKey()
@@ -108,7 +117,7 @@ export class RequestSender {
       try {
         const permit = await acquire().catch((e: unknown) => {
           // Only a used-up quota says something of the service here (a queue deadline does not).
-          if (e instanceof AppError && e.kind === 'quota-exhausted') report(outcomeOfError(e, o.clock.now()))
+          if (e instanceof AppError && e.kind === 'quota-exhausted') report(outcomeOfError(e, ctx.clock.now()))
           throw e
         })
         const back = o.connection.leaving(network, endpoint)
@@ -121,7 +130,7 @@ export class RequestSender {
               try {
                 return await httpAttempt({
                   ...hop,
-                  clock: o.clock,
+                  clock: ctx.clock,
                   fetch: o.fetch,
                   timeoutMs: o.timeoutMs,
                   maxBodyBytes: o.maxBodyBytes,
@@ -131,8 +140,7 @@ export class RequestSender {
                 held.release()
               }
             },
-            what,
-            o.redact,
+            { what, redact: ctx.redact },
           )
           const refused = classify?.(answer) ?? null
           const ok = answer.status >= 200 && answer.status < 300
@@ -142,13 +150,13 @@ export class RequestSender {
             report({ kind: 'answered' })
             return answer
           }
-          error = refused ?? errorForStatus(answer, what, o.clock.now(), o.redact)
-          report(outcomeOfError(error, o.clock.now()) ?? { kind: 'answered' })
+          error = refused ?? errorForStatus(answer, what, ctx)
+          report(outcomeOfError(error, ctx.clock.now()) ?? { kind: 'answered' })
           if (limited) error = refusalOf(error, limiter.noteRefused())
         } catch (caught) {
           if (caught instanceof HopNotSent) throw caught.reason
           if (!(caught instanceof AppError)) throw caught
-          report(outcomeOfError(caught, o.clock.now()))
+          report(outcomeOfError(caught, ctx.clock.now()))
           error = caught
         } finally {
           back()
@@ -168,13 +176,13 @@ export class RequestSender {
       // An open breaker lets no attempt go before its next try: the retry waits for it (and is
       // then its probe), or is not made when that is further off than a retry may wait.
       const opensAt = o.connection.record(network, endpoint).nextRetryAt
-      const wait = Math.max(backoff, opensAt === null ? 0 : opensAt - o.clock.now())
+      const wait = Math.max(backoff, opensAt === null ? 0 : opensAt - ctx.clock.now())
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
-      o.log?.warn(
-        `${what}: attempt ${attempt} failed (${error.kind}: ${o.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
+      ctx.log?.warn(
+        `${what}: attempt ${attempt} failed (${error.kind}: ${ctx.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
       )
       if (!retry) throw error
-      await sleep(o.clock, wait, options.signal)
+      await sleep(ctx.clock, wait, options.signal)
     }
   }
 }

@@ -3,6 +3,8 @@ import { AppError } from '../util/app-error'
 import type { HttpAnswer } from './http-attempt'
 import { formatDuration } from '@shared/domain/duration'
 import { isRecord } from '@shared/guards'
+import type { Redact } from '../util/logger'
+import type { ServiceContext } from './service-types'
 
 /**
  * Turns the service's answers into typed results or typed errors. Spec 7 describes no error
@@ -11,7 +13,7 @@ import { isRecord } from '@shared/guards'
  */
 
 /** A short, printable excerpt of a body for a protocol error: never the key (callers redact). */
-export function safeExcerpt(text: string, redact: (s: string) => string, max = 160): string {
+export function safeExcerpt(text: string, redact: Redact, max = 160): string {
   const flat = redact(text)
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -92,12 +94,9 @@ export function quotaExhausted(answer: HttpAnswer | null, nowMs: number, how: st
 }
 
 /** The typed error of a non-2xx answer. */
-export function errorForStatus(
-  answer: HttpAnswer,
-  what: string,
-  nowMs: number,
-  redact: (s: string) => string,
-): AppError {
+export function errorForStatus(answer: HttpAnswer, what: string, ctx: ServiceContext): AppError {
+  const { redact } = ctx
+  const nowMs = ctx.clock.now()
   const body = parseErrorBody(answer.text)
   const serverSays = typeof body.message === 'string' ? safeExcerpt(body.message, redact, 200) : ''
   const status = answer.status
@@ -174,8 +173,7 @@ export const MAX_JSON_DEPTH = 64
 export const MAX_RPC_JSON_DEPTH = 2 * 1025 + 16
 
 /** How a body is parsed: the redaction of excerpts, and the deepest nesting accepted (default MAX_JSON_DEPTH). */
-export interface BodyOptions {
-  redact: (s: string) => string
+export interface BodyOptions extends Pick<ServiceContext, 'redact'> {
   maxDepth?: number
 }
 
@@ -197,12 +195,11 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false
 }
 
-/** JSON.parse of a service body (V8's is not recursive), refusing one nested deeper than `maxDepth` as malformed. */
+/** JSON.parse of a service body (V8's is not recursive), refusing one nested deeper than `maxDepth` (default MAX_JSON_DEPTH) as malformed. */
 export function parseServiceJson(
   answer: HttpAnswer,
   what: string,
-  redact: (s: string) => string,
-  maxDepth = MAX_JSON_DEPTH,
+  { redact, maxDepth = MAX_JSON_DEPTH }: BodyOptions,
 ): unknown {
   if (nestsDeeperThan(answer.text, maxDepth)) {
     throw new AppError(
@@ -221,12 +218,12 @@ export function parseBody<S extends z.ZodType>(
   answer: HttpAnswer,
   schema: S,
   what: string,
-  options: ((s: string) => string) | BodyOptions,
+  ctx: BodyOptions,
 ): z.output<S> {
-  const { redact, maxDepth } = typeof options === 'function' ? { redact: options, maxDepth: undefined } : options
+  const { redact } = ctx
   let json: unknown
   try {
-    json = parseServiceJson(answer, what, redact, maxDepth)
+    json = parseServiceJson(answer, what, ctx)
   } catch (error) {
     if (error instanceof AppError) throw error
     const kind = /^\s*</.test(answer.text)

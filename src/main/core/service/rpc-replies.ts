@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { RpcBatchItem } from '@shared/bridge/contract'
 import { rpcErrorObjectSchema, type rpcResponseSchema } from '@shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
+import type { Redact } from '../util/logger'
 
 /** JSON-RPC replies read as outcomes (JSON-RPC 2.0, section 5), for rpc-transport.ts. */
 
@@ -37,7 +38,7 @@ export function sizeRefusalInList(
   replies: z.infer<typeof rpcResponseSchema>[],
   calls: number,
   what: string,
-  redact: (s: string) => string,
+  redact: Redact,
 ): BatchRefusedError | null {
   const errors = replies.map((r) => rpcErrorObjectSchema.safeParse(r.error)).filter((e) => e.success)
   if (replies.length > 0 && errors.length === replies.length) {
@@ -82,7 +83,7 @@ export function isStateChanging(method: string): boolean {
   return /^eth_(send|submit)/.test(method)
 }
 
-export function rpcError(method: string, error: RpcError, redact: (s: string) => string): AppError {
+export function rpcError(method: string, error: RpcError, redact: Redact): AppError {
   const message = redact(error.message).slice(0, 300)
   return new AppError('rpc', `${method} failed: ${message} (JSON-RPC error ${error.code})`, {
     code: error.code,

@@ -3,8 +3,6 @@ import type { RpcBatchItem } from '@shared/bridge/contract'
 import { requestUnits, unitsForCalls, type Billing } from '@shared/domain/billing'
 import { rpcResponseSchema } from '@shared/domain/service-schemas'
 import { AppError } from '../util/app-error'
-import type { Clock } from '../util/clock'
-import type { Logger } from '../util/logger'
 import { BatchSizes, type BatchSizesMemory } from './batch-sizes'
 import { refusalInBody, rpcRefusal, rpcRefusalError } from './body-refusals'
 import type { HttpAnswer } from './http-attempt'
@@ -20,7 +18,8 @@ import {
   rpcError,
   sizeRefusalInList,
 } from './rpc-replies'
-import type { RequestOptions, RpcCallSpec } from './service-types'
+import type { ServiceCall } from './request-sender'
+import type { RequestOptions, RpcCallSpec, ServiceContext } from './service-types'
 
 export { BatchRefusedError }
 
@@ -29,25 +28,19 @@ export { BatchRefusedError }
  * or the typed error of the last attempt. `classify` reads every answer first (a 2xx too) and
  * may call it a failure (a refusal said in the body, a refused batch).
  */
-export type RpcPost = (
-  network: string,
-  body: string,
-  what: string,
-  idempotent: boolean,
-  options: RequestOptions,
-  units: number,
-  classify: (answer: HttpAnswer) => AppError | null,
-) => Promise<HttpAnswer>
+export type RpcPost = (call: RpcPostCall, options: RequestOptions) => Promise<HttpAnswer>
+
+/** A call to the RPC endpoint: the service call without its endpoint and builder, with its body. */
+export type RpcPostCall = Omit<ServiceCall, 'endpoint' | 'build'> & { body: string }
 
 export interface RpcTransportOptions {
   post: RpcPost
   billing: () => Billing
   profileId: () => string
-  redact: (text: string) => string
-  clock: Clock
+  /** The redaction, clock and log of the profile's service calls. */
+  context: ServiceContext
   /** Holds back every request of `network`'s bucket for `ms` (items refused for rate inside a batch). */
   pause: (network: string, ms: number) => void
-  log?: Logger
   /** Where the batch sizes learnt are kept across runs (none: this session only). */
   batchMemory?: BatchSizesMemory
 }
@@ -68,7 +61,7 @@ export class RpcTransport {
 
   constructor(options: RpcTransportOptions) {
     this.#o = options
-    this.#sizes = new BatchSizes(options.clock, options.batchMemory)
+    this.#sizes = new BatchSizes(options.context.clock, options.batchMemory)
   }
 
   /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */
@@ -81,33 +74,33 @@ export class RpcTransport {
       const said = answer.status === 400 || answer.status === 422 ? jsonRpcErrorIn(answer.text) : null
       // A method the plan does not include, refused with HTTP 403 (method-refusal.ts): the call's answer.
       const planRefusal = answer.status === 403 ? jsonRpcErrorIn(answer.text) : null
-      if (planRefusal && isMethodRefusal(planRefusal)) return rpcError(call.method, planRefusal, this.#o.redact)
+      if (planRefusal && isMethodRefusal(planRefusal)) return rpcError(call.method, planRefusal, this.#o.context.redact)
       if (said)
-        return (
-          rpcRefusalError(said, what, this.#o.clock.now(), this.#o.redact) ??
-          rpcError(call.method, said, this.#o.redact)
-        )
+        return rpcRefusalError(said, what, this.#o.context) ?? rpcError(call.method, said, this.#o.context.redact)
       if (answer.status === 413) {
         // Some providers refuse a log range this way: its words say which (log-range-refusal.ts).
-        const excerpt = safeExcerpt(answer.text, this.#o.redact, 300)
+        const excerpt = safeExcerpt(answer.text, this.#o.context.redact, 300)
         return new TooLargeError(
           'protocol',
           `The RPC endpoint refused ${what} as too large (HTTP 413)${excerpt ? `: ${excerpt}` : '.'}`,
           { data: excerpt },
         )
       }
-      return refusalInBody(answer, what, this.#o.clock.now(), this.#o.redact)
+      return refusalInBody(answer, what, this.#o.context)
     }
     const body = JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params })
-    const answer = await this.#o.post(network, body, what, !isStateChanging(call.method), options, 1, classify)
-    const reply = parseBody(answer, rpcResponseSchema, what, { redact: this.#o.redact, maxDepth: MAX_RPC_JSON_DEPTH })
+    const answer = await this.#o.post(
+      { network, body, what, idempotent: !isStateChanging(call.method), units: 1, classify },
+      options,
+    )
+    const reply = parseBody(answer, rpcResponseSchema, what, { ...this.#o.context, maxDepth: MAX_RPC_JSON_DEPTH })
     if (reply.id !== id)
       throw new AppError(
         'protocol',
         `The RPC endpoint answered ${what} with the reply to another call (id ${String(reply.id)}).`,
       )
     const outcome = replyOutcome(reply, what)
-    if ('error' in outcome) throw rpcError(call.method, outcome.error, this.#o.redact)
+    if ('error' in outcome) throw rpcError(call.method, outcome.error, this.#o.context.redact)
     return outcome.result
   }
 
@@ -122,20 +115,23 @@ export class RpcTransport {
       // Not a refusal of the batch: the key, the quota, an unknown network, a timeout, the rate.
       if (answer.status >= 400 && answer.status < 500 && ![401, 402, 403, 404, 408, 429].includes(answer.status))
         return new BatchRefusedError('protocol', `The RPC endpoint refused ${what} (HTTP ${answer.status}).`, {
-          data: safeExcerpt(answer.text, this.#o.redact),
+          data: safeExcerpt(answer.text, this.#o.context.redact),
         })
       // One error object with a rate or quota code is about the whole request, not the batch.
-      return refusalInBody(answer, what, this.#o.clock.now(), this.#o.redact)
+      return refusalInBody(answer, what, this.#o.context)
     }
     const units = requestUnits(this.#o.billing(), calls.length, true)
-    const answer = await this.#o.post(network, JSON.stringify(body), what, idempotent, options, units, classify)
+    const answer = await this.#o.post(
+      { network, body: JSON.stringify(body), what, idempotent, units, classify },
+      options,
+    )
     let json: unknown
     try {
-      json = parseServiceJson(answer, what, this.#o.redact, MAX_RPC_JSON_DEPTH)
+      json = parseServiceJson(answer, what, { ...this.#o.context, maxDepth: MAX_RPC_JSON_DEPTH })
     } catch (error) {
       if (error instanceof AppError) throw error
       // parseBody words the protocol error (HTML, cut short, malformed).
-      parseBody(answer, rpcResponseSchema, what, { redact: this.#o.redact, maxDepth: MAX_RPC_JSON_DEPTH })
+      parseBody(answer, rpcResponseSchema, what, { ...this.#o.context, maxDepth: MAX_RPC_JSON_DEPTH })
     }
     if (!Array.isArray(json)) {
       // A whole-batch failure comes back as one error object (e.g. -32600 "batch too large"), or
@@ -146,12 +142,12 @@ export class RpcTransport {
           'protocol',
           `The RPC endpoint answered ${what} with a single object instead of a list.`,
           {
-            data: safeExcerpt(answer.text, this.#o.redact),
+            data: safeExcerpt(answer.text, this.#o.context.redact),
           },
         )
       const single = replyOutcome(parsed.data, what)
       if ('error' in single) {
-        const err = rpcError('batch', single.error, this.#o.redact)
+        const err = rpcError('batch', single.error, this.#o.context.redact)
         throw new BatchRefusedError(err.kind, err.message, err.details)
       }
       throw new BatchRefusedError(
@@ -165,7 +161,7 @@ export class RpcTransport {
       if (!parsed.success) throw new AppError('protocol', `Reply ${i + 1} of ${what} is not a JSON-RPC response.`)
       byId.set(parsed.data.id, parsed.data)
     }
-    const refusal = sizeRefusalInList([...byId.values()], calls.length, what, this.#o.redact)
+    const refusal = sizeRefusalInList([...byId.values()], calls.length, what, this.#o.context.redact)
     if (refusal) throw refusal
     return calls.map((c, i) => {
       const reply = byId.get(firstId + i)
@@ -173,7 +169,7 @@ export class RpcTransport {
         throw new AppError('protocol', `The RPC endpoint left ${c.method} (call ${i + 1}) of ${what} unanswered.`)
       const outcome = replyOutcome(reply, what)
       return 'error' in outcome
-        ? itemOf(rpcError(c.method, outcome.error, this.#o.redact))
+        ? itemOf(rpcError(c.method, outcome.error, this.#o.context.redact))
         : { ok: true, result: outcome.result }
     })
   }
@@ -243,7 +239,7 @@ export class RpcTransport {
       if (!(error instanceof BatchRefusedError)) throw error
       if (await this.#logsRefused(job, indices, error)) return
       const verdict = this.#sizes.refused(network, indices.length, error)
-      this.#o.log?.info(
+      this.#o.context.log?.info(
         `profile ${this.#o.profileId()}: ${network}'s RPC endpoint refused a batch of ${indices.length} (${error.message}); ${verdict === 'none' ? 'using single calls' : `sending batches of ${verdict}`}`,
       )
       await this.#send(job, indices, round)
@@ -257,7 +253,7 @@ export class RpcTransport {
       if (!item.ok && round < ITEM_RETRY_ROUNDS && rpcRefusal(item) === 'rate') again.push(i)
     })
     if (again.length === 0) return
-    this.#o.log?.info(
+    this.#o.context.log?.info(
       `${network}: ${again.length} of ${indices.length} calls in a batch were refused for rate; sending them again after a pause`,
     )
     this.#o.pause(network, ITEM_PAUSE_MS)

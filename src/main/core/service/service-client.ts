@@ -1,18 +1,16 @@
 import type { RpcBatchItem } from '@shared/bridge/contract'
 import type { Profile } from '@shared/domain/profile'
-import type { BalancesResponse, TransactionsResponse } from '@shared/domain/service-schemas'
 import type { Limiter } from '../limiter/limiter'
-import type { Logger } from '../util/logger'
+import type { Logger, Redact } from '../util/logger'
 import { systemClock, type Clock } from '../util/clock'
 import type { LearntLimits } from './learnt-limits-store'
 import { withDefaults } from '../util/options'
-import type { CursorParams } from './cursor'
 import { DataApi } from './data-api'
 import { LogRanges } from './log-range'
 import { RequestSender } from './request-sender'
 import { RpcTransport } from './rpc-transport'
 import { ConnectionState } from './connection-state'
-import type { BalanceSpelling, Endpoint, RequestOptions, RpcCallSpec } from './service-types'
+import type { BalanceSpelling, Endpoint, RequestOptions, RpcCallSpec, ServiceContext } from './service-types'
 
 export interface ServiceClientOptions {
   /** The profile as it is now (its addresses may change while the app runs). */
@@ -23,7 +21,7 @@ export interface ServiceClientOptions {
   limiter: Limiter | ((network: string, endpoint: Endpoint) => Limiter)
   /** Which spelling of the balances path works for this profile, remembered across runs. */
   spelling: { get(): BalanceSpelling | null; set(spelling: BalanceSpelling): void }
-  redact: (text: string) => string
+  redact: Redact
   log?: Logger
   clock?: Clock
   fetch?: typeof fetch
@@ -44,7 +42,6 @@ export interface ServiceClientOptions {
   learnt?: LearntLimits
 }
 
-export { BatchRefusedError } from './rpc-transport'
 export { MAX_BATCH_CALLS } from './batch-sizes'
 
 /** The defaults of `ServiceClientOptions` (documented on each field). */
@@ -70,7 +67,8 @@ export class ServiceClient {
   readonly #o: Required<Omit<ServiceClientOptions, 'log' | 'connection' | 'learnt'>> & Pick<ServiceClientOptions, 'log'>
   /** What real calls did per network and endpoint (connection-state.ts). */
   readonly connection: ConnectionState
-  readonly #data: DataApi
+  /** The data API (spec 4.1, 4.2): balances and transaction pages, called directly (no hop here). */
+  readonly data: DataApi
   /** The JSON-RPC endpoint: calls, batches in the size it takes, refusals in the body. */
   readonly #rpc: RpcTransport
   /** `eth_getLogs` over any range, split to the provider's range cap (remembered per network). */
@@ -80,56 +78,31 @@ export class ServiceClient {
     this.#o = { ...options, ...withDefaults(CLIENT_DEFAULTS, options) }
     const o = this.#o
     this.connection = options.connection ?? new ConnectionState({ clock: o.clock })
+    // The redaction, clock and log every hop of every call uses: made once, handed down as one.
+    const context: ServiceContext = { redact: o.redact, clock: o.clock, log: o.log }
     const sender = new RequestSender({
       ...o,
+      context,
       connection: this.connection,
       limiterOf: (network, endpoint) => this.#limiterOf(network, endpoint),
     })
-    this.#data = new DataApi({
-      sender,
-      profile: o.profile,
-      spelling: o.spelling,
-      redact: o.redact,
-      clock: o.clock,
-      log: o.log,
-    })
+    this.data = new DataApi({ sender, profile: o.profile, spelling: o.spelling, context })
     this.#rpc = new RpcTransport({
-      post: (network, body, what, idempotent, request, units, classify) =>
+      post: ({ body, ...call }, request) =>
         sender.send(
-          network,
-          'rpc',
-          what,
-          idempotent,
+          { ...call, endpoint: 'rpc', build: async (key) => this.#rpcRequest(call.network, key, body) },
           request,
-          units,
-          async (key) => this.#rpcRequest(network, key, body),
-          classify,
         ),
       billing: () => o.profile().billing,
       profileId: () => o.profile().id,
-      redact: o.redact,
-      clock: o.clock,
+      context,
       pause: (network, ms) => this.#limiterOf(network, 'rpc').pauseFor(ms),
-      log: o.log,
       batchMemory: options.learnt?.batches,
     })
     this.logs = new LogRanges(
       (network, call, request) => this.#rpc.rpc(network, call, request),
       options.learnt?.logCaps,
     )
-  }
-
-  balances(network: string, address: string, options: RequestOptions): Promise<BalancesResponse> {
-    return this.#data.balances(network, address, options)
-  }
-
-  transactions(
-    network: string,
-    address: string,
-    page: CursorParams | null,
-    options: RequestOptions,
-  ): Promise<TransactionsResponse> {
-    return this.#data.transactions(network, address, page, options)
   }
 
   /** One JSON-RPC call; a JSON-RPC error object becomes an `rpc` AppError with code and data. */

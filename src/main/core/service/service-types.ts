@@ -1,4 +1,6 @@
 import type { Priority } from '@shared/bridge/contract'
+import type { Clock } from '../util/clock'
+import type { Logger, Redact } from '../util/logger'
 
 /**
  * The words every caller of the service uses (a request's options, a JSON-RPC call, an endpoint),
@@ -34,4 +36,16 @@ export interface RequestOptions {
   attempts?: number
   /** Adds what was really sent: HTTP requests and the service's units (billing.ts), retries included. */
   meter?: SpendMeter
+}
+
+/**
+ * What every hop of a profile's service calls carries besides the call: the redaction of the
+ * key, the clock and the log. Made once by the client and handed down as one object (to the
+ * sender, the data API, the RPC transport and the readers of answers), never by position.
+ * A call's own context (priority, signal, attempts, meter) is its `RequestOptions`.
+ */
+export interface ServiceContext {
+  readonly redact: Redact
+  readonly clock: Clock
+  readonly log?: Logger
 }

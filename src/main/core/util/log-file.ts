@@ -15,7 +15,7 @@ export interface LogFile {
 }
 
 /** Lines held while the disk is slow; past this the oldest are dropped and counted. */
-export const LOG_PENDING_MAX = 2_000
+const LOG_PENDING_MAX = 2_000
 
 /**
  * The log file, appended asynchronously one batch at a time: a disk that stops answering

@@ -7,8 +7,14 @@ export interface Logger {
   error(message: string): void
 }
 
+/**
+ * Takes every registered API key out of a text (`Redactor.redact`): the one type of a
+ * redaction that is passed on (in the service's context, service-types.ts).
+ */
+export type Redact = (text: string) => string
+
 /** What a writer needs of the `Redactor`: whether a text holds a key, and the text without it. */
-export type Redact = Pick<Redactor, 'contains' | 'redact'>
+export type KeyScan = Pick<Redactor, 'contains' | 'redact'>
 
 /**
  * Secrets registered here are replaced by `…last4` in every line before it is written. A secret

@@ -19,7 +19,7 @@ export interface FoldedText {
 }
 
 /** Start and end (exclusive) in the original of the token each folded character came from. */
-export class Positions {
+class Positions {
   starts: Int32Array = new Int32Array(256)
   ends: Int32Array = new Int32Array(256)
   length = 0
@@ -180,7 +180,7 @@ function tokenAt(text: string, i: number, c: number): Token | null {
 }
 
 /** Whether a text has anything `decode` reads differently (`%`, `&`, `\`). */
-export const MAY_ESCAPE = /[%&\\]/
+const MAY_ESCAPE = /[%&\\]/
 
 /**
  * `text` folded for the key search: with `decode`, escapes read as the character they stand for;
@@ -254,7 +254,7 @@ export function secretNeedles(secret: string): string[] {
  * The text's folded readings: with its escapes decoded, and, when it has any, as written too (a
  * key holding `\`, `%` or `&` stands in a text as written as well as escaped).
  */
-export function readings(text: string, map: boolean): FoldedText[] {
+function readings(text: string, map: boolean): FoldedText[] {
   const decoded = foldText(text, { map, decode: true })
   return MAY_ESCAPE.test(text) ? [decoded, foldText(text, { map, decode: false })] : [decoded]
 }

@@ -11,7 +11,7 @@ import type { CheckRuntime, Spend } from './watch-spend'
  */
 
 /** The first look at an address: what later checks compare with. */
-export function baseline(balanceWei: bigint, head: number, at: string): AddressState {
+function baseline(balanceWei: bigint, head: number, at: string): AddressState {
   return {
     // No longer read (coin balance and logs tell the changes); kept for older versions of the file.
     nonce: '0',
@@ -30,6 +30,7 @@ export function baseline(balanceWei: bigint, head: number, at: string): AddressS
  * Records a coin balance and token amounts moved; returns whether the address changed. A
  * baseline is set for an address seen for the first time (it has not changed).
  */
+// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
 export function record(
   state: ProfileWatchState,
   network: string,
@@ -61,13 +62,14 @@ export function record(
 }
 
 /** Transactions of the first page after the address's last look (a pending one is new by definition). */
-export function newTransactions(page: TransactionsPage, after: number): { fresh: number; more: boolean } {
+function newTransactions(page: TransactionsPage, after: number): { fresh: number; more: boolean } {
   const fresh = page.items.filter((tx) => (tx.block ?? Infinity) > after).length
   return { fresh, more: fresh === page.items.length && page.nextCursor !== null }
 }
 
 /** Writes the first page's news and the balances' token names into a changed address's state. */
-export function applyRefetch(
+// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
+function applyRefetch(
   state: ProfileWatchState,
   network: string,
   address: string,

@@ -52,6 +52,7 @@ interface NetworkOutcome {
   warning: string | null
 }
 
+// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
 async function checkNetwork(
   runtime: CheckRuntime,
   state: ProfileWatchState,

@@ -80,7 +80,7 @@ export const blocksIn = (ranges: readonly BlockRange[]): number =>
 export const windowsPerRequest = (batchSize: number): number => Math.max(1, Math.floor(batchSize / LOG_CALLS_PER_RANGE))
 
 /** What reading `windows` windows costs, `perRequest` windows at a time. */
-export function logUnits(windows: number, perRequest: number, requestUnits: (calls: number) => number): number {
+function logUnits(windows: number, perRequest: number, requestUnits: (calls: number) => number): number {
   if (windows <= 0) return 0
   const full = Math.floor(windows / perRequest)
   const rest = windows % perRequest

@@ -16,6 +16,7 @@ export type CheckRuntime = Pick<ProfileRuntime, 'client' | 'data' | 'limiters' |
  * batch costs one more) and adds what they cost to `spend`,
  * counted as sent (a refused or split batch and its retries included).
  */
+// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
 export async function sendCalls(
   runtime: CheckRuntime,
   network: string,

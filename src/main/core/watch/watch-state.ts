@@ -12,7 +12,7 @@ import { DiskReports } from '../util/disk-error'
  * per (network, address) the last nonce and coin balance (what a check compares with) and what
  * changed since the user last looked. Amounts are decimal strings, read as bigint.
  */
-export const WATCH_STATE_VERSION = 1
+const WATCH_STATE_VERSION = 1
 
 /**
  * The bounds of the amounts, from what the chain can give. A nonce and a balance are read with
@@ -96,7 +96,7 @@ export type ProfileWatchState = z.infer<typeof profileState>
 const fileSchema = z.object({ version: z.literal(1), profiles: z.record(z.string(), profileState) })
 type WatchStateFile = z.infer<typeof fileSchema>
 
-export const DEFAULT_WATCH_BUDGET = 0.05
+const DEFAULT_WATCH_BUDGET = 0.05
 const WHAT = 'watch check state'
 
 export const stateKey = (network: string, address: string): string => `${network}|${address.toLowerCase()}`

@@ -22,7 +22,7 @@ const lowerAddress = z
   .refine((a) => isAddressText(a) && normaliseAddress(a) === a, 'expected a lowercase 0x address')
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO time')
 
-export const watchEntrySchema = z.object({
+const watchEntrySchema = z.object({
   id: z.string().min(1).max(80),
   address: lowerAddress,
   network: networkName,
@@ -35,7 +35,7 @@ export const watchEntrySchema = z.object({
   alsoNetworks: watchAlsoNetworks.optional(),
 })
 
-export const watchlistSchema = z.object({
+const watchlistSchema = z.object({
   id: z.string().min(1).max(80),
   name: watchListName,
   entries: z.array(watchEntrySchema).max(WATCH_LIMITS.entries),

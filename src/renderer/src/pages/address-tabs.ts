@@ -2,7 +2,7 @@
  * The address page's tabs, in the order shown: the route's pattern, the page's tab list and the
  * test router read them here, so a new tab is added once.
  */
-export const ADDRESS_TABS = [
+const ADDRESS_TABS = [
   'balances',
   'transactions',
   'counterparties',

@@ -13,15 +13,16 @@ export function transfer(
   token: (typeof TOKENS)[keyof typeof TOKENS],
   from: string,
   to: string,
-  value: string | null,
-  tokenId: string | null = null,
+  value: string | { tokenId: string },
 ): TokenTransfer {
+  const tokenId = typeof value === 'string' ? null : value.tokenId
   // Parsed like main parses it, so a sample is never a shape the app cannot receive.
   return tokenTransferSchema.parse({
     from: party(from),
     to: party(to),
     token: { ...token, name: `${token.symbol} token` },
-    total: value === null ? { token_id: tokenId, token_instance: null } : { value, decimals: token.decimals },
+    total:
+      typeof value !== 'string' ? { token_id: tokenId, token_instance: null } : { value, decimals: token.decimals },
     type: 'token_transfer',
   })
 }

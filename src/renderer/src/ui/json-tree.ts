@@ -59,7 +59,7 @@ function weiNote(v: bigint): string | null {
 }
 
 /** Decodes a hex quantity at `key` (or the whole result, for quantity methods). */
-export function decodeQuantity(value: unknown, key: string | null, method: string): Decoded | null {
+function decodeQuantity(value: unknown, key: string | null, method: string): Decoded | null {
   if (key !== null && !QUANTITY_KEYS.has(key)) return null
   // Block nonces are 8 bytes of data, not a count: a value with leading zeros is data here.
   if (typeof value === 'string' && /^0x0./.test(value)) return null
@@ -82,14 +82,19 @@ export interface JsonNode {
 }
 
 /** A JSON value as a tree for the pretty printer, with hex quantities decoded. Depth-limited. */
-export function toTree(
-  value: unknown,
-  method: string,
-  key: string | null = null,
-  path = '$',
-  depth = 0,
-  decodeKey: string | null = key,
-): JsonNode {
+export function toTree(value: unknown, method: string): JsonNode {
+  return nodeOf(value, method, { key: null, path: '$', depth: 0, decodeKey: null })
+}
+
+/** Where a node stands in the tree: its key, path and depth, and the key its quantities decode by. */
+interface TreePlace {
+  key: string | null
+  path: string
+  depth: number
+  decodeKey: string | null
+}
+
+function nodeOf(value: unknown, method: string, { key, path, depth, decodeKey }: TreePlace): JsonNode {
   if (depth > 12) return { key, path, kind: 'string', text: '…', decoded: null, children: [] }
   if (Array.isArray(value)) {
     return {
@@ -99,7 +104,9 @@ export function toTree(
       text: `[${value.length}]`,
       decoded: null,
       // Items of an array take the array's key for decoding (feeHistory's baseFeePerGas list).
-      children: value.slice(0, 500).map((v, i) => toTree(v, method, `${i}`, `${path}[${i}]`, depth + 1, decodeKey)),
+      children: value
+        .slice(0, 500)
+        .map((v, i) => nodeOf(v, method, { key: `${i}`, path: `${path}[${i}]`, depth: depth + 1, decodeKey })),
     }
   }
   if (isRecord(value)) {
@@ -110,7 +117,9 @@ export function toTree(
       kind: 'object',
       text: `{${entries.length}}`,
       decoded: null,
-      children: entries.map(([k, v]) => toTree(v, method, k, `${path}.${k}`, depth + 1)),
+      children: entries.map(([k, v]) =>
+        nodeOf(v, method, { key: k, path: `${path}.${k}`, depth: depth + 1, decodeKey: k }),
+      ),
     }
   }
   if (typeof value === 'string') {
@@ -134,6 +143,6 @@ export function toTree(
 const QUANTITY_METHODS =
   /^(eth_blockNumber|eth_gasPrice|eth_maxPriorityFeePerGas|eth_chainId|eth_getBalance|eth_getTransactionCount|eth_estimateGas|eth_getBlockTransactionCountBy\w+|eth_getUncleCountBy\w+|eth_blobBaseFee|net_peerCount)$/
 
-export function isQuantityMethod(method: string): boolean {
+function isQuantityMethod(method: string): boolean {
   return QUANTITY_METHODS.test(method)
 }

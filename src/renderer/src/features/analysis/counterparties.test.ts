@@ -27,7 +27,7 @@ describe('counterparties', () => {
       tx(ZERO, ME, {
         minute: 5,
         to: party(TOKENS.art.address),
-        token_transfers: [transfer(TOKENS.art, ZERO, ME, null, '42')],
+        token_transfers: [transfer(TOKENS.art, ZERO, ME, { tokenId: '42' })],
       }),
     ]
     const s = counterparties(items, ME)

@@ -70,10 +70,7 @@ export function counterparties(
   const touch = (
     who: string,
     label: string | null,
-    i: number,
-    dir: 'in' | 'out',
-    failed: boolean,
-    ms: number | null,
+    { i, dir, failed, ms }: { i: number; dir: 'in' | 'out'; failed: boolean; ms: number | null },
   ): Acc => {
     let a = acc.get(who)
     if (!a) {
@@ -131,7 +128,7 @@ export function counterparties(
       if (m.from === me && m.to) [who, dir, label] = [m.to, 'out', m.toLabel]
       else if (m.to === me && m.from) [who, dir, label] = [m.from, 'in', m.fromLabel]
       if (!who) continue
-      const a = touch(who, label, i, dir, failed, ms)
+      const a = touch(who, label, { i, dir, failed, ms })
       if (m.kind === 'native') {
         if (dir === 'in') a.nativeIn += m.value
         else a.nativeOut += m.value

@@ -61,7 +61,7 @@ export function toBalanceRow(item: BalanceItem, index: number): BalanceRow {
 }
 
 /** The id of the coin's row: the coin is an asset like the tokens (docs/decisions/coin-as-asset.md). */
-export const COIN_ROW_ID = 'coin'
+const COIN_ROW_ID = 'coin'
 
 /**
  * The native coin as a holdings row, read like a token's item: its balance from the

@@ -31,7 +31,7 @@ const STALE_REASONS: readonly string[] = [
 const isStaleReason = (v: unknown): v is NonNullable<BalancesView['staleReason']> =>
   typeof v === 'string' && STALE_REASONS.includes(v)
 
-export function summaryKey(network: string, address: string): string {
+function summaryKey(network: string, address: string): string {
   return `${network}:${normaliseAddress(address)}`
 }
 
@@ -54,7 +54,7 @@ function accept(value: unknown): Record<string, WatchSummary> | null {
   return out
 }
 
-export function summarise(view: BalancesView, now = Date.now()): WatchSummary {
+function summarise(view: BalancesView, now = Date.now()): WatchSummary {
   const rows = view.items.map(toBalanceRow).filter((r) => r.amount.known && r.amount.value !== 0n)
   const fiat = totalFiat(rows)
   const top = [...rows]

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { collapseHubs } from './flow-hubs'
-import { at, edgeOf, nodesOf } from './flow-test-edges'
+import { at, edgeOf, nodesOf } from '../../testing/flow-edges'
 
 describe('collapseHubs', () => {
   // 1 pays hub 2; 2 pays 30 leaves (100…129); leaf 100 also pays 3, which 1 knows.

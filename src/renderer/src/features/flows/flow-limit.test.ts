@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FlowFilterError, limitFlows } from './flow-limit'
-import { at, edgeOf } from './flow-test-edges'
+import { at, edgeOf } from '../../testing/flow-edges'
 
 // 1 → 2 → 3 → 4, and 5 → 1 (money into the root), 2 → 6 small.
 const edges = [edgeOf(1, 2, 10n ** 18n), edgeOf(2, 3, 5n * 10n ** 17n), edgeOf(3, 4), edgeOf(5, 1), edgeOf(2, 6, 10n)]

@@ -27,7 +27,7 @@ export function parseMinAmount(text: string): ScaledDecimal | null {
 }
 
 /** value / 10^decimals >= min, in integers: value * 10^scale >= units * 10^decimals. */
-export function atLeast(edge: FlowEdge, min: ScaledDecimal | null): boolean {
+function atLeast(edge: FlowEdge, min: ScaledDecimal | null): boolean {
   if (!min) return true
   return edge.value * 10n ** BigInt(min.scale) >= min.units * 10n ** BigInt(edge.decimals ?? 0)
 }

@@ -10,9 +10,9 @@ export function findPath(
   edges: readonly FlowEdge[],
   from: string,
   to: string,
-  maxHops: number,
-  options: { undirected?: boolean } = {},
+  options: { maxHops: number; undirected?: boolean },
 ): FlowEdge[] | null {
+  const { maxHops } = options
   const a = from.toLowerCase()
   const b = to.toLowerCase()
   if (a === b) return []
@@ -74,8 +74,7 @@ export interface PathAnswer {
 }
 
 /** What a path answer depends on in the graph: its edges and what each carries. */
-export const graphKey = (edges: readonly FlowEdge[]): string =>
-  edges.map((e) => `${e.id}:${e.value}:${e.count}`).join('|')
+const graphKey = (edges: readonly FlowEdge[]): string => edges.map((e) => `${e.id}:${e.value}:${e.count}`).join('|')
 
 /**
  * The directed search first (the way money moved); when it finds nothing, one that ignores
@@ -85,9 +84,9 @@ export const graphKey = (edges: readonly FlowEdge[]): string =>
 export function answerPath(edges: readonly FlowEdge[], query: PathQuery): PathAnswer {
   const base = { query: { ...query }, graphKey: graphKey(edges) }
   const { from, to, maxHops } = query
-  const first = findPath(edges, from, to, maxHops, { undirected: query.undirected })
+  const first = findPath(edges, from, to, { maxHops, undirected: query.undirected })
   if (first || query.undirected) return { ...base, path: first, fellBack: false }
-  const either = findPath(edges, from, to, maxHops, { undirected: true })
+  const either = findPath(edges, from, to, { maxHops, undirected: true })
   return { ...base, path: either, fellBack: either !== null }
 }
 

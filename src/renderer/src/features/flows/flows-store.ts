@@ -25,7 +25,7 @@ export interface ExpandProgress {
 }
 
 /** The graph's queued work: leaving the address cancels it. 'f:' + network + ':' + address fits 80. */
-export function flowScope(network: string, root: string): string {
+function flowScope(network: string, root: string): string {
   return `f:${network}:${normaliseAddress(root)}`
 }
 

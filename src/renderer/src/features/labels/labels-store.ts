@@ -63,8 +63,8 @@ export const useLabelsStore = defineStore('labels', () => {
   const seenOf = (l: AddressLabel | null) => (l ? { label: l.label, note: l.note } : null)
 
   /** Adds or changes one label; `shown` is the label the edit started from (null: none). */
-  const save = (address: string, network: string, label: string, note: string, shown: AddressLabel | null) =>
-    bridge.invoke('labels.set', { address, network, label, note, seen: seenOf(shown) })
+  const save = (address: string, network: string, edit: { label: string; note: string }, shown: AddressLabel | null) =>
+    bridge.invoke('labels.set', { address, network, label: edit.label, note: edit.note, seen: seenOf(shown) })
 
   const remove = (address: string, network: string, shown: AddressLabel) =>
     bridge.invoke('labels.remove', { address, network, seen: seenOf(shown) })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { COIN, filterByQuestions, NO_FILTERS, type AddressFilters } from './address-filters'
-import { fixtureTransactions, idsOf } from './fixture-items'
+import { fixtureTransactions, idsOf } from '../../testing/transaction-fixtures'
 
 const { address: ME, byId, items } = fixtureTransactions()
 const ids = (f: Partial<AddressFilters>): string[] => idsOf(byId, filterByQuestions(items, ME, { ...NO_FILTERS, ...f }))
@@ -98,7 +98,7 @@ describe('filtering by token then counterparty', () => {
         value: r.value,
         minute: r.minute,
         token_transfers: r.transfers.map((t) =>
-          transfer(t.token, t.from, t.to, t.token.type === 'ERC-721' ? null : t.value.toString(), '7'),
+          transfer(t.token, t.from, t.to, t.token.type === 'ERC-721' ? { tokenId: '7' } : t.value.toString()),
         ),
       }),
     )

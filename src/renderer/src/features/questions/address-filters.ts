@@ -40,7 +40,7 @@ export interface TxKeys {
 
 const lower = (v: unknown): string | null => (typeof v === 'string' ? v.toLowerCase() : null)
 
-export function txKeys(tx: Transaction, me: string): TxKeys {
+function txKeys(tx: Transaction, me: string): TxKeys {
   const tokens: string[] = []
   const parties: string[] = []
   const add = (list: string[], v: string | null): void => {
@@ -83,7 +83,7 @@ export function keysOf(tx: Transaction, me: string): TxKeys {
 }
 
 /** First moment of a UTC day, and the first moment after it. */
-export const dayStartMs = (day: string): number => utcDayStartMs(day) ?? Number.NaN
+const dayStartMs = (day: string): number => utcDayStartMs(day) ?? Number.NaN
 export const dayEndMs = (day: string): number => dayStartMs(day) + DAY_MS
 
 /** One transaction against the filters; the address is the open one (any case). */

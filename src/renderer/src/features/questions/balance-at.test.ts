@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { NATIVE } from '@shared/domain/movements'
 import { balanceHistory } from '../analysis'
 import { balanceAtDay, cutAfter } from './balance-at'
-import { fixtureTransactions } from './fixture-items'
+import { fixtureTransactions } from '../../testing/transaction-fixtures'
 
 const { address: ME, byId, items } = fixtureTransactions()
 const ARIA = '0x55d536e4d6c1993d8ef2e2a4ef77f02088419420'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
 import { filterChoices } from './filter-choices'
-import { fixtureTransactions } from './fixture-items'
+import { fixtureTransactions } from '../../testing/transaction-fixtures'
 
 const ME = `0x${'1'.repeat(40)}`
 const BOB = `0x${'2'.repeat(40)}`

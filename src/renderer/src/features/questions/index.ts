@@ -3,15 +3,7 @@ export { default as QuestionFilters } from './QuestionFilters.vue'
 export { default as TransfersPanel } from './TransfersPanel.vue'
 export { default as BalanceAtPanel } from './BalanceAtPanel.vue'
 export { useUrlFilters } from './use-url-filters'
-export { useQuestionsStore } from './questions-store'
-export {
-  COIN,
-  filterByQuestions,
-  filterPredicate,
-  hasFilters,
-  NO_FILTERS,
-  type AddressFilters,
-} from './address-filters'
-export { filterQuery, parseFilterQuery, type PageFilters } from './filter-query'
-export { balanceAtDay, type BalanceAt } from './balance-at'
-export { sortTransfers, transferRows, transfersCsv, type TransferRow, type TransferSort } from './transfer-rows'
+export { type AddressFilters } from './address-filters'
+export { type PageFilters } from './filter-query'
+export { type BalanceAt } from './balance-at'
+export { type TransferRow, type TransferSort } from './transfer-rows'

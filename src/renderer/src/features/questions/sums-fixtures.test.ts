@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises } from '@vue/test-utils'
-import { fixtureTransactions } from './fixture-items'
+import { fixtureTransactions } from '../../testing/transaction-fixtures'
 import { makePage } from '../../testing/samples'
 import { mountWith, setupTestApp, type TestApp } from '../../testing/mount'
 import { TransactionsPanel, useTransactionsStore } from '../transactions'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseCsv, uncell } from '@shared/csv'
 import { TOKENS, transfer, tx } from '../../testing/analysis-samples'
-import { fixtureTransactions } from './fixture-items'
+import { fixtureTransactions } from '../../testing/transaction-fixtures'
 import { sortTransfers, transferRows, transfersCsv } from './transfer-rows'
 
 const ME = `0x${'1'.repeat(40)}`

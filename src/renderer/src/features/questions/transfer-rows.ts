@@ -91,7 +91,7 @@ const str = (a: string | null, b: string | null): number => ((a ?? '') < (b ?? '
  * Amounts of tokens with different decimals compared as what they are worth in whole tokens:
  * a·10^db against b·10^da, exact in bigint.
  */
-export function compareAmount(a: TransferRow, b: TransferRow): number {
+function compareAmount(a: TransferRow, b: TransferRow): number {
   const x = a.value * 10n ** BigInt(b.decimals ?? 0)
   const y = b.value * 10n ** BigInt(a.decimals ?? 0)
   return x < y ? -1 : x > y ? 1 : 0

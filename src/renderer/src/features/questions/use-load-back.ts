@@ -2,7 +2,7 @@ import { ref } from 'vue'
 import { useTransactionsStore } from '../transactions'
 
 /** The oldest loaded transaction's time: pages come newest first, so the last dated item. */
-export function oldestLoadedMs(items: readonly { timestamp: string | null }[]): number | null {
+function oldestLoadedMs(items: readonly { timestamp: string | null }[]): number | null {
   for (let i = items.length - 1; i >= 0; i--) {
     const t = items[i]!.timestamp
     const ms = typeof t === 'string' ? Date.parse(t) : Number.NaN

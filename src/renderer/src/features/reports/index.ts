@@ -2,10 +2,7 @@
  * The address report: its HTML, model and drawings, and the download button.
  * Other features and pages import this feature only through this file.
  */
-export { buildReportHtml } from './report-html'
-export { subjectFigures, type ReportInput, type ReportSubject } from './report-model'
-export { ringLayout, flowGraphSvg, historySvg } from './report-svg'
-export { esc } from './html-escape'
+export { type ReportInput, type ReportSubject } from './report-model'
 export { default as ExportReportButton } from './ExportReportButton.vue'
 export { default as ExportBundleButton } from './ExportBundleButton.vue'
 export { default as VerifyBundle } from './VerifyBundle.vue'

@@ -102,11 +102,11 @@ export interface SubjectFigures {
 }
 
 /** Hops a report draws: the address's counterparties and theirs, as far as data is loaded. */
-export const REPORT_HOPS = 2
+const REPORT_HOPS = 2
 /** Balance lines per address: the assets with the most changes. */
-export const REPORT_CHARTS = 4
+const REPORT_CHARTS = 4
 /** Points per drawn line: enough for a page width. */
-export const REPORT_POINTS = 240
+const REPORT_POINTS = 240
 
 const amount = (v: bigint, decimals: number | null, symbol: string): string =>
   `${formatUnits(v, decimals ?? 0)} ${symbol}`

@@ -7,7 +7,7 @@ import { esc } from './html-escape'
 import { amountText } from './report-model'
 
 /** Rows a transactions table lists per address: a report stays readable and printable. */
-export const REPORT_TX_ROWS = 500
+const REPORT_TX_ROWS = 500
 
 export const when = (iso: string | null): string => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : 'not loaded')
 export const minute = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`

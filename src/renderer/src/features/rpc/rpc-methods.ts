@@ -182,7 +182,7 @@ export function checkParam(spec: ParamSpec, raw: string): ParamCheck {
 }
 
 /** JSON.parse with a message that says where it went wrong. */
-export function parseJson(text: string): ParamCheck {
+function parseJson(text: string): ParamCheck {
   if (text.trim() === '') return { ok: false, message: 'Enter JSON.' }
   try {
     const value: unknown = JSON.parse(text)

@@ -26,7 +26,7 @@ export interface PlacementInput {
   order?: readonly ToastCorner[]
 }
 
-export const TOAST_CORNERS: readonly ToastCorner[] = ['bottom-right', 'top-right', 'bottom-left', 'top-left']
+const TOAST_CORNERS: readonly ToastCorner[] = ['bottom-right', 'top-right', 'bottom-left', 'top-left']
 
 /** The box the stack would take in `corner`. */
 export function stackBox(corner: ToastCorner, input: Pick<PlacementInput, 'stack' | 'viewport' | 'inset'>): Box {

@@ -7,29 +7,29 @@ import { rowRange, useRowWindow } from './row-window'
 describe('rowRange', () => {
   it('renders the rows in view and the overscan on each side, within the list', () => {
     // 440 px of 44 px rows scrolled to row 10: rows 10-19 in view.
-    expect(rowRange(440, 440, 100, 44, 6)).toEqual({ first: 4, last: 25 })
+    expect(rowRange(440, 440, { count: 100, rowPx: 44, overscan: 6 })).toEqual({ first: 4, last: 25 })
     // A row partly in view at either edge counts.
-    expect(rowRange(450, 440, 100, 44, 0)).toEqual({ first: 10, last: 20 })
-    expect(rowRange(0, 440, 100, 44, 6)).toEqual({ first: 0, last: 15 })
+    expect(rowRange(450, 440, { count: 100, rowPx: 44, overscan: 0 })).toEqual({ first: 10, last: 20 })
+    expect(rowRange(0, 440, { count: 100, rowPx: 44, overscan: 6 })).toEqual({ first: 0, last: 15 })
     // Scrolled to the end: rows 90-99 in view.
-    expect(rowRange(90 * 44, 440, 100, 44, 6)).toEqual({ first: 84, last: 99 })
+    expect(rowRange(90 * 44, 440, { count: 100, rowPx: 44, overscan: 6 })).toEqual({ first: 84, last: 99 })
     // Fewer rows than the view holds.
-    expect(rowRange(0, 440, 3, 44, 6)).toEqual({ first: 0, last: 2 })
+    expect(rowRange(0, 440, { count: 3, rowPx: 44, overscan: 6 })).toEqual({ first: 0, last: 2 })
   })
 
   it('renders nothing for an empty list or a scroller with no height (a hidden tab)', () => {
-    expect(rowRange(0, 440, 0, 44, 6)).toBeNull()
-    expect(rowRange(0, 0, 100, 44, 6)).toBeNull()
-    expect(rowRange(0, Number.NaN, 100, 44, 6)).toBeNull()
+    expect(rowRange(0, 440, { count: 0, rowPx: 44, overscan: 6 })).toBeNull()
+    expect(rowRange(0, 0, { count: 100, rowPx: 44, overscan: 6 })).toBeNull()
+    expect(rowRange(0, Number.NaN, { count: 100, rowPx: 44, overscan: 6 })).toBeNull()
   })
 
   it('reads an offset past either end (elastic overscroll, a list that shrank) as the nearest end', () => {
-    expect(rowRange(-120, 440, 100, 44, 2)).toEqual({ first: 0, last: 11 })
+    expect(rowRange(-120, 440, { count: 100, rowPx: 44, overscan: 2 })).toEqual({ first: 0, last: 11 })
     // Scrolled to row 900 of 1,000, then filtered down to 100: the last 10 rows are in view once
     // the browser clamps the offset, so they are the ones rendered before it does.
-    expect(rowRange(900 * 44, 440, 100, 44, 2)).toEqual({ first: 88, last: 99 })
-    expect(rowRange(1e9, 440, 100, 44, 2)).toEqual({ first: 88, last: 99 })
-    expect(rowRange(Number.NaN, 440, 100, 44, 2)).toEqual({ first: 0, last: 11 })
+    expect(rowRange(900 * 44, 440, { count: 100, rowPx: 44, overscan: 2 })).toEqual({ first: 88, last: 99 })
+    expect(rowRange(1e9, 440, { count: 100, rowPx: 44, overscan: 2 })).toEqual({ first: 88, last: 99 })
+    expect(rowRange(Number.NaN, 440, { count: 100, rowPx: 44, overscan: 2 })).toEqual({ first: 0, last: 11 })
   })
 
   it('always covers every row in view, and at most the view, one partial row and the overscan', () => {
@@ -40,7 +40,7 @@ describe('rowRange', () => {
         fc.integer({ min: 1, max: 2_000 }),
         fc.integer({ min: 0, max: 12 }),
         (count, scrollTop, viewPx, overscan) => {
-          const r = rowRange(scrollTop, viewPx, count, 44, overscan)!
+          const r = rowRange(scrollTop, viewPx, { count: count, rowPx: 44, overscan: overscan })!
           expect(r.first).toBeGreaterThanOrEqual(0)
           expect(r.last).toBeLessThan(count)
           expect(r.first).toBeLessThanOrEqual(r.last)
@@ -52,7 +52,8 @@ describe('rowRange', () => {
           expect(r.last - r.first + 1).toBeLessThanOrEqual(Math.ceil(viewPx / 44) + 1 + 2 * overscan)
           // An offset the list cannot have (past its end) reads as the furthest one it can.
           const maxTop = Math.max(0, count * 44 - viewPx)
-          if (scrollTop > maxTop) expect(r).toEqual(rowRange(maxTop, viewPx, count, 44, overscan))
+          if (scrollTop > maxTop)
+            expect(r).toEqual(rowRange(maxTop, viewPx, { count: count, rowPx: 44, overscan: overscan }))
         },
       ),
       { numRuns: 500 },

@@ -27,9 +27,7 @@ export interface RowRange {
 export function rowRange(
   scrollTop: number,
   viewPx: number,
-  count: number,
-  rowPx: number,
-  overscan: number,
+  { count, rowPx, overscan }: { count: number; rowPx: number; overscan: number },
 ): RowRange | null {
   if (count <= 0 || !(viewPx > 0) || !(rowPx > 0)) return null
   // An offset past the end is one the browser has not clamped yet: the list just got shorter (a
@@ -67,7 +65,9 @@ export function useRowWindow(scroller: Ref<HTMLElement | null>, options: RowWind
 
   function update(): void {
     const el = scroller.value
-    const next = el ? rowRange(el.scrollTop, height, options.count(), options.rowPx, options.overscan) : null
+    const next = el
+      ? rowRange(el.scrollTop, height, { count: options.count(), rowPx: options.rowPx, overscan: options.overscan })
+      : null
     const now = range.value
     if (next?.first !== now?.first || next?.last !== now?.last) range.value = next
   }

@@ -1,5 +1,5 @@
 import { NATIVE } from '@shared/domain/movements'
-import type { FlowEdge, FlowNode } from './flow-graph'
+import type { FlowEdge, FlowNode } from '../features/flows/flow-graph'
 
 /** Test support: an address from a small number, and a native edge between two of them. */
 export const at = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`
