@@ -9,13 +9,15 @@ import {
   holdingsTotal,
   movedOf,
   newestCoinRate,
-  NO_RATES,
   ratesNote,
   sumsPerAsset,
   tokenRates,
   UNNAMED_COIN,
+  type Rates,
   usdOf,
 } from './money'
+
+const NO_RATES: Rates = { coin: null, tokens: new Map() }
 
 /** The Blockscout-written items, read by the app's schema, by fixture id. */
 const file = readFixture('transactions')

@@ -3,12 +3,12 @@ import { isAbsolute, join, relative, sep } from 'node:path'
 import { BUNDLE_PATH, checkBundle, MANIFEST_FILE, utf8, type BundleProblem } from '@shared/domain/evidence'
 import { AppError } from '../util/app-error'
 import { diskProblem } from '../util/disk-error'
-import type { Logger, Redact } from '../util/logger'
+import type { KeyScan, Logger } from '../util/logger'
 import { refuseWithKey } from '../reports/file-exit'
 
 export interface EvidenceOptions {
   dataDir: string
-  redactor: Pick<Redact, 'contains'>
+  redactor: Pick<KeyScan, 'contains'>
   log: Logger
 }
 

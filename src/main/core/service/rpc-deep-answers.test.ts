@@ -24,8 +24,7 @@ function transport(text: string): RpcTransport {
     post: async () => ({ status: 200, contentType: 'application/json', retryAfter: null, text }),
     billing: () => 'request',
     profileId: () => 'p',
-    redact: (s) => s,
-    clock: systemClock,
+    context: { redact: (s: string) => s, clock: systemClock },
     pause: () => {},
   })
 }

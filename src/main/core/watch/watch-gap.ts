@@ -47,7 +47,7 @@ export interface GapOptions {
 export const LARGE_GAP = 10_000
 
 /** A cap to plan with when a provider refused a range without naming one: the smallest documented. */
-const UNNAMED_CAP = 10
+export const UNNAMED_CAP = 10
 
 /** Whether the blocks since the last check fit one log range, as far as the app knows now. */
 export function fitsOneRange(checked: number, options: GapOptions, network: string): boolean {
