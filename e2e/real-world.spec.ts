@@ -104,13 +104,15 @@ test('real-world items: all 20 transactions and 16 balances shown as they are, e
   try {
     const main = page.getByRole('main')
 
-    // Balances: 16 fixture rows + 2 extreme ones, exact amounts with decimals.
+    // Balances: the coin (an asset like the others, docs/decisions/coin-as-asset.md), 16 fixture
+    // rows + 2 extreme ones, exact amounts with decimals.
     const balances = main.getByRole('table', { name: 'Token balances' })
     await expect(balances.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 })
     const hideZero = main.getByLabel('Hide zero and unknown balances')
     if (await hideZero.isChecked()) await hideZero.uncheck()
-    await expect(balances.locator('tbody tr')).toHaveCount(18)
+    await expect(balances.locator('tbody tr')).toHaveCount(19)
     const balRow = (text: string) => balances.locator('tbody tr').filter({ hasText: text })
+    await expect(balRow('(native)')).toHaveCount(1)
     await expect(balRow('USD Coin')).toContainText('872,500')
     await expect(balRow('hyfi.token')).toContainText('1,169,321.234567891234567891')
     await expect(balRow('Ethereum')).toContainText('9,852')

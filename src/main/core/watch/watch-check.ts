@@ -4,7 +4,8 @@ import type { RequestOptions, RpcCallSpec } from '../service/service-types'
 import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { errorMessage } from '@shared/guards'
 import { readTokenSnapshots, record, refetchChanged } from './watch-apply'
-import { refusalOf, fitsOneRange, readGap, type GapOptions } from './watch-gap'
+import { keepUnread } from './watch-unread'
+import { refusalOf, fitsOneRange, planFor, readGap, UNNAMED_CAP, type GapOptions } from './watch-gap'
 import { byNetwork, networkCost, type WatchTarget } from './watch-cost'
 import type { BlockRange } from './watch-plan'
 import { addDeltas, balanceDeltas, movedSnapshot, snapshotOf, tokenTotals } from './watch-tokens'
@@ -91,7 +92,7 @@ async function checkNetwork(
   const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
   // Blocks mined since the head the app knew are priced by the same rule, on the head just read.
   const onHead = { ...options, headOf: (n: string) => (n === network ? logsTo : (options.headOf?.(n) ?? null)) }
-  const budget = Math.max(shown, networkCost({ runtime, state, network, addresses }, onHead, withLogs).max)
+  let budget = Math.max(shown, networkCost({ runtime, state, network, addresses }, onHead, withLogs).max)
   const at = new Date(options.now()).toISOString()
   const refetch = { runtime, state, network, priority: options.priority, spend }
   if (checked === null) {
@@ -118,11 +119,25 @@ async function checkNetwork(
       const refused = withLogs ? refusalOf(items[k + confirm.length + failed]) : null
       hinted = refused?.kind === 'range' ? refused.cap : undefined
       if (typeof hinted === 'number') runtime.client.logs.noteCap(network, hinted)
+      // A short gap's filters refused for their result count, or in words the app cannot read:
+      // no cap tells what reading the range costs, so no estimate could bound it; the check reads
+      // it to the quota reserve rather than leave a change unseen (docs/decisions/watch-cost-range.md).
+      if (withLogs && refused?.kind !== 'range') budget = Number.POSITIVE_INFINITY
       ranges.push({ from: checked + 1, to: logsTo })
     }
   }
   ranges.push(...(net?.unread ?? []))
   const snapshots = addresses.every((a) => state.addresses[stateKey(network, a)]?.tokens !== undefined)
+  if (typeof hinted === 'number') {
+    // The refused first batch has been paid for (a gateway's 413 refuses the whole request, sent
+    // again in parts): the cap it named plans the rest from what is spent, never narrower than
+    // the estimate planned with, so a cap below that still stops at the bound.
+    const plan = planFor({ runtime, network, addresses: addresses.length }, keepUnread(ranges), {
+      cap: Math.max(hinted, UNNAMED_CAP),
+      snapshots,
+    })
+    budget = Math.max(budget, spend.units + plan.units)
+  }
   const ctx = { runtime, network, addresses, options, request, spend, budget }
   const gap = ranges.length > 0 ? await readGap(ctx, ranges, { hinted, snapshots }) : null
   logs.push(...(gap?.logs ?? []))

@@ -97,11 +97,13 @@ export function networkCost(
   }
   if (joined ?? (head === null || fitsOneRange(checked, options, network))) {
     const ok = gap(unread)
-    // Filters refused for their range (only wider than the cap, or than the smallest documented
-    // one): the cap they hint plans the blocks since, with the unread ones, and no filter asks again.
+    // Filters refused (for their range where it is wider than the known cap; for any reason, a
+    // result count or a size the provider does not name, while no cap is known): the cap they
+    // hint plans the blocks since, with the unread ones, and no filter asks again.
     const since = head === null ? 0 : head - checked
     const limit = cap ?? UNNAMED_CAP
-    const refused = since > limit ? plan([{ from: checked + 1, to: head! }, ...unread], limit) : 0
+    const mayRefuse = since > limit || (cap === null && since > 0)
+    const refused = mayRefuse ? plan([{ from: checked + 1, to: head! }, ...unread], limit) : 0
     const base = first(1 + 3) + missing
     return { units: base + ok.units, max: base + Math.max(ok.max, refused) }
   }
