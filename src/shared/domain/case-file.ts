@@ -56,7 +56,7 @@ const digits = z.string().regex(/^\d{1,78}$/, 'expected a whole number of the sm
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected a transaction hash')
 
 /** One hop of a path answer: the flow between two addresses and the transactions behind it. */
-export const pathHopSchema = z
+const pathHopSchema = z
   .object({
     from: lowerAddressSchema,
     to: lowerAddressSchema,
@@ -94,7 +94,7 @@ const caseAddressSchema = z
   })
   .strict()
 
-export const caseSchema = z
+const caseSchema = z
   .object({
     id: z.string().min(1).max(80),
     name: z.string().trim().min(1).max(CASE_LIMITS.name),

@@ -35,7 +35,7 @@ export interface Manifest extends ManifestCore {
 
 const encoder = new TextEncoder()
 export const utf8 = (text: string): Uint8Array => encoder.encode(text)
-export const sha256Hex = (bytes: Uint8Array): string => sha256(bytes).slice(2)
+const sha256Hex = (bytes: Uint8Array): string => sha256(bytes).slice(2)
 
 export function entryOf(path: string, text: string): ManifestEntry {
   const bytes = utf8(text)

@@ -44,7 +44,7 @@ export interface GapOptions {
  * provider whose cap is not known yet is not asked in the check's first batch, where three
  * refused filters would be spent; one filter asks first (`readGap`).
  */
-export const LARGE_GAP = 10_000
+const LARGE_GAP = 10_000
 
 /** A cap to plan with when a provider refused a range without naming one: the smallest documented. */
 export const UNNAMED_CAP = 10

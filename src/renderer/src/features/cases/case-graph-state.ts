@@ -59,7 +59,7 @@ export function fromGraphState(network: string, g: GraphState): FlowsSettings {
 }
 
 /** The transactions behind one hop: those that moved its asset from its sender to its receiver. */
-export function hopHashes(transactions: readonly Transaction[], e: FlowEdge): string[] {
+function hopHashes(transactions: readonly Transaction[], e: FlowEdge): string[] {
   const out = new Set<string>()
   for (const tx of transactions) {
     if (out.size >= CASE_LIMITS.pathHashes) break

@@ -15,7 +15,7 @@ function hostOf(url: string): string {
 }
 
 /** Who makes the report with what, from where: read from the stores, never the key. */
-export async function provenanceNow(by: string | null): Promise<ReportProvenance> {
+async function provenanceNow(by: string | null): Promise<ReportProvenance> {
   const app = useAppStore()
   if (!app.info) await app.load()
   const session = useSessionStore()
