@@ -110,6 +110,9 @@ export class CachedSearch {
   readonly #text = new MiniSearch<TextEntry>(TEXT_OPTIONS)
   /** Distinct text → the ids of the items carrying it (the text index's document id is the text). */
   readonly #byText = new Map<string, Set<string>>()
+  /** Texts that some item other than a transaction carries (a label, entry, note or address):
+   * walked whole by a search; a text only transactions carry stops at `limit` of them. */
+  readonly #textsBeyondTxs = new Set<string>()
   readonly #docs = new Map<string, HeldItem>()
   readonly #bySource = new Map<string, string[]>()
 
@@ -169,6 +172,7 @@ export class CachedSearch {
       search.#hex.add(id, held[HEX])
       if (held[TEXT].length) {
         const key = held[TEXT].join(' ')
+        if (held[KIND] !== 'transaction') search.#textsBeyondTxs.add(key)
         const ids = search.#byText.get(key)
         if (ids) ids.add(id)
         else {
@@ -205,7 +209,7 @@ export class CachedSearch {
       this.#docs.set(doc.id, heldItem(doc, [source]))
       ids.push(doc.id)
       this.#hex.add(doc.id, doc.hex)
-      if (doc.text.length) this.#addText(doc.id, doc.text)
+      if (doc.text.length) this.#addText(doc, doc.text)
     }
     if (ids.length) this.#bySource.set(source, ids)
   }
@@ -226,8 +230,9 @@ export class CachedSearch {
     }
   }
 
-  #addText(id: string, text: string[]): void {
+  #addText({ id, kind }: Pick<SearchDoc, 'id' | 'kind'>, text: string[]): void {
     const key = text.join(' ')
+    if (kind !== 'transaction') this.#textsBeyondTxs.add(key)
     const ids = this.#byText.get(key)
     if (ids) ids.add(id)
     else {
@@ -243,6 +248,7 @@ export class CachedSearch {
     ids.delete(id)
     if (ids.size === 0) {
       this.#byText.delete(key)
+      this.#textsBeyondTxs.delete(key)
       this.#text.discard(key)
     }
   }
@@ -279,9 +285,15 @@ export class CachedSearch {
       // Best text first; the items sharing one text keep their indexing order. Transactions
       // stop at `limit` (a common word must not make one per cached transaction); the few
       // labels, entries, notes and addresses are all kept to rank first.
-      for (const r of results)
-        for (const id of this.#byText.get(String(r.id)) ?? [])
+      for (const r of results) {
+        const key = String(r.id)
+        const txsOnly = !this.#textsBeyondTxs.has(key)
+        if (txsOnly && txs >= limit) continue
+        for (const id of this.#byText.get(key) ?? []) {
           if (!hexHits || hexHits.has(id)) take(id, r.score + (hexHits?.get(id) ?? 0))
+          if (txsOnly && txs >= limit) break
+        }
+      }
     } else if (hexHits) for (const [id, score] of hexHits) take(id, score)
     const out: SearchDoc[] = []
     for (const [id] of byKindThenScore(scored)) {
