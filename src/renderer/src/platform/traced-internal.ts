@@ -1,4 +1,7 @@
 import type { AddressInternalView, InternalTransferRow } from '@shared/bridge/entity-types'
+import type { Transaction } from '@shared/domain/service-schemas'
+import { parseAmount } from '@shared/domain/amount'
+import { NATIVE, type Movement } from '@shared/domain/movements'
 import { bridge } from './bridge'
 import { fetched, type Fetched } from './fetched'
 
@@ -37,11 +40,10 @@ export function tracedInternal(): Fetched<TracedKey, AddressInternalView> {
   })
 }
 
-/** The view's transfers by lowercase hash; the top call (depth 0) is the item's own value: left out. */
+/** The view's transfers by lowercase hash (each kept as main gave it: `internalMovements` reads them). */
 export function internalByHash(view: AddressInternalView | null): InternalByHash {
   const out = new Map<string, Pick<InternalTransferRow, 'from' | 'to' | 'value' | 'depth'>[]>()
   for (const t of view?.transfers ?? []) {
-    if (t.depth < 1) continue
     const hash = t.hash.toLowerCase()
     const list = out.get(hash) ?? []
     list.push(t)
@@ -55,4 +57,22 @@ export function tracedNote(view: AddressInternalView | null): string | null {
   if (!view) return null
   const traced = view.traced.length
   return `${traced} of ${traced + view.untraced.length} loaded transactions traced; internal transfers counted where traced.`
+}
+
+/**
+ * A loaded transaction's traced internal coin transfers as movements (the item names no party
+ * for them). Depth 0 is the transaction's own value, already one of its movements: left out, so
+ * nothing counts twice; so is a value that is not whole wei. None when it was not traced.
+ */
+export function internalMovements(tx: Transaction, byHash: InternalByHash | null | undefined): Movement[] {
+  const list = typeof tx.hash === 'string' ? byHash?.get(tx.hash.toLowerCase()) : undefined
+  const out: Movement[] = []
+  for (const t of list ?? []) {
+    const value = parseAmount(t.value)
+    if (t.depth < 1 || value === null) continue
+    const parties = { fromParty: null, toParty: null, fromLabel: null, toLabel: null }
+    const [from, to] = [t.from.toLowerCase(), t.to.toLowerCase()]
+    out.push({ kind: 'native', from, to, asset: NATIVE, symbol: 'coin', decimals: 18, value, ...parties })
+  }
+  return out
 }

@@ -1,8 +1,7 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { displayName } from '@shared/domain/display-name'
-import type { InternalByHash } from '../../platform/traced-internal'
-import { parseAmount } from '@shared/domain/amount'
-import { NATIVE, movementsOf, type Movement } from '@shared/domain/movements'
+import { internalMovements, type InternalByHash } from '../../platform/traced-internal'
+import { NATIVE, movementsOf } from '@shared/domain/movements'
 
 /** An address in the graph, with what the loaded items say about it. */
 export interface FlowNode {
@@ -93,21 +92,6 @@ function tagsOf(party: AddressObject): string[] {
   return out
 }
 
-/** A traced internal coin transfer read as a movement (the item names no party for it). */
-export function internalMovement(from: string, to: string, value: bigint): Movement {
-  const parties = { fromParty: null, toParty: null, fromLabel: null, toLabel: null }
-  return {
-    kind: 'native',
-    from: from.toLowerCase(),
-    to: to.toLowerCase(),
-    asset: NATIVE,
-    symbol: 'coin',
-    decimals: 18,
-    value,
-    ...parties,
-  }
-}
-
 /**
  * The flow graph of the loaded transactions: every movement with a sender and a receiver that
  * moved value (`movementsOf`: the counterparties table's reading) becomes part of one edge per
@@ -156,11 +140,7 @@ export function buildFlowGraph(txs: Iterable<Transaction>, options: BuildOptions
       (options.fromMs == null || (m.ms !== null && m.ms >= options.fromMs)) &&
       (options.toMs == null || (m.ms !== null && m.ms <= options.toMs))
     const moves = m.movements.map((mv) => ({ mv, internal: false }))
-    for (const t of (typeof tx.hash === 'string' && options.internal?.get(tx.hash.toLowerCase())) || []) {
-      const value = parseAmount(t.value)
-      if (t.depth < 1 || value === null) continue
-      moves.push({ mv: internalMovement(t.from, t.to, value), internal: true })
-    }
+    for (const mv of internalMovements(tx, options.internal)) moves.push({ mv, internal: true })
     for (const { mv, internal } of moves) {
       if (!mv.from || !mv.to || mv.from === mv.to || mv.value <= 0n) continue
       if (!assets.has(mv.asset)) assets.set(mv.asset, { asset: mv.asset, symbol: mv.symbol, decimals: mv.decimals })
