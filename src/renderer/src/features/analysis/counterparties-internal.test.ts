@@ -1,28 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { AddressInternalView } from '@shared/bridge/entity-types'
 import { internalByHash, tracedNote } from '../../platform/traced-internal'
-import { tx } from '../../testing/analysis-samples'
+import { ALICE, BOB, ROUTER, WALLET, later, routerView as view, split } from '../../testing/router-split'
 import { counterparties } from './counterparties'
 
-const WALLET = '0x1111111111111111111111111111111111111111'
-const ROUTER = '0x2222222222222222222222222222222222222222'
-const ALICE = '0x3333333333333333333333333333333333333333'
-const BOB = '0x4444444444444444444444444444444444444444'
-
-// The wallet sends the router 10 wei, which forwards 6 to Alice and 4 to Bob inside the call.
-const split = tx(WALLET, ROUTER, { value: '10', minute: 1 })
-const later = tx(WALLET, ROUTER, { value: '5', minute: 2 }) // not traced
-const view: AddressInternalView = {
-  network: 'alpha',
-  address: ROUTER,
-  transfers: [
-    { hash: split.hash, from: WALLET, to: ROUTER, value: '10', kind: 'call', depth: 0, internal: true },
-    { hash: split.hash, from: ROUTER, to: ALICE, value: '6', kind: 'call', depth: 1, internal: true },
-    { hash: split.hash, from: ROUTER, to: BOB, value: '4', kind: 'call', depth: 1, internal: true },
-  ],
-  traced: [split.hash],
-  untraced: [later.hash],
-}
 const row = (rows: { address: string }[], a: string) => rows.find((r) => r.address === a)
 
 describe('counterparties with traced internal transfers', () => {

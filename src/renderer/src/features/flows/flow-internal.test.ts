@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { NATIVE } from '@shared/domain/movements'
-import { tx } from '../../testing/analysis-samples'
-import type { InternalByHash } from '../../platform/traced-internal'
+import { ALICE, BOB, ROUTER, WALLET, later, routerView, split } from '../../testing/router-split'
+import { internalByHash, type InternalByHash } from '../../platform/traced-internal'
 import { buildFlowGraph } from './flow-graph'
 
-const WALLET = '0x1111111111111111111111111111111111111111'
-const ROUTER = '0x2222222222222222222222222222222222222222'
-const ALICE = '0x3333333333333333333333333333333333333333'
-const BOB = '0x4444444444444444444444444444444444444444'
-
-// The wallet sends the router 10 wei; inside the call the router forwards 6 to Alice and 4 to Bob.
-const split = tx(WALLET, ROUTER, { value: '10', minute: 1 })
-const other = tx(WALLET, ROUTER, { value: '5', minute: 2 }) // not traced
-const traced: InternalByHash = new Map([
-  [
-    split.hash.toLowerCase(),
-    [
-      { from: WALLET, to: ROUTER, value: '10', depth: 0 }, // the top call: already the item's value
-      { from: ROUTER, to: ALICE, value: '6', depth: 1 },
-      { from: ROUTER, to: BOB, value: '4', depth: 1 },
-    ],
-  ],
-])
+const traced = internalByHash(routerView)
+const other = later
 const byPair = (g: ReturnType<typeof buildFlowGraph>, from: string, to: string) =>
   g.edges.find((e) => e.from === from && e.to === to && e.asset === NATIVE)
 
