@@ -169,6 +169,23 @@ test('entities: a contract read, a transaction’s logs and internal transfers, 
       await shootBothThemes(page, testInfo, 'en4-address-internal')
       await audit('address internal transfers')
     })
+
+    await test.step('the flow graph and counterparties count the traced split, marked internal', async () => {
+      // The Router forwarded 0.001 coin to the recipient inside the call: a Router → recipient edge.
+      const toRecipient = { has: page.getByTitle(`${recipient} on `, { exact: false }) }
+      await main.getByRole('tab', { name: 'Flow graph' }).click()
+      await expect(main.getByTestId('flows-internal-note')).toHaveText(
+        /^(\d+) of \1 loaded transactions traced; internal transfers counted where traced\.$/,
+        { timeout: 30_000 },
+      )
+      const edges = main.getByRole('table', { name: /^Value moved, per sender, receiver and asset/ })
+      await expect(edges.getByRole('row').filter(toRecipient)).toContainText('incl. internal')
+
+      await main.getByRole('tab', { name: 'Counterparties' }).click()
+      await expect(main.getByText(/\d+ of \d+ loaded transactions traced/)).toBeVisible({ timeout: 30_000 })
+      const rows = main.getByRole('table', { name: 'Counterparties' }).getByRole('row')
+      await expect(rows.filter(toRecipient)).toContainText('internal')
+    })
   } finally {
     await service.stop()
   }

@@ -17,6 +17,7 @@ export function edgeOf(from: number, to: number, value = 1n, decimals: number | 
     count: 1,
     firstMs: null,
     lastMs: null,
+    internal: 0,
   }
 }
 

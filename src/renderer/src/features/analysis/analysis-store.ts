@@ -1,9 +1,10 @@
 import { sameAddress } from '@shared/domain/address'
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
 import type { NetworkPresence, Provenance } from '@shared/bridge/contract'
 import { bridge } from '../../platform/bridge'
 import { fetched } from '../../platform/fetched'
+import { internalByHash, tracedInternal, tracedNote } from '../../platform/traced-internal'
 import { useChainStore } from '../../platform/chain-store'
 import { useBalancesStore } from '../balances'
 import { useTransactionsStore } from '../transactions'
@@ -78,9 +79,25 @@ export const useAnalysisStore = defineStore('analysis', () => {
   /** The user's name first (watch-labels.ts), then what the service names it. */
   const labelOf = (c: Counterparty): string | null => watchLabels.value.get(c.address) ?? c.label
 
+  /**
+   * The loaded transactions the user traced: their internal coin transfers count, marked
+   * (docs/decisions/internal-transfers-in-flows.md). Kept traces only: sends nothing, costs nothing.
+   */
+  const traced = tracedInternal()
+  const loadedHashes = computed(() => txs.items.flatMap((t) => (typeof t.hash === 'string' ? [t.hash] : [])))
+  function readInternal(): void {
+    const t = txs.target
+    if (!t || loadedHashes.value.length === 0) return traced.reset()
+    void traced.load({ network: t.network, address: t.address.toLowerCase(), hashes: loadedHashes.value })
+  }
+  watch(() => [txs.target?.network, txs.target?.address, loadedHashes.value.join()], readInternal)
+  const internalNote = computed(() => (loadedHashes.value.length > 0 ? tracedNote(traced.data.value) : null))
+
   // The page's token, counterparty and date filters narrow the table; the history walks all.
   const summary = computed(() =>
-    txs.target ? counterparties(txs.narrowed, txs.target.address, onlyAsset.value) : null,
+    txs.target
+      ? counterparties(txs.narrowed, txs.target.address, onlyAsset.value, internalByHash(traced.data.value))
+      : null,
   )
   const rows = computed(() => {
     const s = summary.value
@@ -149,6 +166,9 @@ export const useAnalysisStore = defineStore('analysis', () => {
     onlyAsset,
     chartMetric,
     summary,
+    internalNote,
+    internalState: traced.summary,
+    readInternal,
     rows,
     labelOf,
     sortBy,

@@ -1,5 +1,6 @@
 import type { Transaction } from '@shared/domain/service-schemas'
 import { movementsOf } from '@shared/domain/movements'
+import { internalMovements, type InternalByHash } from '../../platform/traced-internal'
 
 /** Per token, what moved between the open address and one counterparty (smallest units). */
 export interface TokenFlow {
@@ -26,6 +27,11 @@ export interface Counterparty {
   tokens: TokenFlow[]
   /** Token transfers with it (from `token_transfers`). */
   transfers: number
+  /**
+   * Coin transfers with it inside traced transactions (counted in `nativeIn`/`nativeOut`, marked
+   * "internal"): docs/decisions/internal-transfers-in-flows.md.
+   */
+  internal: number
   firstSeenMs: number | null
   lastSeenMs: number | null
 }
@@ -55,11 +61,14 @@ interface Acc extends Omit<Counterparty, 'tokens'> {
  * no counterparty and is only counted in the summary. With `asset` (a movement's asset key:
  * `NATIVE` or a lowercase token contract) only movements of that asset count: a transaction
  * kept by a token filter may move other tokens too, and those are not what was asked.
+ * With `internal`, the coin a traced transaction moved to or from the address inside its call
+ * tree (depth >= 1; depth 0 is the item's own value) counts too, as native, marked internal.
  */
 export function counterparties(
   items: readonly Transaction[],
   address: string,
   asset: string | null = null,
+  internal: InternalByHash | null = null,
 ): CounterpartySummary {
   const me = address.toLowerCase()
   const acc = new Map<string, Acc>()
@@ -84,6 +93,7 @@ export function counterparties(
         nativeOut: 0n,
         tokens: new Map(),
         transfers: 0,
+        internal: 0,
         firstSeenMs: null,
         lastSeenMs: null,
         lastIn: -1,
@@ -116,7 +126,8 @@ export function counterparties(
     const { failed, ms, overflow, movements } = movementsOf(tx)
     if (failed) failedCount++
     if (overflow) overflowed++
-    for (const m of movements) {
+    const inner = failed ? [] : internalMovements(tx, internal)
+    for (const m of [...movements, ...inner]) {
       if (asset !== null && m.asset !== asset) continue
       if (m.from === me && m.to === me) {
         selfTransfers++
@@ -130,6 +141,7 @@ export function counterparties(
       if (!who) continue
       const a = touch(who, label, { i, dir, failed, ms })
       if (m.kind === 'native') {
+        if (inner.includes(m)) a.internal++
         if (dir === 'in') a.nativeIn += m.value
         else a.nativeOut += m.value
         continue

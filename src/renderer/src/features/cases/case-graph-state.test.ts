@@ -62,6 +62,7 @@ describe('case graph state', () => {
       count: 1,
       firstMs: 1,
       lastMs: 1,
+      internal: 0,
     }
     const q = {
       network: 'alpha',

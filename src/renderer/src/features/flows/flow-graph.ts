@@ -1,5 +1,6 @@
 import type { AddressObject, Transaction } from '@shared/domain/service-schemas'
 import { displayName } from '@shared/domain/display-name'
+import { internalMovements, type InternalByHash } from '../../platform/traced-internal'
 import { NATIVE, movementsOf } from '@shared/domain/movements'
 
 /** An address in the graph, with what the loaded items say about it. */
@@ -34,6 +35,8 @@ export interface FlowEdge {
   count: number
   firstMs: number | null
   lastMs: number | null
+  /** Of `count`, coin moved inside a traced transaction's call tree (marked "incl. internal"). */
+  internal: number
 }
 
 export interface FlowGraph {
@@ -57,6 +60,12 @@ export interface BuildOptions {
   toMs?: number | null
   /** Watchlist labels by lowercase address. */
   watchLabels?: ReadonlyMap<string, string>
+  /**
+   * The traced internal transfers of loaded transactions, by hash: added as coin edges marked
+   * internal (docs/decisions/internal-transfers-in-flows.md). Depth 0 is the transaction's own
+   * value, already counted from the item: skipped, so nothing counts twice.
+   */
+  internal?: InternalByHash
 }
 
 function emptyNode(address: string, watchLabel: string | null): FlowNode {
@@ -130,7 +139,9 @@ export function buildFlowGraph(txs: Iterable<Transaction>, options: BuildOptions
     const inWindow =
       (options.fromMs == null || (m.ms !== null && m.ms >= options.fromMs)) &&
       (options.toMs == null || (m.ms !== null && m.ms <= options.toMs))
-    for (const mv of m.movements) {
+    const moves = m.movements.map((mv) => ({ mv, internal: false }))
+    for (const mv of internalMovements(tx, options.internal)) moves.push({ mv, internal: true })
+    for (const { mv, internal } of moves) {
       if (!mv.from || !mv.to || mv.from === mv.to || mv.value <= 0n) continue
       if (!assets.has(mv.asset)) assets.set(mv.asset, { asset: mv.asset, symbol: mv.symbol, decimals: mv.decimals })
       if (!inWindow || (options.asset != null && options.asset !== mv.asset)) continue
@@ -150,11 +161,13 @@ export function buildFlowGraph(txs: Iterable<Transaction>, options: BuildOptions
           count: 0,
           firstMs: null,
           lastMs: null,
+          internal: 0,
         }
         edges.set(id, e)
       }
       e.value += mv.value
       e.count++
+      if (internal) e.internal++
       if (m.ms !== null) {
         if (e.firstMs === null || m.ms < e.firstMs) e.firstMs = m.ms
         if (e.lastMs === null || m.ms > e.lastMs) e.lastMs = m.ms

@@ -68,6 +68,30 @@ describe('flows store', () => {
     expect(flows.unloadedAtHop(1)).toEqual([B])
   })
 
+  it('adds the traced internal transfers of the loaded transactions, marked, from main’s kept traces', async () => {
+    let transfers = [] as { hash: string; from: string; to: string; value: string; kind: 'call'; depth: number }[]
+    t.bridge.handle('entities.internalOf', (input) => ({
+      network: input.network,
+      address: input.address,
+      transfers: transfers.map((x) => ({ ...x, internal: true as const })),
+      traced: transfers.length ? input.hashes : [],
+      untraced: transfers.length ? [] : input.hashes,
+    }))
+    const flows = await opened()
+    const hash = useTransactionsStore().items[0]!.hash
+    await vi.waitFor(() => expect(flows.internalNote).toMatch(/^0 of 1 loaded transactions traced/))
+    expect(t.bridge.callsOf('entities.internalOf')).toEqual([{ network: 'alpha', address: me, hashes: [hash] }])
+    // Traced meanwhile (the Internal transfers tab): B passed 2 back inside the call; read again.
+    transfers = [{ hash, from: B, to: ME, value: '2', kind: 'call', depth: 1 }]
+    flows.readInternal()
+    await vi.waitFor(() => expect(flows.internalNote).toMatch(/^1 of 1 loaded transactions traced/))
+    expect(flows.view.edges.map((e) => [e.from, e.to, e.value, e.internal])).toEqual([
+      [me, B, 5n, 0],
+      [B, me, 2n, 1],
+    ])
+    expect(requests()).toHaveLength(1) // the transactions store's first page only: nothing sent for traces
+  })
+
   it('expands at prefetch priority in the graph’s scope, counting a transaction seen twice once', async () => {
     const flows = await opened()
     await flows.expand([B])

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import type { Provenance } from '@shared/bridge/contract'
 import { ok, type BridgeError, type BridgeResult } from '@shared/bridge/errors'
 import type { Transaction } from '@shared/domain/service-schemas'
@@ -7,6 +7,7 @@ import { normaliseAddress, sameAddress } from '@shared/domain/address'
 import { bridge } from '../../platform/bridge'
 import { readCachedPage } from '../../platform/cached-page'
 import { fetched as fetchedLayer } from '../../platform/fetched'
+import { internalByHash, tracedInternal, tracedNote } from '../../platform/traced-internal'
 import { useTransactionsStore } from '../transactions'
 import { useWatchlistsStore, watchLabelsOn } from '../watchlists'
 import { useLabelsStore } from '../labels'
@@ -100,6 +101,21 @@ export const useFlowsStore = defineStore('flows', () => {
     return ms === null ? null : end ? ms + DAY_MS - 1 : ms
   }
 
+  /**
+   * The root's loaded transactions that the user traced: their internal coin transfers join the
+   * graph, marked internal. Read from main's kept traces (sends nothing, costs nothing) when the
+   * root or its loaded set changes, and again when the graph opens (`readInternal`).
+   */
+  const traced = tracedInternal()
+  const rootHashes = computed(() => rootTxs.value.flatMap((t) => (typeof t.hash === 'string' ? [t.hash] : [])))
+  function readInternal(): void {
+    const r = root.value
+    if (!r || rootHashes.value.length === 0) return traced.reset()
+    void traced.load({ network: r.network, address: r.address, hashes: rootHashes.value })
+  }
+  watch(() => [root.value, rootHashes.value.join()], readInternal)
+  const internalNote = computed(() => (rootHashes.value.length > 0 ? tracedNote(traced.data.value) : null))
+
   /** Everything loaded, by asset and date window: what path finding searches. */
   const graph = computed(() => {
     const all: Transaction[] = [...rootTxs.value]
@@ -109,6 +125,7 @@ export const useFlowsStore = defineStore('flows', () => {
       fromMs: dayMs(fromDate.value, false),
       toMs: dayMs(toDate.value, true),
       watchLabels: watchLabels.value,
+      internal: internalByHash(traced.data.value),
     })
   })
 
@@ -299,6 +316,10 @@ export const useFlowsStore = defineStore('flows', () => {
     expanded,
     /** What the graph's expansions say of their data: "as of", the failure beside it (FetchedState.vue). */
     fetchState: q.summary,
+    /** The traced-internal read, its note ("N of M loaded transactions traced; …"), and a re-read. */
+    internalState: traced.summary,
+    internalNote,
+    readInternal,
     progress,
     asset,
     minAmount,

@@ -59,7 +59,7 @@ export function edgeData(e: FlowEdge, onPath: ReadonlySet<string>): GraphEdgeDat
     target: e.to,
     weight: Math.min(6, 1 + Math.floor(Math.log2(e.count))),
     onPath: onPath.has(e.id),
-    detail: `${amountText(e)} · ${dayOf(e.firstMs)}${e.lastMs !== e.firstMs ? ` to ${dayOf(e.lastMs)}` : ''}`,
+    detail: `${amountText(e)}${e.internal > 0 ? ' (incl. internal)' : ''} · ${dayOf(e.firstMs)}${e.lastMs !== e.firstMs ? ` to ${dayOf(e.lastMs)}` : ''}`,
     firstMs: e.firstMs,
   }
 }

@@ -16,6 +16,7 @@ describe('the graph as an exhibit', () => {
       decimals: 18,
       value: 1500000000000000000n,
       count: 2,
+      internal: 0,
     }
     const day = Date.UTC(2026, 0, 2)
     expect(edgeData({ ...e, firstMs: day, lastMs: day + 3 * 86_400_000 }, new Set())).toMatchObject({
