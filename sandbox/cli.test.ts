@@ -68,12 +68,15 @@ describe('sandbox CLI', () => {
         'api_key',
         'base_url',
         'billing',
+        'coins',
         'demo_addresses',
         'networks',
         'rpc_url',
       ])
       expect(info.billing).toBe('request')
       expect(info.networks).toEqual(['main', 'test'])
+      // Each network's coin, named for the profile (docs/decisions/coin-as-asset.md).
+      expect(info.coins).toEqual({ main: { symbol: 'MAIN', decimals: 18 }, test: { symbol: 'TEST', decimals: 18 } })
       expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(info.rpc_url).toBe(`${info.base_url}/rpc`)
       // Without --api-key each run gets a fresh random key.
