@@ -16,14 +16,16 @@ describe('chain ids', () => {
   it('kept across runs per profile, network and RPC address; a refused or malformed answer is not kept', async () => {
     const store = new LearntLimitsStore(dir)
     const ids = new ChainIds(store.forProfile('p1', () => RPC).chainIds)
-    expect(ids.of('alpha')).toBeNull()
-    expect(ids.judge('alpha', { ok: false, code: -32601, message: 'no such method' })).toBeNull()
+    expect([ids.of('alpha'), ids.wanted('alpha')]).toEqual([null, true])
     expect(ids.judge('alpha', { ok: true, result: 'seven' })).toBeNull()
     expect(ids.judge('alpha', { ok: true, result: '0x0' })).toBeNull()
     expect(ids.judge('alpha', undefined)).toBeNull()
-    expect(ids.of('alpha')).toBeNull()
+    expect([ids.of('alpha'), ids.wanted('alpha')]).toEqual([null, true])
     expect(ids.judge('alpha', { ok: true, result: '0x1b59' })).toBe('7001')
-    expect(ids.of('alpha')).toBe('7001')
+    expect([ids.of('alpha'), ids.wanted('alpha')]).toEqual(['7001', false])
+    // An endpoint that refuses the method is not asked again this session (and nothing is kept).
+    expect(ids.judge('gamma', { ok: false, code: -32601, message: 'no such method' })).toBeNull()
+    expect([ids.of('gamma'), ids.wanted('gamma')]).toEqual([null, false])
     expect(ids.of('beta')).toBeNull()
     await store.settled()
 

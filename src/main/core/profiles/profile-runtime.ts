@@ -158,7 +158,7 @@ export class ProfileRuntime {
         // is then asked for on its own (`blockTime`), and the tag never again on that network.
         const withFinalized = options?.seed === true && this.#tags.known(network, 'finalized')
         // The chain id rides along until it is known (docs/decisions/chain-id-once.md).
-        const knownChainId = this.#chainIds.of(network)
+        const askChainId = this.#chainIds.wanted(network)
         // One batch, or single calls where a batch costs one more than its calls.
         const answers = await cheapestCalls(
           this.client,
@@ -167,18 +167,21 @@ export class ProfileRuntime {
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
             { method: 'eth_gasPrice', params: [] },
             ...(withFinalized ? [{ method: 'eth_getBlockByNumber', params: ['finalized', false] }] : []),
-            ...(knownChainId === null ? [{ method: 'eth_chainId', params: [] }] : []),
+            ...(askChainId ? [{ method: 'eth_chainId', params: [] }] : []),
           ],
           background,
         )
         const [block, gas] = answers
         const finalized = withFinalized ? answers[2] : undefined
-        const chainId = knownChainId ?? this.#chainIds.judge(network, answers[withFinalized ? 3 : 2])
         if (withFinalized && block?.ok) this.#tags.judge(network, 'finalized', finalized)
         if (!block?.ok)
           throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
         const { height, timestampMs } = blockFields(block.result)
         if (height === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
+        // Judged only beside a good head: a refused batch says nothing of the method.
+        const chainId = askChainId
+          ? this.#chainIds.judge(network, answers[withFinalized ? 3 : 2])
+          : this.#chainIds.of(network)
         const g = gas?.ok ? parseHexQuantity(gas.result) : null
         const older = finalized?.ok ? blockFields(finalized.result) : null
         const seed =
@@ -208,7 +211,7 @@ export class ProfileRuntime {
         if (then === null) return null
         return blockTimeBetween({ height, timestampMs }, { height: height - back, timestampMs: then }) ?? null
       },
-      unitsPerPoll: (network) => cheapestUnits(this.client, network, this.#chainIds.of(network) === null ? 3 : 2),
+      unitsPerPoll: (network) => cheapestUnits(this.client, network, this.#chainIds.wanted(network) ? 3 : 2),
       batches: (network) => this.client.batchSupport(network) !== false,
       chainIdOf: (network) => this.#chainIds.of(network),
     }
