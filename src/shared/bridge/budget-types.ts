@@ -61,4 +61,6 @@ export interface HeightView {
   gasObservedAt: string | null
   observedAt: string | null
   blockTimeMs: number | null
+  /** The network's chain id (decimal, `eth_chainId`, read once: docs/decisions/chain-id-once.md); null until known. */
+  chainId: string | null
 }

@@ -12,7 +12,14 @@ export interface HeadSource {
   head(
     network: string,
     options?: { seed: boolean },
-  ): Promise<{ height: number; timestampMs?: number; gasPriceWei: string | null; seed?: BlockTimeSeed }>
+  ): Promise<{
+    height: number
+    timestampMs?: number
+    gasPriceWei: string | null
+    /** The network's chain id (decimal) once known; asked in the batch until then (chain-ids.ts). */
+    chainId?: string | null
+    seed?: BlockTimeSeed
+  }>
   /**
    * The block time from the head's timestamp and that of a block ~100 back (one request), with
    * the span it was measured over; null when the timestamps cannot tell (a chain whose older
@@ -21,9 +28,12 @@ export interface HeadSource {
   blockTime(network: string, height: number, timestampMs: number): Promise<BlockTimeSeed>
   /**
    * What one `head` costs now in the service's unit (billing.ts): 1 request with batches or 2
-   * without where it counts requests; 2 calls (3 with a batch's own unit) where it counts calls.
+   * without where it counts requests; 2 calls (3 with a batch's own unit) where it counts calls;
+   * one call more while the network's chain id is not known yet.
    */
   unitsPerPoll(network: string): number
+  /** The chain id known without a request (read in an earlier run), else null (chain-ids.ts). */
+  chainIdOf?(network: string): string | null
   /** Whether `network`'s endpoint takes batches (or is untried): the block-time seed then rides along. */
   batches(network: string): boolean
 }

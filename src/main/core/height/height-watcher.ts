@@ -57,6 +57,8 @@ export interface HeightWatcherOptions {
 interface NetworkState {
   estimator: ChainEstimator
   gasPriceWei: string | null
+  /** The network's chain id (decimal) once the source knows it. */
+  chainId: string | null
   gasAt: number | null
   nextPollAt: number
   polling: boolean
@@ -126,6 +128,7 @@ export class HeightWatcher {
       this.#nets.set(network, {
         estimator: new ChainEstimator(),
         gasPriceWei: null,
+        chainId: null,
         gasAt: null,
         nextPollAt: 0,
         polling: false,
@@ -280,6 +283,7 @@ export class HeightWatcher {
       gasObservedAt: iso(net.gasAt),
       observedAt: iso(last?.atMs ?? null),
       blockTimeMs: bt === null ? null : Math.round(bt),
+      chainId: net.chainId ?? this.#o.source.chainIdOf?.(network) ?? null,
     }
   }
 
@@ -319,6 +323,7 @@ export class HeightWatcher {
       const wantSeed = !net.seeded && net.seeds < 3 && this.#o.source.batches(network)
       const head = await this.#o.source.head(network, { seed: wantSeed })
       const at = this.#clock.now()
+      if (head.chainId) net.chainId = head.chainId
       if (head.gasPriceWei !== null) {
         net.gasPriceWei = head.gasPriceWei
         net.gasAt = at

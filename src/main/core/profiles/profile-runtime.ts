@@ -19,6 +19,7 @@ import { MAX_SAFE_BIGINT, parseHexQuantity } from '@shared/domain/amount'
 import { isRecord } from '@shared/guards'
 import { SAFE_BILLING } from '@shared/domain/billing'
 import { BlockTags } from '../height/block-tags'
+import { ChainIds } from '../height/chain-ids'
 import type { LearntLimitsStore } from '../service/learnt-limits-store'
 import { ConnectionState, type ConnectionStateOptions } from '../service/connection-state'
 
@@ -74,6 +75,8 @@ export class ProfileRuntime {
   readonly #deps: RuntimeDeps
   /** Which networks lack the `finalized` tag (refused once: not asked again this session). */
   readonly #tags = new BlockTags()
+  /** Each network's chain id, read once (the first head poll's batch) and kept for good. */
+  readonly #chainIds: ChainIds
 
   constructor(profileId: string, deps: RuntimeDeps) {
     this.profileId = profileId
@@ -89,6 +92,8 @@ export class ProfileRuntime {
       billing: () => deps.settings.find(profileId)?.billing ?? SAFE_BILLING,
       onState: deps.onLimiter,
     })
+    const learnt = deps.learnt?.forProfile(profileId, () => profile().rpcUrl)
+    this.#chainIds = new ChainIds(learnt?.chainIds)
     this.client = new ServiceClient({
       profile,
       getKey: () => this.key(),
@@ -104,7 +109,7 @@ export class ProfileRuntime {
         workOffline: deps.workOffline,
         onChange: () => deps.onConnection(profileId),
       }),
-      learnt: deps.learnt?.forProfile(profileId, () => profile().rpcUrl),
+      learnt,
       ...deps.tuning.client,
     })
     this.data = new DataService({
@@ -152,22 +157,31 @@ export class ProfileRuntime {
         // A provider without that tag answers the call with an error or a null block: the seed
         // is then asked for on its own (`blockTime`), and the tag never again on that network.
         const withFinalized = options?.seed === true && this.#tags.known(network, 'finalized')
+        // The chain id rides along until it is known (docs/decisions/chain-id-once.md).
+        const askChainId = this.#chainIds.wanted(network)
         // One batch, or single calls where a batch costs one more than its calls.
-        const [block, gas, finalized] = await cheapestCalls(
+        const answers = await cheapestCalls(
           this.client,
           network,
           [
             { method: 'eth_getBlockByNumber', params: ['latest', false] },
             { method: 'eth_gasPrice', params: [] },
             ...(withFinalized ? [{ method: 'eth_getBlockByNumber', params: ['finalized', false] }] : []),
+            ...(askChainId ? [{ method: 'eth_chainId', params: [] }] : []),
           ],
           background,
         )
+        const [block, gas] = answers
+        const finalized = withFinalized ? answers[2] : undefined
         if (withFinalized && block?.ok) this.#tags.judge(network, 'finalized', finalized)
         if (!block?.ok)
           throw new AppError('rpc', `eth_getBlockByNumber failed on ${network}: ${block?.message ?? 'no answer'}`)
         const { height, timestampMs } = blockFields(block.result)
         if (height === null) throw new AppError('protocol', `The latest block on ${network} has no valid number.`)
+        // Judged only beside a good head: a refused batch says nothing of the method.
+        const chainId = askChainId
+          ? this.#chainIds.judge(network, answers[withFinalized ? 3 : 2])
+          : this.#chainIds.of(network)
         const g = gas?.ok ? parseHexQuantity(gas.result) : null
         const older = finalized?.ok ? blockFields(finalized.result) : null
         const seed =
@@ -178,6 +192,7 @@ export class ProfileRuntime {
           height,
           timestampMs: timestampMs ?? undefined,
           gasPriceWei: g === null ? null : g.toString(),
+          chainId,
           ...(seed !== undefined ? { seed } : {}),
         }
       },
@@ -196,8 +211,9 @@ export class ProfileRuntime {
         if (then === null) return null
         return blockTimeBetween({ height, timestampMs }, { height: height - back, timestampMs: then }) ?? null
       },
-      unitsPerPoll: (network) => cheapestUnits(this.client, network, 2),
+      unitsPerPoll: (network) => cheapestUnits(this.client, network, this.#chainIds.wanted(network) ? 3 : 2),
       batches: (network) => this.client.batchSupport(network) !== false,
+      chainIdOf: (network) => this.#chainIds.of(network),
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ChainIdMemory } from '../height/chain-ids'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { z } from 'zod'
@@ -25,6 +26,11 @@ const networkSchema = z.object({
   batch: batchSchema.optional(),
   logCap: z.object({ blocks: z.number().int().min(1).max(100_000_000), at: z.number().int().min(0) }).optional(),
   traces: traceLearntSchema.optional(),
+  /** The network's `eth_chainId` (decimal): it never changes, kept for good (chain-ids.ts). */
+  chainId: z
+    .string()
+    .regex(/^[1-9][0-9]{0,19}$/)
+    .optional(),
 })
 type NetworkLearnt = z.infer<typeof networkSchema>
 const fileSchema = z.object({
@@ -38,6 +44,7 @@ export interface LearntLimits {
   batches: BatchSizesMemory
   logCaps: LogCapsMemory
   traces: TracesMemory
+  chainIds: ChainIdMemory
 }
 
 /** A short fingerprint of an RPC address: enough to notice another one, and no copy of it. */
@@ -124,6 +131,10 @@ export class LearntLimitsStore {
           return cap && this.#now() - cap.at < LOG_CAP_KEPT_MS ? cap.blocks : null
         },
         save: (network, cap) => update(network, (e) => (e.logCap = { blocks: cap, at: this.#now() })),
+      },
+      chainIds: {
+        load: (network) => entry(network)?.chainId ?? null,
+        save: (network, chainId) => update(network, (e) => (e.chainId = chainId)),
       },
       traces: {
         // Like a log cap, trusted for a while then asked again: the plan may have changed.

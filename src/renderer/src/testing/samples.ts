@@ -95,6 +95,7 @@ export function makeHeight(network: string, height: string | null, extra: Partia
     gasObservedAt: '2026-01-01T00:00:00.000Z',
     observedAt: '2026-01-01T00:00:00.000Z',
     blockTimeMs: 2000,
+    chainId: null,
     ...extra,
   }
 }

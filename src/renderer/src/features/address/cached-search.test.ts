@@ -62,7 +62,7 @@ describe('the Ctrl+K box searches what is cached', () => {
     expect(t.bridge.callsOf('search.query')).toEqual([{ query: 'swap', limit: 20 }])
     const region = w.get('[aria-label="Cached search results"]')
     expect(region.text()).toContain('2 matches among 1,234 cached items · no request, works offline')
-    expect(region.findAll('button').map((b) => b.text())).toEqual([
+    expect(region.findAll('button.hit').map((b) => b.text())).toEqual([
       expect.stringContaining('Transaction'),
       expect.stringContaining('Address'),
     ])
@@ -93,6 +93,26 @@ describe('the Ctrl+K box searches what is cached', () => {
       '/address/alpha/0x52908400098527886E0F7030069857D2E4169EE7/balances',
     )
     w2.unmount()
+  })
+
+  it("each hit's address and transaction hash are links to their pages; following one closes the box", async () => {
+    t.bridge.handle('search.query', () => ({ hits, cachedItems: 2 }))
+    const w = mountWith(AddressSearch, t)
+    await w.get('input').setValue('swap')
+    await vi.advanceTimersByTimeAsync(200)
+    await flushPromises()
+    const items = w.get('[aria-label="Cached search results"]').findAll('li')
+    expect(items).toHaveLength(2)
+    const hrefs = items.map((li) => li.findAll('a').map((a) => a.attributes('href')))
+    const addressHref = '/address/alpha/0x52908400098527886E0F7030069857D2E4169EE7'
+    expect(hrefs).toEqual([[addressHref, `/tx/alpha/${tx.hash.toLowerCase()}`], [addressHref]])
+    // The transaction hit's button still opens the cached copy; the links sit outside it.
+    expect(items[0]!.get('button.hit').findAll('a')).toHaveLength(0)
+    await items[0]!.get(`a[href="/tx/alpha/${tx.hash.toLowerCase()}"]`).trigger('click')
+    await flushPromises()
+    expect(t.router.currentRoute.value.fullPath).toBe(`/tx/alpha/${tx.hash.toLowerCase()}`)
+    expect(w.find('[aria-label="Cached search results"]').exists()).toBe(false)
+    w.unmount()
   })
 
   it('a note is saved through main and shown; a refusal is explained', async () => {

@@ -83,6 +83,10 @@ export const useFlowsStore = defineStore('flows', () => {
   const selected = ref<string | null>(null)
   /** Where the analyst dragged nodes (graph units), by lowercase address; a case keeps them. */
   const positions = shallowRef<ReadonlyMap<string, { x: number; y: number }>>(new Map())
+  /** A node dragged to `at` (the canvas's `moved`), by its id (its address): a new map each time. */
+  function moveNode(id: string, at: { x: number; y: number }): void {
+    positions.value = new Map(positions.value).set(id, { x: at.x, y: at.y })
+  }
   /** Addresses whose page was fetched from the service (not the cache) since the graph opened. */
   const fetched = shallowRef<readonly string[]>([])
 
@@ -330,6 +334,7 @@ export const useFlowsStore = defineStore('flows', () => {
     hubThreshold,
     selected,
     positions,
+    moveNode,
     fetched,
     graph,
     view,

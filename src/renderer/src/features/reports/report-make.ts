@@ -1,6 +1,7 @@
 import type { CaseFile } from '@shared/domain/case-file'
 import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { useAppStore } from '../../platform/app-store'
+import { useChainStore } from '../../platform/chain-store'
 import { useSessionStore } from '../../platform/session-store'
 import { gatherReport, type GraphRef, type SubjectRef } from './report-gather'
 import type { ReportInput, ReportProvenance } from './report-model'
@@ -20,6 +21,8 @@ async function provenanceNow(by: string | null): Promise<ReportProvenance> {
   if (!app.info) await app.load()
   const session = useSessionStore()
   const p = session.active
+  // Read once per network by the height watcher's first poll (docs/decisions/chain-id-once.md).
+  const heights = useChainStore().heights
   return {
     profile: p?.name ?? 'none',
     // The built-in sandbox moves port each start: named for what it is.
@@ -28,7 +31,11 @@ async function provenanceNow(by: string | null): Promise<ReportProvenance> {
       : p.id === SANDBOX_PROFILE_ID
         ? 'the built-in sandbox on this computer (127.0.0.1)'
         : hostOf(p.baseUrl),
-    networks: (p?.networks ?? []).map((n) => ({ name: n.name, label: n.label, chainId: null })),
+    networks: (p?.networks ?? []).map((n) => ({
+      name: n.name,
+      label: n.label,
+      chainId: heights[n.name]?.chainId ?? null,
+    })),
     app: { name: app.info?.name ?? 'Chainscope', version: app.info?.version ?? 'unknown' },
     by: by?.trim() || null,
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'unknown',
