@@ -111,7 +111,8 @@ test('axe-core finds no serious or critical violation on any main screen, in eit
 /**
  * The transaction list keeps each rendered row in its element while it scrolls (RowPool), so its
  * elements are not in reading order then. The focus must still move in reading order: Tab from a
- * row's hash button goes to the next row's, across the point where the elements wrap around.
+ * row's hash button goes through that row's party links to the next row's hash button, across the
+ * point where the elements wrap around.
  */
 test('Tab moves through the transaction rows in reading order after the list has scrolled', async ({ app }) => {
   test.setTimeout(120_000)
@@ -148,11 +149,18 @@ test('Tab moves through the transaction rows in reading order after the list has
       [...order].sort((a, b) => a - b),
     )
     const seen: number[] = []
-    for (let i = 0; i < 24; i++) {
+    for (let i = 0; i < 72; i++) {
       await page.keyboard.press('Tab')
       seen.push(await focusedRow())
     }
-    expect(seen).toEqual(Array.from({ length: 24 }, (_, i) => 7 + i))
+    // A row's stops are its hash button, then its parties' links (pivots): never backwards, no
+    // row skipped, and past the point where the elements wrap around.
+    expect(seen, 'never back to an earlier row').toEqual([...seen].sort((a, b) => a - b))
+    const rows = [...new Set(seen)]
+    expect(rows, 'no row skipped').toEqual(Array.from({ length: rows.length }, (_, i) => 6 + i))
+    expect(rows.at(-1)!, 'past the rows whose elements were lent').toBeGreaterThan(24)
+    for (const row of rows.slice(1, -1))
+      expect(seen.filter((r) => r === row).length, `row ${row}: its hash and its parties' links`).toBeGreaterThan(1)
   } finally {
     await service.stop()
   }

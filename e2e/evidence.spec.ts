@@ -71,7 +71,7 @@ test('evidence: a case keeps the investigation, exports a bundle that verifies, 
     // The path: from the case's address to the expanded one, asked and answered in the case.
     await selected.getByRole('button', { name: 'Path to here' }).click()
     await main.getByRole('button', { name: 'Find path' }).click()
-    await expect(main.getByText(/^Path found: \d+ hops?\.$/)).toBeVisible()
+    await expect(main.getByRole('status').filter({ hasText: /Path found: \d+ hops?\./ })).toBeVisible()
     await expect(main.getByRole('region', { name: /^Path questions \(1\)$/ })).toBeVisible()
     await main.getByRole('checkbox', { name: 'Amounts and dates on edges' }).check()
     // The graph alone, for a slide or a filing: SVG with the edges' amounts and dates, and PNG.
