@@ -369,7 +369,7 @@ export class CoreServices {
 
   /** Every save nobody waits for (what the app learnt about the services) has settled. */
   async settled(): Promise<void> {
-    await Promise.all([this.settings.settled(), this.#learnt.settled(), this.quota.settled()])
+    await Promise.all([this.settings.settled(), this.#learnt.settled(), this.quota.settled(), this.watch.settled()])
   }
 
   #profilesChanged(): void {

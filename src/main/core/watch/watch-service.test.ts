@@ -14,8 +14,14 @@ beforeEach(async () => {
   vi.useFakeTimers({ now: Date.UTC(2030, 0, 1, 9) })
   dir = mkdtempSync(join(tmpdir(), 'watch-service-'))
 })
+/** Services made by a test: disposed, and their state saves decided, before the folder goes. */
+const made: WatchService[] = []
 afterEach(async () => {
   vi.useRealTimers()
+  for (const w of made.splice(0)) {
+    w.dispose()
+    await w.settled()
+  }
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -46,6 +52,7 @@ async function service(addresses: number, quota = 1000, sub = 'a') {
     onHead: () => {},
     log: { info() {}, warn() {}, error() {} },
   })
+  made.push(w)
   return { w, active }
 }
 

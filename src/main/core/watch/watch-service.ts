@@ -184,6 +184,11 @@ export class WatchService {
     this.#timer = null
   }
 
+  /** Every watch-state save made so far is decided (written or refused, within its deadline). */
+  settled(): Promise<void> {
+    return this.#state.settled()
+  }
+
   /** What a check plans a long gap with: the known head and the provider's log range. */
   #plan(id: string): {
     headOf: (network: string) => number | null
