@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, describeFindings } from './axe'
 import { expect, test } from './fixtures'
-import { shootBothThemes } from './ui-helpers'
+import { expandFirstHop1, shootBothThemes } from './ui-helpers'
 
 /**
  * Issue 41 on the web host and the built-in sandbox: a case that keeps the investigation
@@ -46,30 +46,12 @@ test('evidence: a case keeps the investigation, exports a bundle that verifies, 
     await main.getByRole('link', { name: 'Exhibit case' }).click()
     await expect(main.getByRole('heading', { level: 1, name: 'Case: Exhibit case' })).toBeVisible()
 
-    await main.getByRole('button', { name: 'Show flow graph' }).click()
-    await expect(
-      main
-        .getByRole('table', { name: /^Value moved/ })
-        .getByRole('row')
-        .nth(1),
-    ).toBeVisible({
-      timeout: 30_000,
-    })
-    const item = main
-      .getByRole('listitem')
-      .filter({ hasText: /hop 1(?!.*loaded)/ })
-      .first()
-    await item.getByRole('button').click()
-    const selected = main.getByRole('region', { name: 'Selected address' })
-    target = (await selected.locator('p.mono').textContent())!.trim()
-    await selected.getByRole('button', { name: 'Expand', exact: true }).click()
-    await page.getByRole('alertdialog', { name: 'Expand?' }).getByRole('button', { name: 'Run' }).click()
-    await expect(selected.getByText(/loaded/)).toBeVisible({ timeout: 60_000 })
+    target = await expandFirstHop1(page)
     await main.getByRole('spinbutton', { name: 'Hops', exact: true }).fill('3')
     await main.getByRole('combobox', { name: 'Direction' }).selectOption('both')
     await main.getByLabel('From date').fill('2020-01-01')
     // The path: from the case's address to the expanded one, asked and answered in the case.
-    await selected.getByRole('button', { name: 'Path to here' }).click()
+    await main.getByRole('region', { name: 'Selected address' }).getByRole('button', { name: 'Path to here' }).click()
     await main.getByRole('button', { name: 'Find path' }).click()
     await expect(main.getByRole('status').filter({ hasText: /Path found: \d+ hops?\./ })).toBeVisible()
     await expect(main.getByRole('region', { name: /^Path questions \(1\)$/ })).toBeVisible()

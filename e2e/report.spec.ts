@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url'
 import type { Browser, BrowserContext, Download, Page, TestInfo } from '@playwright/test'
 import { expect, test } from './fixtures'
 import { auditBothThemes, BLOCKING_IMPACTS, BLOCKING_RULES, describeFindings } from './axe'
-import { openAddress, withConnectedSandbox } from './ui-helpers'
+import { expandFirstHop1, openAddress, withConnectedSandbox } from './ui-helpers'
 
 /** Saves a downloaded report and checks its bytes hold neither the key nor the service's address. */
 async function saveReport(download: Download, testInfo: TestInfo, name: string, secrets: string[]): Promise<string> {
@@ -128,26 +128,8 @@ test('report: export from the busy address and a case, open each with the networ
       await main.getByRole('button', { name: 'Save notes' }).click()
       await expect(page.getByText('Notes saved')).toBeVisible()
 
-      await main.getByRole('button', { name: 'Show flow graph' }).click()
-      await expect(
-        main
-          .getByRole('table', { name: /^Value moved/ })
-          .getByRole('row')
-          .nth(1),
-      ).toBeVisible({
-        timeout: 30_000,
-      })
       // One hop-1 address expanded (its cost confirmed): the case report then holds its page too.
-      const item = main
-        .getByRole('listitem')
-        .filter({ hasText: /hop 1(?!.*loaded)/ })
-        .first()
-      await item.getByRole('button').click()
-      const selected = main.getByRole('region', { name: 'Selected address' })
-      expanded = (await selected.locator('p.mono').textContent())!.trim()
-      await selected.getByRole('button', { name: 'Expand', exact: true }).click()
-      await page.getByRole('alertdialog', { name: 'Expand?' }).getByRole('button', { name: 'Run' }).click()
-      await expect(selected.getByText(/loaded/)).toBeVisible({ timeout: 60_000 })
+      expanded = await expandFirstHop1(page)
       await main.getByRole('spinbutton', { name: 'Hops', exact: true }).fill('3')
       await main.getByRole('button', { name: 'Save graph to case' }).click()
       await expect(page.getByText('Graph saved to the case')).toBeVisible()

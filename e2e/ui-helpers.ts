@@ -260,3 +260,31 @@ export async function unnamedControls(page: Page): Promise<string[]> {
   const named = new RegExp(`^\\s*- (${CONTROL_ROLES}) "`)
   return tree.split('\n').filter((line) => control.test(line) && !named.test(line))
 }
+
+/**
+ * On a case page: shows its flow graph, picks the first hop-1 address not loaded yet, expands it
+ * with its cost confirmed, and returns that address as the side panel shows it.
+ */
+export async function expandFirstHop1(page: Page): Promise<string> {
+  const main = page.getByRole('main')
+  await main.getByRole('button', { name: 'Show flow graph' }).click()
+  await expect(
+    main
+      .getByRole('table', { name: /^Value moved/ })
+      .getByRole('row')
+      .nth(1),
+  ).toBeVisible({
+    timeout: 30_000,
+  })
+  const item = main
+    .getByRole('listitem')
+    .filter({ hasText: /hop 1(?!.*loaded)/ })
+    .first()
+  await item.getByRole('button').click()
+  const selected = main.getByRole('region', { name: 'Selected address' })
+  const address = (await selected.locator('p.mono').textContent())!.trim()
+  await selected.getByRole('button', { name: 'Expand', exact: true }).click()
+  await page.getByRole('alertdialog', { name: 'Expand?' }).getByRole('button', { name: 'Run' }).click()
+  await expect(selected.getByText(/loaded/)).toBeVisible({ timeout: 60_000 })
+  return address
+}
