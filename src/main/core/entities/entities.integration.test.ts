@@ -243,7 +243,7 @@ describe('entity reads against the sandbox', () => {
     const block = await billed(a, () => A.service.block(A.rt, 'alpha', tx.block!))
     expect(block.out.transactions).toContain(tx.hash)
     expect(block.out.full).toBeNull()
-    const full = await billed(a, () => A.service.block(A.rt, 'alpha', tx.block!, true))
+    const full = await billed(a, () => A.service.block(A.rt, 'alpha', tx.block!, { full: true }))
     expect(full.out.full?.find((t) => t.hash === tx.hash)).toEqual({
       hash: tx.hash,
       from: tx.from.hash.toLowerCase(),

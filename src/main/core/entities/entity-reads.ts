@@ -46,7 +46,7 @@ export class EntityReads {
   }
 
   async block({ network, number, full, refresh }: BridgeCallParsed<'entities.block'>): Out<'entities.block'> {
-    return this.#s.entities.block(await this.#runtime(network), network, number, full, refresh)
+    return this.#s.entities.block(await this.#runtime(network), network, number, { full, refresh })
   }
 
   async traceCost({ network, hashes }: BridgeCallParsed<'entities.traceCost'>): Out<'entities.traceCost'> {

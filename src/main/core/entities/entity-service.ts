@@ -80,7 +80,7 @@ export class EntityService {
   }
 
   async addressKind(rt: EntityRuntime, network: string, address: string, refresh = false): Promise<AddressKindView> {
-    return this.#read<AddressKindView>(rt, network, `address|${address}`, refresh, async (meter) => {
+    return this.#read<AddressKindView>(rt, { network, key: `address|${address}`, refresh }, async (meter) => {
       const hint = await this.#hint(rt.profileId, network, address)
       const base = { address, name: hint?.name ?? null, verified: hint?.verified ?? null, proxy: null }
       const known = { creator: hint?.creator ?? null, creationTx: hint?.creationTx ?? null }
@@ -109,17 +109,24 @@ export class EntityService {
 
   /** The EIP-1967 slots of an address (implementation, admin, beacon) in one costed read. */
   async proxySlots(rt: EntityRuntime, network: string, address: string): Promise<ProxySlots & EntityAsOf> {
-    return this.#read<ProxySlots & EntityAsOf>(rt, network, `proxy|${address}`, true, async (meter) => {
-      const items = await cheapestCalls(rt.client, network, slotCalls(address), { priority: 'user', meter })
-      const slots = Object.fromEntries(
-        SLOT_NAMES.map((name, i) => [name, slotAddress(answer(items[i], 'eth_getStorageAt', address), name, address)]),
-      ) as unknown as ProxySlots
-      return { ...slots, final: false }
-    })
+    return this.#read<ProxySlots & EntityAsOf>(
+      rt,
+      { network, key: `proxy|${address}`, refresh: true },
+      async (meter) => {
+        const items = await cheapestCalls(rt.client, network, slotCalls(address), { priority: 'user', meter })
+        const slots = Object.fromEntries(
+          SLOT_NAMES.map((name, i) => [
+            name,
+            slotAddress(answer(items[i], 'eth_getStorageAt', address), name, address),
+          ]),
+        ) as unknown as ProxySlots
+        return { ...slots, final: false }
+      },
+    )
   }
 
   async receipt(rt: EntityRuntime, network: string, hash: string, refresh = false): Promise<ReceiptView> {
-    return this.#read<ReceiptView>(rt, network, `receipt|${hash}`, refresh, async (meter) => {
+    return this.#read<ReceiptView>(rt, { network, key: `receipt|${hash}`, refresh }, async (meter) => {
       const [item] = await this.#send(rt, network, { method: 'eth_getTransactionReceipt', params: [hash] }, meter)
       const receipt = readReceipt(answer(item, 'eth_getTransactionReceipt', hash), hash, network)
       return { ...receipt, final: this.#isFinal(rt.profileId, network, receipt.block) }
@@ -132,7 +139,7 @@ export class EntityService {
     hash: string,
     refresh = false,
   ): Promise<InternalTransfersView> {
-    return this.#read<InternalTransfersView>(rt, network, `trace|${hash}`, refresh, async (meter) => {
+    return this.#read<InternalTransfersView>(rt, { network, key: `trace|${hash}`, refresh }, async (meter) => {
       const memory = this.#o.traces(rt.profileId)
       const send = async (call: RpcCallSpec, m: SpendMeter): Promise<RpcBatchItem> =>
         (await this.#send(rt, network, call, m))[0]!
@@ -168,10 +175,14 @@ export class EntityService {
   }
 
   /** A block's header and transaction hashes; with `full`, its transaction objects too (a separate read). */
-  // eslint-disable-next-line max-params -- in src/main/core/entities/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
-  async block(rt: EntityRuntime, network: string, number: number, full = false, refresh = false): Promise<BlockView> {
+  async block(
+    rt: EntityRuntime,
+    network: string,
+    number: number,
+    { full = false, refresh = false }: { full?: boolean; refresh?: boolean } = {},
+  ): Promise<BlockView> {
     const key = `block${full ? '-full' : ''}|${number}`
-    return this.#read<BlockView>(rt, network, key, refresh, async (meter) => {
+    return this.#read<BlockView>(rt, { network, key, refresh }, async (meter) => {
       const call = { method: 'eth_getBlockByNumber', params: [`0x${number.toString(16)}`, full] }
       const [item] = await this.#send(rt, network, call, meter)
       const block = readBlock(answer(item, 'eth_getBlockByNumber', String(number)), number, full, network)
@@ -224,15 +235,14 @@ export class EntityService {
     return null
   }
 
-  // eslint-disable-next-line max-params -- in src/main/core/entities/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
+  /** One read through the cache: `entry.key` names it within the network; `refresh` skips an unfinal copy. */
   async #read<V extends EntityAsOf>(
     rt: EntityRuntime,
-    network: string,
-    id: string,
-    refresh: boolean,
+    entry: { network: string; key: string; refresh: boolean },
     fetch: (meter: SpendMeter) => Promise<Fresh<V>>,
   ): Promise<V> {
-    const key = this.#key(rt, network, id)
+    const { network, refresh } = entry
+    const key = this.#key(rt, network, entry.key)
     const hit = this.#cached(key, refresh) ?? (await this.#saved(rt.profileId, key))
     if (hit) return this.#view<V>(hit, network, 'cache', { requests: 0, units: 0 })
     const meter: SpendMeter = { requests: 0, units: 0 }

@@ -26,20 +26,26 @@ function baseline(balanceWei: bigint, head: number, at: string): AddressState {
   }
 }
 
+/** An address on a network, as the watch state keys it. */
+export interface WatchedAddress {
+  network: string
+  address: string
+}
+
+/** What a check read of one address: its coin balance and the token amounts moved, at `head`, checked `at`. */
+export interface WatchReading {
+  balance: bigint | null
+  moved?: Map<string, bigint>
+  head: number
+  at: string
+}
+
 /**
  * Records a coin balance and token amounts moved; returns whether the address changed. A
  * baseline is set for an address seen for the first time (it has not changed).
  */
-// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
-export function record(
-  state: ProfileWatchState,
-  network: string,
-  address: string,
-  balance: bigint | null,
-  moved: Map<string, bigint> | undefined,
-  head: number,
-  at: string,
-): boolean {
+export function record(state: ProfileWatchState, { network, address }: WatchedAddress, reading: WatchReading): boolean {
+  const { balance, moved, head, at } = reading
   const key = stateKey(network, address)
   const prev = state.addresses[key]
   if (!prev) {
@@ -68,14 +74,12 @@ function newTransactions(page: TransactionsPage, after: number): { fresh: number
 }
 
 /** Writes the first page's news and the balances' token names into a changed address's state. */
-// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
 function applyRefetch(
   state: ProfileWatchState,
-  network: string,
-  address: string,
-  page: TransactionsPage | null,
-  balances: BalancesView | null,
+  { network, address }: WatchedAddress,
+  read: { page: TransactionsPage | null; balances: BalancesView | null },
 ): void {
+  const { page, balances } = read
   const key = stateKey(network, address)
   const s = state.addresses[key]
   if (!s) return
@@ -138,7 +142,11 @@ export async function refetchChanged(
       spend.units += (balances.status === 'fulfilled' && !given ? 1 : 0) + (page.status === 'fulfilled' ? 1 : 0)
       for (const r of [balances, page]) if (r.status === 'rejected') failures.push(errorMessage(r.reason))
       const view = balances.status === 'fulfilled' ? balances.value : null
-      applyRefetch(state, network, address, page.status === 'fulfilled' ? page.value : null, view)
+      applyRefetch(
+        state,
+        { network, address },
+        { page: page.status === 'fulfilled' ? page.value : null, balances: view },
+      )
       const s = state.addresses[stateKey(network, address)]
       if (s && !s.tokens) state.addresses[stateKey(network, address)] = { ...s, tokens: snapshotFrom(view) }
     }),

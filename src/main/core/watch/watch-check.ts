@@ -6,7 +6,7 @@ import { errorMessage } from '@shared/guards'
 import { readTokenSnapshots, record, refetchChanged } from './watch-apply'
 import { keepUnread } from './watch-unread'
 import { refusalOf, fitsOneRange, planFor, readGap, UNNAMED_CAP, type GapOptions } from './watch-gap'
-import { byNetwork, networkCost, type WatchTarget } from './watch-cost'
+import { byNetwork, networkCost, type NetworkCheck, type WatchTarget } from './watch-cost'
 import type { BlockRange } from './watch-plan'
 import { addDeltas, balanceDeltas, movedSnapshot, snapshotOf, tokenTotals } from './watch-tokens'
 import { logDeltas, parseLogs, transferLogCalls, type LogEntry } from './watch-logs'
@@ -53,19 +53,14 @@ interface NetworkOutcome {
   warning: string | null
 }
 
-// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
-async function checkNetwork(
-  runtime: CheckRuntime,
-  state: ProfileWatchState,
-  network: string,
-  addresses: string[],
-  options: WatchCheckOptions,
-): Promise<NetworkOutcome> {
+async function checkNetwork(check: NetworkCheck, options: WatchCheckOptions): Promise<NetworkOutcome> {
+  const { runtime, state, network, addresses } = check
   const spend: Spend = { units: 0 }
   const request: RequestOptions = {
     priority: options.priority,
     attempts: options.priority === 'background' ? 1 : undefined,
   }
+  const route = { runtime, network, request, spend }
   const net = state.networks[network]
   const checked = net?.checkedBlock ?? null
   const plan = runtime.balances.plan(network, addresses)
@@ -75,14 +70,14 @@ async function checkNetwork(
   const confirm: RpcCallSpec[] = checked === null ? [] : [{ method: 'eth_blockNumber', params: [] }]
   const k = plan.calls.length
   // The most this network's check may spend: what the estimate says on the head the app knows.
-  const shown = networkCost({ runtime, state, network, addresses }, options).max
+  const shown = networkCost(check, options).max
   // Where the blocks since fit one range, the filters go with the balances: as one batch, or
   // as single calls where a batch costs more (cheapestCalls, the one rule the estimate counts by).
   const withLogs = checked !== null && fitsOneRange(checked, options, network)
   const logCalls = withLogs ? transferLogCalls(addresses, checked + 1, 'latest') : []
-  const items = await sendCalls(runtime, network, [...plan.calls, ...confirm, ...logCalls], request, spend)
+  const items = await sendCalls(route, [...plan.calls, ...confirm, ...logCalls])
   let read = plan.read(items.slice(0, k))
-  if (read.retry) read = read.retry.read(await sendCalls(runtime, network, read.retry.calls, request, spend))
+  if (read.retry) read = read.retry.read(await sendCalls(route, read.retry.calls))
   const head = read.head
   if (head === null) throw new AppError('protocol', `The coin balances on ${network} came without a block number.`)
   options.onHead?.(network, head)
@@ -92,12 +87,13 @@ async function checkNetwork(
   const logsTo = Math.min(head, mined === null ? head - 1 : Number(mined))
   // Blocks mined since the head the app knew are priced by the same rule, on the head just read.
   const onHead = { ...options, headOf: (n: string) => (n === network ? logsTo : (options.headOf?.(n) ?? null)) }
-  let budget = Math.max(shown, networkCost({ runtime, state, network, addresses }, onHead, withLogs).max)
+  let budget = Math.max(shown, networkCost(check, onHead, withLogs).max)
   const at = new Date(options.now()).toISOString()
   const refetch = { runtime, state, network, priority: options.priority, spend }
   if (checked === null) {
     // The first check only sets the baseline: there is no "since" yet.
-    for (const a of addresses) record(state, network, a, read.balances.get(a) ?? null, undefined, head, at)
+    for (const a of addresses)
+      record(state, { network, address: a }, { balance: read.balances.get(a) ?? null, head, at })
     state.networks[network] = { checkedBlock: head }
     await readTokenSnapshots(refetch, addresses)
     return { units: spend.units, changed: [], warning: null }
@@ -146,7 +142,8 @@ async function checkNetwork(
   for (const address of addresses) {
     const key = stateKey(network, address)
     const found = tokensFound(state.addresses[key]?.tokens, deltas.get(address), gap?.balances?.get(address))
-    const did = record(state, network, address, read.balances.get(address) ?? null, found.moved, head, at)
+    const reading = { balance: read.balances.get(address) ?? null, moved: found.moved, head, at }
+    const did = record(state, { network, address }, reading)
     const s = state.addresses[key]
     if (s && found.tokens) state.addresses[key] = { ...s, tokens: found.tokens }
     if (did) {
@@ -192,7 +189,7 @@ export async function runWatchCheck(
     [...groups].map(async ([network, addresses]) => {
       const base = { network, addresses: addresses.length }
       try {
-        const r = await checkNetwork(runtime, state, network, addresses, options)
+        const r = await checkNetwork({ runtime, state, network, addresses }, options)
         const batched = runtime.client.batchSupport(network) !== false
         return { ...base, changed: r.changed.length, requests: r.units, batched, error: r.warning }
       } catch (error) {

@@ -57,15 +57,19 @@ export const watchUnits = (...args: Parameters<typeof watchCost>): number => wat
 
 const exact = (units: number): UnitRange => ({ units, max: units })
 
+/** One network's check: the addresses watched on it, the runtime that reads them and the state it updates. */
+export interface NetworkCheck {
+  runtime: CheckRuntime
+  state: ProfileWatchState
+  network: string
+  addresses: string[]
+}
+
 /**
  * One network's check, as watch-check.ts sends it. `joined`: whether the first request carried
  * the three filters, where the check already knows (else: where the blocks since fit one range).
  */
-export function networkCost(
-  check: { runtime: CheckRuntime; state: ProfileWatchState; network: string; addresses: string[] },
-  options: GapOptions,
-  joined?: boolean,
-): UnitRange {
+export function networkCost(check: NetworkCheck, options: GapOptions, joined?: boolean): UnitRange {
   const { runtime, state, network, addresses } = check
   const balanceCalls = runtime.balances.callCount(network, addresses.length)
   const net = state.networks[network]

@@ -152,7 +152,7 @@ async function probe(
   range: BlockRange,
 ): Promise<{ logs: LogEntry[] } | { cap: number | null } | { results: true } | { error: string }> {
   const [first] = transferLogCalls(ctx.addresses, range.from, range.to)
-  const [item] = await sendCalls(ctx.runtime, ctx.network, [first!], ctx.request, ctx.spend)
+  const [item] = await sendCalls(ctx, [first!])
   const logs = parseLogs(item)
   if (logs !== null) return { logs }
   const refusal = refusalOf(item)
@@ -300,7 +300,7 @@ async function readWindows(
     let items: RpcBatchItem[]
     try {
       const calls = group.flatMap((w) => transferLogCalls(ctx.addresses, w.from, w.to))
-      items = await sendCalls(runtime, network, calls, ctx.request, ctx.spend)
+      items = await sendCalls(ctx, calls)
     } catch (error) {
       stop = errorMessage(error)
       break

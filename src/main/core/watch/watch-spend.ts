@@ -11,25 +11,26 @@ export interface Spend {
 /** The parts of a runtime a check's calls go through. */
 export type CheckRuntime = Pick<ProfileRuntime, 'client' | 'data' | 'limiters' | 'balances'>
 
+/** Where a check's calls go (a runtime's network, with these request options) and what they are charged to. */
+export interface CallRoute {
+  runtime: CheckRuntime
+  network: string
+  request: RequestOptions
+  spend: Spend
+}
+
 /**
  * Sends `calls` the cheapest way in the service's unit (one batch, or single calls where a
- * batch costs one more) and adds what they cost to `spend`,
+ * batch costs one more) and adds what they cost to the route's `spend`,
  * counted as sent (a refused or split batch and its retries included).
  */
-// eslint-disable-next-line max-params -- in src/main/core/watch/, reworked in parallel on issue 42: into an options object after that merge (docs/decisions/code-shape-limits.md)
-export async function sendCalls(
-  runtime: CheckRuntime,
-  network: string,
-  calls: RpcCallSpec[],
-  options: RequestOptions,
-  spend: Spend,
-): Promise<RpcBatchItem[]> {
+export async function sendCalls(route: CallRoute, calls: RpcCallSpec[]): Promise<RpcBatchItem[]> {
   if (calls.length === 0) return []
   const meter = { requests: 0, units: 0 }
   try {
-    return await cheapestCalls(runtime.client, network, calls, { ...options, meter })
+    return await cheapestCalls(route.runtime.client, route.network, calls, { ...route.request, meter })
   } finally {
-    spend.units += meter.units
+    route.spend.units += meter.units
   }
 }
 
