@@ -77,114 +77,135 @@ export class RequestSender {
 
   /** Attempts until a 2xx answer, a non-retryable error or the attempt limit. */
   async send(call: ServiceCall, options: RequestOptions): Promise<HttpAnswer> {
-    const { network, endpoint, what, idempotent, units, build, classify } = call
     const o = this.#o
     const ctx = o.context
-    const attempts = idempotent ? (options.attempts ?? o.maxAttempts) : 1
+    const attempts = call.idempotent ? (options.attempts ?? o.maxAttempts) : 1
     for (let attempt = 1; ; attempt++) {
-      const key = await o.getKey()
-      // Per attempt: a retry after a change of the limits' scope uses the new bucket.
-      const limiter = o.limiterOf(network, endpoint)
-      limiter.useKey(keyTag(key))
-      const { url, init } = await build(key)
-      // Defence in depth: a profile saved before this rule, or edited on disk, never sends the key in clear to the network.
-      if (!keySafeUrl(url))
-        throw new AppError(
-          'invalid-input',
-          `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
-          { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
-        )
-      // Each redirect is a request of its own: a permit of its own, counted against the quota.
-      const acquire = async () => {
-        const held = await limiter.acquire({ priority: options.priority, signal: options.signal, cost: units })
-        if (options.meter) {
-          options.meter.requests += 1
-          options.meter.units += units
-        }
-        return held
-      }
-      // The breaker first: while the endpoint is not answering, nothing is counted or sent.
-      const ticket = await admit(o.connection, network, endpoint, options.signal)
-      const report = (outcome: CallOutcome | null): void => {
-        if (!outcome) return
-        o.connection.report(
-          network,
-          endpoint,
-          outcome.kind === 'failed' ? { ...outcome, probe: ticket.probe } : outcome,
-        )
-      }
-      let error: AppError
-      try {
-        const permit = await acquire().catch((e: unknown) => {
-          // Only a used-up quota says something of the service here (a queue deadline does not).
-          if (e instanceof AppError && e.kind === 'quota-exhausted') report(outcomeOfError(e, ctx.clock.now()))
-          throw e
-        })
-        const back = o.connection.leaving(network, endpoint)
-        try {
-          const answer = await followRedirects(
-            { url, init },
-            async (hop, index) => {
-              const held =
-                index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
-              try {
-                return await httpAttempt({
-                  ...hop,
-                  clock: ctx.clock,
-                  fetch: o.fetch,
-                  timeoutMs: o.timeoutMs,
-                  maxBodyBytes: o.maxBodyBytes,
-                  what,
-                })
-              } finally {
-                held.release()
-              }
-            },
-            { what, redact: ctx.redact },
-          )
-          const refused = classify?.(answer) ?? null
-          const ok = answer.status >= 200 && answer.status < 300
-          const limited = answer.status === 429 || refused?.kind === 'rate-limited'
-          if (!limited) limiter.noteAccepted()
-          if (ok && !refused) {
-            report({ kind: 'answered' })
-            return answer
-          }
-          error = refused ?? errorForStatus(answer, what, ctx)
-          report(outcomeOfError(error, ctx.clock.now()) ?? { kind: 'answered' })
-          if (limited) error = refusalOf(error, limiter.noteRefused())
-        } catch (caught) {
-          if (caught instanceof HopNotSent) throw caught.reason
-          if (!(caught instanceof AppError)) throw caught
-          report(outcomeOfError(caught, ctx.clock.now()))
-          error = caught
-        } finally {
-          back()
-          permit.release()
-        }
-      } finally {
-        ticket.done()
-      }
-      // Clamped: a Retry-After of years must not freeze the profile (docs/decisions/service-edges.md).
-      if (error.kind === 'rate-limited')
-        limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
-      if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
-      const backoff =
-        error.kind === 'rate-limited'
-          ? (error.details.retryAfterMs ?? 1000)
-          : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
-      // An open breaker lets no attempt go before its next try: the retry waits for it (and is
-      // then its probe), or is not made when that is further off than a retry may wait.
-      const opensAt = o.connection.record(network, endpoint).nextRetryAt
-      const wait = Math.max(backoff, opensAt === null ? 0 : opensAt - ctx.clock.now())
+      const tried = await this.#attempt(call, options)
+      if ('answer' in tried) return tried.answer
+      const { error } = tried
+      const wait = this.#retryWait(call, tried, attempt)
       const retry = RETRYABLE.has(error.kind) && attempt < attempts && wait <= o.maxRetryWaitMs
       ctx.log?.warn(
-        `${what}: attempt ${attempt} failed (${error.kind}: ${ctx.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
+        `${call.what}: attempt ${attempt} failed (${error.kind}: ${ctx.redact(error.message)})${retry ? `; retrying in ${Math.round(wait)} ms` : ''}`,
       )
       if (!retry) throw error
       await sleep(ctx.clock, wait, options.signal)
     }
   }
+
+  /**
+   * One attempt: the key, the breaker, a permit, the request and its redirects, the answer read.
+   * A 2xx answer nothing refuses is the answer; an error a retry may mend is returned with the
+   * limiter it went through; any other is thrown.
+   */
+  async #attempt(call: ServiceCall, options: RequestOptions): Promise<{ answer: HttpAnswer } | Failed> {
+    const { network, endpoint, what, units, build, classify } = call
+    const o = this.#o
+    const ctx = o.context
+    const key = await o.getKey()
+    // Per attempt: a retry after a change of the limits' scope uses the new bucket.
+    const limiter = o.limiterOf(network, endpoint)
+    limiter.useKey(keyTag(key))
+    const { url, init } = await build(key)
+    // Defence in depth: a profile saved before this rule, or edited on disk, never sends the key in clear to the network.
+    if (!keySafeUrl(url))
+      throw new AppError(
+        'invalid-input',
+        `The profile's ${endpoint === 'rpc' ? 'RPC' : 'data API'} address uses plain http:// to another computer; Chainscope does not send the API key that way. Change it to https:// in Settings → Profiles.`,
+        { field: endpoint === 'rpc' ? 'rpcUrl' : 'baseUrl' },
+      )
+    // Each redirect is a request of its own: a permit of its own, counted against the quota.
+    const acquire = async () => {
+      const held = await limiter.acquire({ priority: options.priority, signal: options.signal, cost: units })
+      if (options.meter) {
+        options.meter.requests += 1
+        options.meter.units += units
+      }
+      return held
+    }
+    // The breaker first: while the endpoint is not answering, nothing is counted or sent.
+    const ticket = await admit(o.connection, network, endpoint, options.signal)
+    const report = (outcome: CallOutcome | null): void => {
+      if (!outcome) return
+      o.connection.report(network, endpoint, outcome.kind === 'failed' ? { ...outcome, probe: ticket.probe } : outcome)
+    }
+    let error: AppError
+    try {
+      const permit = await acquire().catch((e: unknown) => {
+        // Only a used-up quota says something of the service here (a queue deadline does not).
+        if (e instanceof AppError && e.kind === 'quota-exhausted') report(outcomeOfError(e, ctx.clock.now()))
+        throw e
+      })
+      const back = o.connection.leaving(network, endpoint)
+      try {
+        const answer = await followRedirects(
+          { url, init },
+          async (hop, index) => {
+            const held = index === 0 ? permit : await acquire().catch((e: unknown) => Promise.reject(new HopNotSent(e)))
+            try {
+              return await httpAttempt({
+                ...hop,
+                clock: ctx.clock,
+                fetch: o.fetch,
+                timeoutMs: o.timeoutMs,
+                maxBodyBytes: o.maxBodyBytes,
+                what,
+              })
+            } finally {
+              held.release()
+            }
+          },
+          { what, redact: ctx.redact },
+        )
+        const refused = classify?.(answer) ?? null
+        const ok = answer.status >= 200 && answer.status < 300
+        const limited = answer.status === 429 || refused?.kind === 'rate-limited'
+        if (!limited) limiter.noteAccepted()
+        if (ok && !refused) {
+          report({ kind: 'answered' })
+          return { answer }
+        }
+        error = refused ?? errorForStatus(answer, what, ctx)
+        report(outcomeOfError(error, ctx.clock.now()) ?? { kind: 'answered' })
+        if (limited) error = refusalOf(error, limiter.noteRefused())
+      } catch (caught) {
+        if (caught instanceof HopNotSent) throw caught.reason
+        if (!(caught instanceof AppError)) throw caught
+        report(outcomeOfError(caught, ctx.clock.now()))
+        error = caught
+      } finally {
+        back()
+        permit.release()
+      }
+    } finally {
+      ticket.done()
+    }
+    return { error, limiter }
+  }
+
+  /** How long before the next attempt may go; a rate limit pauses the limiter, a used-up quota marks it. */
+  #retryWait({ network, endpoint }: ServiceCall, { error, limiter }: Failed, attempt: number): number {
+    const o = this.#o
+    // Clamped: a Retry-After of years must not freeze the profile (docs/decisions/service-edges.md).
+    if (error.kind === 'rate-limited')
+      limiter.pauseFor(Math.min(error.details.retryAfterMs ?? 1000, MAX_SERVER_PAUSE_MS))
+    if (error.kind === 'quota-exhausted') limiter.markQuotaExhausted()
+    const backoff =
+      error.kind === 'rate-limited'
+        ? (error.details.retryAfterMs ?? 1000)
+        : o.backoffMs * 2 ** (attempt - 1) * (0.75 + o.random() / 2)
+    // An open breaker lets no attempt go before its next try: the retry waits for it (and is
+    // then its probe), or is not made when that is further off than a retry may wait.
+    const opensAt = o.connection.record(network, endpoint).nextRetryAt
+    return Math.max(backoff, opensAt === null ? 0 : opensAt - o.context.clock.now())
+  }
+}
+
+/** An attempt that failed in a way a retry may mend, with the limiter it went through. */
+interface Failed {
+  error: AppError
+  limiter: Limiter
 }
 
 /**
