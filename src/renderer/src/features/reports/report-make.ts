@@ -3,6 +3,7 @@ import { SANDBOX_PROFILE_ID } from '@shared/domain/profile'
 import { useAppStore } from '../../platform/app-store'
 import { useChainStore } from '../../platform/chain-store'
 import { useSessionStore } from '../../platform/session-store'
+import { fileSafe } from '../../ui/download'
 import { gatherReport, type GraphRef, type SubjectRef } from './report-gather'
 import type { ReportInput, ReportProvenance } from './report-model'
 
@@ -46,9 +47,22 @@ export interface MakeReport {
   title: string
   subjects: readonly SubjectRef[]
   notes?: string
+  /** A case's saved graph; without it, the flow graph open on the one address reported. */
   graph?: GraphRef | null
+  /** The case reported: its paths, labels, notes and activity log go into the report. */
   caseFile?: CaseFile | null
+  /** Who makes it, when the user gave a name. */
   by?: string | null
+}
+
+/** What the report and the evidence bundle buttons are given: a report's input and a file name. */
+export interface ExportProps extends MakeReport {
+  fileStem: string
+}
+
+/** `report-<stem>-2026-11-27-15-04-05`: the kind, the subject and when the report was made (UTC). */
+export function exportStem(kind: 'report' | 'evidence', fileStem: string, generatedAt: string): string {
+  return `${kind}-${fileSafe(fileStem)}-${generatedAt.slice(0, 19).replace(/[:T]/g, '-')}`
 }
 
 /** Everything a report or a bundle shows, from the cache: no request. */
