@@ -5,7 +5,9 @@
 //
 //   node scripts/bench-compare.mjs --base ../old --head . [--rounds 5] [--timeout-s 900] -- npm run -s bench:analysis
 //
-// Every line of the bench's stdout of the shape `label: key=number key=number …` is read.
+// Every line of the bench's stdout of the shape `label: key=number key=number …` is read. A label
+// printed again in one run (bench:client prints `watch-check:` four times, one per check) is a
+// measurement of its own: the second is `watch-check#2`, and so on, never pooled with the first.
 import { spawn } from 'node:child_process'
 
 function parseArgs(argv) {
@@ -42,38 +44,53 @@ function runOnce(command, cwd, timeoutS) {
   })
 }
 
-/** `label: a=1 b=2.5` → [['label a', 1], ['label b', 2.5]] */
-function numbersOf(stdout) {
+/** `label: a=1 b=2.5` → [['label a', 1], ['label b', 2.5]]; a label's second line is `label#2`. */
+export function numbersOf(stdout) {
   const found = []
+  const seen = new Map()
   for (const line of stdout.split('\n')) {
     const m = /^([\w .-]+?):?\s+(?=\S+=)/.exec(line)
-    const label = m ? m[1].trim() : ''
-    for (const [, key, value] of line.matchAll(/(\w+)=(-?\d+(?:\.\d+)?)(?=\s|$)/g))
-      found.push([`${label} ${key}`.trim(), Number(value)])
+    const pairs = [...line.matchAll(/(\w+)=(-?\d+(?:\.\d+)?)(?=\s|$)/g)]
+    if (pairs.length === 0) continue
+    const bare = m ? m[1].trim() : ''
+    const nth = (seen.get(bare) ?? 0) + 1
+    seen.set(bare, nth)
+    const label = nth === 1 ? bare : `${bare}#${nth}`
+    for (const [, key, value] of pairs) found.push([`${label} ${key}`.trim(), Number(value)])
   }
   return found
 }
 
-const median = (xs) => {
+export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
-const opts = parseArgs(process.argv.slice(2))
-const runs = { base: new Map(), head: new Map() }
-for (let round = 0; round < opts.rounds; round++) {
-  const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base']
-  for (const side of order) {
-    const out = await runOnce(opts.command, opts[side], opts.timeoutS)
-    const nums = numbersOf(out)
-    console.log(`round ${round + 1} ${side}: ${nums.map(([k, v]) => `${k}=${v}`).join(' ')}`)
-    for (const [k, v] of nums) runs[side].set(k, [...(runs[side].get(k) ?? []), v])
+/** Per number, the median of each side and their ratio (head / base), as printed lines. */
+export function summary(runs, rounds) {
+  const lines = [`median of ${rounds} alternating rounds (ratio = head / base)`]
+  for (const [key, baseValues] of runs.base) {
+    const headValues = runs.head.get(key)
+    if (!headValues) continue
+    const [b, h] = [median(baseValues), median(headValues)]
+    lines.push(`${key}: base=${b} head=${h} ratio=${b === 0 ? 'n/a' : (h / b).toFixed(3)}`)
   }
+  return lines
 }
-console.log(`\nmedian of ${opts.rounds} alternating rounds (ratio = head / base)`)
-for (const [key, baseValues] of runs.base) {
-  const headValues = runs.head.get(key)
-  if (!headValues) continue
-  const [b, h] = [median(baseValues), median(headValues)]
-  console.log(`${key}: base=${b} head=${h} ratio=${b === 0 ? 'n/a' : (h / b).toFixed(3)}`)
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2))
+  const runs = { base: new Map(), head: new Map() }
+  for (let round = 0; round < opts.rounds; round++) {
+    const order = round % 2 === 0 ? ['base', 'head'] : ['head', 'base']
+    for (const side of order) {
+      const out = await runOnce(opts.command, opts[side], opts.timeoutS)
+      const nums = numbersOf(out)
+      console.log(`round ${round + 1} ${side}: ${nums.map(([k, v]) => `${k}=${v}`).join(' ')}`)
+      for (const [k, v] of nums) runs[side].set(k, [...(runs[side].get(k) ?? []), v])
+    }
+  }
+  console.log(`\n${summary(runs, opts.rounds).join('\n')}`)
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) await main()
