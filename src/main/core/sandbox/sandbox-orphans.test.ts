@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -23,7 +23,9 @@ let host: ChildProcess | null = null
 let tree: ProcInfo[] = []
 
 afterEach(async () => {
-  // Whatever a failed assertion left behind is killed by pid and the host awaited.
+  // The anvils' watchdogs may still be removing the chains' homes: they get the time to finish.
+  // Whatever a failed assertion left behind is then killed by pid and the host awaited.
+  await survivors(tree.map((p) => p.pid))
   for (const p of tree) if (isAlive(p.pid)) process.kill(p.pid, 'SIGKILL')
   if (host && host.exitCode === null && host.signalCode === null) {
     const exited = new Promise((r) => host!.once('exit', r))
@@ -59,6 +61,21 @@ async function startHost(
   return { sandbox: sandbox!, anvils, baseUrl }
 }
 
+/** The HOME a process was started with (anvil's: where it writes the states it cannot keep in memory). */
+function homeOf(pid: number): string | null {
+  const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
+  return env.find((e) => e.startsWith('HOME='))?.slice('HOME='.length) ?? null
+}
+
+/**
+ * The anvils' homes (their overflow states) are removed once they have exited, by their
+ * watchdogs: nothing of a chain stays on disk (anvil itself leaves its states behind).
+ */
+async function homesGone(homes: (string | null)[]): Promise<void> {
+  for (const home of homes) expect(home).toMatch(/chainscope-anvil-/)
+  await vi.waitFor(() => expect(homes.filter((h) => existsSync(h!))).toEqual([]), { timeout: GONE_WITHIN_MS })
+}
+
 /** Polls /proc until none of `pids` is alive or the deadline passes; answers those still alive. */
 async function survivors(pids: number[]): Promise<{ alive: number[]; ms: number }> {
   const start = performance.now()
@@ -79,6 +96,7 @@ describe('the sandbox leaves no process behind', { timeout: 400_000 }, () => {
     const live = mkdtempSync(join(tmpdir(), 'sandbox-orphans-'))
     try {
       const { sandbox, anvils, baseUrl } = await startHost('pipe', ['--admin', '--live-state', live])
+      const homes = anvils.map((a) => homeOf(a.pid))
       const r = await fetch(`${baseUrl}/__sandbox/transfer`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -89,6 +107,7 @@ describe('the sandbox leaves no process behind', { timeout: 400_000 }, () => {
       const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
       console.log(`host SIGKILL: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
       expect(alive).toEqual([])
+      await homesGone(homes)
       const chain = readdirSync(live).find((n) => n.startsWith('7001-'))!
       expect(readFileSync(join(live, chain, 'current'), 'utf8')).toMatch(new RegExp(`^h${block}-`))
     } finally {
@@ -98,18 +117,23 @@ describe('the sandbox leaves no process behind', { timeout: 400_000 }, () => {
 
   it('a SIGKILLed host whose sandbox has no stdin pipe (as in Electron): the sandbox notices its new parent', async () => {
     const { sandbox, anvils } = await startHost('no-stdin')
+    const homes = anvils.map((a) => homeOf(a.pid))
     process.kill(host!.pid!, 'SIGKILL')
     const { alive, ms } = await survivors([sandbox.pid, ...anvils.map((a) => a.pid)])
     console.log(`host SIGKILL, no stdin pipe: ${alive.length} of 3 alive after ${Math.round(ms)} ms`)
     expect(alive).toEqual([])
+    await homesGone(homes)
   })
 
-  it('a SIGKILLed sandbox takes both anvils with it, and the host sees it exit', async () => {
+  it('a SIGKILLed sandbox takes both anvils with it and their homes (overflow states), and the host sees it exit', async () => {
     const { sandbox, anvils } = await startHost()
+    const homes = anvils.map((a) => homeOf(a.pid))
+    for (const home of homes) expect(home).toMatch(/chainscope-anvil-/)
     process.kill(sandbox.pid, 'SIGKILL')
     const { alive, ms } = await survivors(anvils.map((a) => a.pid))
     console.log(`sandbox SIGKILL: ${alive.length} of 2 anvils alive after ${Math.round(ms)} ms`)
     expect(alive).toEqual([])
+    await homesGone(homes)
     expect(isAlive(host!.pid!)).toBe(true)
   })
 })
