@@ -14,13 +14,17 @@ beforeEach(async () => {
   vi.useFakeTimers({ now: Date.UTC(2030, 0, 1, 9) })
   dir = mkdtempSync(join(tmpdir(), 'watch-service-'))
 })
-/** Services made by a test: disposed, and their state saves decided, before the folder goes. */
+/**
+ * Services made by a test: disposed, and their state writes ended, before the folder goes. Ended,
+ * not only decided: hours of fake time pass a save's deadline while its real write is under way,
+ * and a write given up still removes its temp file after the save was refused.
+ */
 const made: WatchService[] = []
 afterEach(async () => {
   vi.useRealTimers()
   for (const w of made.splice(0)) {
     w.dispose()
-    await w.settled()
+    await w.writesEnded()
   }
   rmSync(dir, { recursive: true, force: true })
 })

@@ -189,6 +189,11 @@ export class WatchService {
     return this.#state.settled()
   }
 
+  /** Every watch-state write has ended, one given up at its deadline too (may wait on a hung disk). */
+  writesEnded(): Promise<void> {
+    return this.#state.writesEnded()
+  }
+
   /** What a check plans a long gap with: the known head and the provider's log range. */
   #plan(id: string): {
     headOf: (network: string) => number | null

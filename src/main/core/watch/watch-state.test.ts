@@ -1,14 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
   TRANSFER_BATCH_TOPIC as TRANSFER_BATCH,
   TRANSFER_SINGLE_TOPIC as TRANSFER_SINGLE,
   TRANSFER_TOPIC as TRANSFER,
 } from '@shared/domain/events'
 import { FakeChain } from '../testing/fake-chain'
+import { hangingFs } from '../testing/hanging-fs'
+import { DiskReports } from '../util/disk-error'
 import { runWatchCheck } from './watch-check'
 import type { CheckRuntime } from './watch-spend'
 import {
@@ -107,6 +109,34 @@ describe('WatchStateStore', () => {
     const again = new WatchStateStore(dir)
     expect(again.notice).toBeNull()
     expect(again.profile('p')).toEqual(state)
+  })
+
+  it('a save given up at its deadline is settled at once; its write has ended only when the disk answers, leaving no temp file', async () => {
+    const disk = hangingFs()
+    const told: string[] = []
+    const store = new WatchStateStore(dir, new DiskReports((m) => told.push(m)), { fs: disk.fs, deadlineMs: 50 })
+    disk.state.hang = true
+    vi.useFakeTimers()
+    let ended = false
+    let ending: Promise<unknown> = Promise.resolve()
+    try {
+      store.save('p', { periodic: true, budgetFraction: 0.1, networks: {}, addresses: {} })
+      await disk.reached()
+      await vi.advanceTimersByTimeAsync(50)
+      await store.settled()
+      ending = store.writesEnded().then(() => (ended = true))
+      await vi.advanceTimersByTimeAsync(60_000)
+      expect(told.join(' ')).toMatch(/did not answer/)
+      expect(ended).toBe(false)
+    } finally {
+      vi.useRealTimers()
+      disk.release()
+    }
+    await ending
+    expect(ended).toBe(true)
+    expect(readdirSync(dir)).toEqual([])
+    // Kept for the session: the check's result is still shown.
+    expect(store.profile('p').periodic).toBe(true)
   })
 })
 

@@ -166,6 +166,15 @@ export class WatchStateStore {
   settled(): Promise<void> {
     return this.#file.decided()
   }
+
+  /**
+   * Every write made has ended, one given up at its deadline too: nothing writes in the data
+   * folder any more. May wait on a hung disk, so a clean close waits for `settled` instead; a
+   * test waits for this before it removes the folder.
+   */
+  writesEnded(): Promise<void> {
+    return this.#file.settled()
+  }
 }
 
 /** The renderer's view of one address's state. */
